@@ -1,0 +1,230 @@
+"""The ``strategytree`` command: a thin layer over the library.
+
+Exit codes: 0 success (a valid strategy), 1 an invalid strategy,
+2 an unreadable file or bad arguments.  Errors are printed, never tracebacks.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .errors import StrategyTreeError
+from .game import Game
+from .guide import game_text, guide_text, play_secret
+from .notation import load
+from .tree import Strategy
+from .verify import Report, infer_game, verify
+
+app = typer.Typer(
+    name="strategytree",
+    help="Build, check and explain decision-tree strategies for Mastermind.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+
+Pegs = Annotated[
+    Optional[int],
+    typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: the first guess's length]."),
+]
+Colors = Annotated[
+    Optional[int],
+    typer.Option(
+        "--colors", "-c", min=1, max=26, help="Number of colours [default: the highest letter used]."
+    ),
+]
+Distinct = Annotated[
+    bool, typer.Option("--distinct", help="Secrets have no repeated colour.")
+]
+DistinctGuesses = Annotated[
+    bool,
+    typer.Option("--distinct-guesses", help="Guesses may not repeat a colour either (implies --distinct)."),
+]
+
+
+def _fail(message: str, code: int = EXIT_UNREADABLE) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _game_for(
+    strategy: Strategy,
+    pegs: int | None,
+    colors: int | None,
+    distinct_secrets: bool,
+    distinct_guesses: bool,
+) -> tuple[Game, list[str]]:
+    return infer_game(
+        strategy,
+        pegs,
+        colors,
+        distinct_secrets=distinct_secrets or distinct_guesses,
+        distinct_guesses=distinct_guesses,
+    )
+
+
+@app.callback(invoke_without_command=True)
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.")
+    ] = False,
+) -> None:
+    if version:
+        out.print(f"strategytree {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+@app.command("verify")
+def verify_command(
+    files: Annotated[list[Path], typer.Argument(help="Strategy files in the brace grammar.")],
+    pegs: Pegs = None,
+    colors: Colors = None,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+    strict: Annotated[
+        bool, typer.Option("--strict", help="Treat unreachable branches as errors.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    examples: Annotated[
+        int, typer.Option("--examples", min=0, help="How many unsolved secrets to show.")
+    ] = 5,
+) -> None:
+    """Replay every secret through each strategy file and score it.
+
+    The score is the code-golf N: guesses summed over all secrets (ties: the
+    lowest maximum).  Exit 0 if every file is valid, 1 if one is not, 2 if one
+    cannot be read.
+    """
+    reports: list[tuple[Path, Report | StrategyTreeError]] = []
+    for path in files:
+        try:
+            strategy = load(path)
+            game, notes = _game_for(strategy, pegs, colors, distinct, distinct_guesses)
+            report = verify(strategy, game, strict=strict, examples=examples)
+            report.game_notes = notes
+            reports.append((path, report))
+        except StrategyTreeError as problem:
+            reports.append((path, problem))
+    if as_json:
+        items = [
+            r.to_dict() if isinstance(r, Report) else {"source": str(p), "unreadable": str(r)}
+            for p, r in reports
+        ]
+        print(json.dumps(items[0] if len(items) == 1 else items, indent=2))
+    elif len(reports) == 1:
+        path, result = reports[0]
+        if isinstance(result, StrategyTreeError):
+            raise _fail(str(result))
+        _print_report(result)
+    else:
+        _print_ranking(reports)
+    if any(not isinstance(r, Report) for _, r in reports):
+        if as_json:
+            for _, r in reports:
+                if not isinstance(r, Report):
+                    err.print(f"error: {r}", markup=False, soft_wrap=True)
+        raise typer.Exit(EXIT_UNREADABLE)
+    if not all(r.valid for _, r in reports if isinstance(r, Report)):
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _print_report(report: Report) -> None:
+    notes = f" ({'; '.join(report.game_notes)})" if report.game_notes else ""
+    out.print(f"[bold]{report.source}[/]: {report.game}{notes}", soft_wrap=True)
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    table.add_row("secrets", f"{report.secrets:,}")
+    table.add_row("solved", f"{report.solved:,}")
+    table.add_row("total guesses", f"{report.total:,}")
+    table.add_row("average", f"{report.average:.4f}")
+    table.add_row("max guesses", str(report.max_guesses))
+    histogram = ", ".join(f"{k}: {v:,}" for k, v in report.histogram.items())
+    table.add_row("guesses: secrets", histogram)
+    out.print(table)
+    if report.unsolved:
+        out.print(f"[red]{report.unsolved:,} secrets not solved[/], e.g.:")
+        for case in report.unsolved_examples:
+            out.print(f"  {case.secret}: {case.path}: {case.reason}", soft_wrap=True, markup=False)
+    for problem in report.errors:
+        out.print(f"[red]error:[/] {problem}", soft_wrap=True)
+    if not report.strict:
+        for problem in report.unreachable_branches:
+            out.print(f"[yellow]warning:[/] {problem}", soft_wrap=True)
+    if report.valid:
+        out.print("[green]valid[/]")
+    else:
+        out.print("[bold red]invalid[/]")
+
+
+def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> None:
+    ok = [(p, r) for p, r in reports if isinstance(r, Report) and r.valid]
+    bad = [(p, r) for p, r in reports if not (isinstance(r, Report) and r.valid)]
+    ok.sort(key=lambda item: (item[1].total, item[1].max_guesses))  # type: ignore[union-attr]
+    table = Table(title="ranked by total guesses, then max guesses")
+    for column in ("rank", "file", "game", "total", "average", "max", "status"):
+        right = column in ("rank", "total", "average", "max")
+        table.add_column(
+            column, justify="right" if right else "left", no_wrap=right, overflow="fold"
+        )
+    for rank, (path, r) in enumerate(ok, 1):
+        assert isinstance(r, Report)
+        table.add_row(str(rank), str(path), r.game, f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), "valid")
+    for path, r in bad:
+        if isinstance(r, Report):
+            status = f"invalid ({r.unsolved} unsolved, {len(r.errors)} errors)"
+            table.add_row("-", str(path), r.game, f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), status)
+        else:
+            table.add_row("-", str(path), "", "", "", "", f"unreadable: {r}")
+    out.print(table)
+
+
+@app.command("show")
+def show_command(
+    file: Annotated[Path, typer.Argument(help="A strategy file in the brace grammar.")],
+    secret: Annotated[
+        Optional[str], typer.Option("--secret", "-s", help="Show only the game played against this secret.")
+    ] = None,
+    depth: Annotated[
+        Optional[int], typer.Option("--depth", "-d", min=0, help="Show only this many levels of replies.")
+    ] = None,
+    pegs: Pegs = None,
+    colors: Colors = None,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+) -> None:
+    """Print a strategy as a guide a person can follow, or the game of one secret."""
+    try:
+        strategy = load(file)
+        game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses)
+        if secret is not None:
+            unsolved = play_secret(strategy, game, secret)[1] is not None
+            text = game_text(strategy, game, secret)
+        else:
+            unsolved = False
+            text = guide_text(strategy, game, depth=depth)
+    except StrategyTreeError as problem:
+        raise _fail(str(problem)) from None
+    out.print(text, markup=False, highlight=False, soft_wrap=True)
+    if unsolved:
+        raise typer.Exit(EXIT_INVALID)
+
+
+def main() -> None:
+    """Entry point of the console script."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)

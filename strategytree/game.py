@@ -1,0 +1,370 @@
+"""Games: pegs, colours, the possible secrets, the allowed guesses, and feedback.
+
+A code is a row of small integers (colour 0 is written ``A``, 1 is ``B``, ...).
+A game keeps its secrets and its allowed guesses as ``(n, pegs)`` arrays of
+``uint8`` in code order (the order of the written codes: ``AA < AB < BA``).
+
+Feedback is (black, white) as Knuth defined it: black counts pegs of the same
+colour in the same place, white is the sum over colours of the smaller of the
+two counts, less black.  For the kernels a reply is one small integer,
+``black * (pegs + 1) + white``; in files it is the two digits ``"bw"``.
+
+>>> game = mastermind(4, 6)
+>>> len(game.secrets), game.code_text(game.secrets[7])
+(1296, 'AABB')
+>>> game.reply(game.feedback(game.parse_code("AABB"), game.parse_code("ABBA")))
+Reply(black=2, white=2)
+>>> str(game.reply(game.win))
+'40'
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import NamedTuple
+
+import numpy as np
+
+from .errors import CodeError, GameError
+
+#: the index of a code in a game's table of secrets or guesses
+CodeIndex = int
+#: a reply as one small integer: ``black * (pegs + 1) + white``
+ReplyCode = int
+
+MAX_PEGS = 9
+MAX_COLORS = 26
+#: the most codes a game may enumerate (secrets or guesses)
+MAX_CODES = 1 << 25
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+class Reply(NamedTuple):
+    """A reply to a guess, written ``"bw"`` in strategy files."""
+
+    black: int
+    """pegs of the right colour in the right place"""
+    white: int
+    """further pegs of a right colour in a wrong place"""
+
+    def __str__(self) -> str:
+        return f"{self.black}{self.white}"
+
+
+def reply_problem(reply: Reply, pegs: int) -> str | None:
+    """Why ``reply`` can never be given in a game of ``pegs`` pegs, or None.
+
+    >>> reply_problem(Reply(3, 1), 4)
+    '3 blacks and 1 white is impossible: the last peg cannot be misplaced alone'
+    >>> reply_problem(Reply(1, 2), 4) is None
+    True
+    """
+    b, w = reply
+    if b + w > pegs:
+        return f"{b} + {w} key pegs is more than the {pegs} pegs of the game"
+    if b == pegs:
+        return f"{b}{w} is the winning reply, which is implied and never written"
+    if b == pegs - 1 and w == 1:
+        return f"{b} blacks and 1 white is impossible: the last peg cannot be misplaced alone"
+    return None
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """A code-breaking game of the Mastermind family.
+
+    Build one with :func:`mastermind` or :func:`distinct`, or give the tables
+    directly (any subsets of the ``colors ** pegs`` codes, in code order).
+    """
+
+    pegs: int
+    """number of pegs in a code (1..9)"""
+    colors: int
+    """number of colours (1..26), written A, B, C, ..."""
+    secrets: np.ndarray = field(repr=False)
+    """the possible secrets, an ``(n, pegs)`` uint8 array in code order"""
+    guesses: np.ndarray = field(repr=False)
+    """the allowed guesses, an ``(m, pegs)`` uint8 array in code order"""
+    name: str = ""
+    """a short description, e.g. ``MM(4,6)``"""
+
+    def __post_init__(self) -> None:
+        check_size(self.pegs, self.colors)
+        for what in ("secrets", "guesses"):
+            rows = np.ascontiguousarray(getattr(self, what), dtype=np.uint8)
+            if rows.ndim != 2 or rows.shape[1] != self.pegs:
+                raise GameError(f"{what} must be an (n, {self.pegs}) array of colours")
+            if len(rows) == 0:
+                raise GameError(f"a game needs at least one code among its {what}")
+            if int(rows.max()) >= self.colors:
+                raise GameError(f"{what} use a colour beyond the {self.colors} of the game")
+            keys = _keys(rows, self.colors)
+            if np.any(keys[1:] <= keys[:-1]):
+                raise GameError(f"{what} must be distinct codes in code order")
+            rows.setflags(write=False)
+            object.__setattr__(self, what, rows)
+        if not self.name:
+            object.__setattr__(self, "name", f"game({self.pegs},{self.colors})")
+
+    # -- replies -----------------------------------------------------------
+    @property
+    def n_replies(self) -> int:
+        """Size of the reply-code range: ``(pegs + 1) ** 2``."""
+        return (self.pegs + 1) ** 2
+
+    @property
+    def win(self) -> ReplyCode:
+        """The reply code of a guess that is the secret (``pegs`` blacks)."""
+        return self.pegs * (self.pegs + 1)
+
+    def reply(self, code: ReplyCode) -> Reply:
+        """The (black, white) pair of a reply code."""
+        b, w = divmod(int(code), self.pegs + 1)
+        return Reply(b, w)
+
+    def reply_code(self, reply: Reply | tuple[int, int]) -> ReplyCode:
+        """The reply code of a (black, white) pair."""
+        b, w = reply
+        if not (0 <= b <= self.pegs and 0 <= w <= self.pegs):
+            raise CodeError(f"reply {b}{w} has more key pegs than the {self.pegs} of the game")
+        return b * (self.pegs + 1) + w
+
+    @cached_property
+    def possible_replies(self) -> frozenset[ReplyCode]:
+        """Every reply some allowed guess can get from some secret."""
+        seen = np.zeros(self.n_replies, dtype=bool)
+        for guess in _pattern_representatives(self):
+            seen[self.feedback(guess, self.secrets)] = True
+        return frozenset(int(r) for r in np.flatnonzero(seen))
+
+    # -- codes as text -----------------------------------------------------
+    def code_text(self, code: np.ndarray) -> str:
+        """A code written in letters: ``[0, 0, 1] -> 'AAB'``."""
+        return "".join(LETTERS[int(x)] for x in code)
+
+    def parse_code(self, text: str) -> np.ndarray:
+        """A code written in letters, checked against the game's size.
+
+        Upper and lower case are accepted; raises :class:`CodeError`.
+        """
+        text = text.strip().upper()
+        if len(text) != self.pegs:
+            raise CodeError(f"code {text!r} has {len(text)} pegs, expected {self.pegs}")
+        row = np.empty(self.pegs, dtype=np.uint8)
+        for i, ch in enumerate(text):
+            k = LETTERS.find(ch)
+            if k < 0 or k >= self.colors:
+                raise CodeError(
+                    f"code {text!r}: {ch!r} is not a colour of the game "
+                    f"(A..{LETTERS[self.colors - 1]})"
+                )
+            row[i] = k
+        return row
+
+    def parse_codes(self, texts: list[str]) -> np.ndarray:
+        """Several codes as an ``(n, pegs)`` array."""
+        rows = np.empty((len(texts), self.pegs), dtype=np.uint8)
+        for i, text in enumerate(texts):
+            rows[i] = self.parse_code(text)
+        return rows
+
+    # -- lookups -----------------------------------------------------------
+    @cached_property
+    def _secret_keys(self) -> np.ndarray:
+        return _keys(self.secrets, self.colors)
+
+    @cached_property
+    def _guess_keys(self) -> np.ndarray:
+        return _keys(self.guesses, self.colors)
+
+    def secret_index(self, codes: np.ndarray) -> np.ndarray:
+        """Index of each code in :attr:`secrets`, or -1 where it is not a secret."""
+        return _lookup(self._secret_keys, _keys(np.atleast_2d(codes), self.colors))
+
+    def guess_index(self, codes: np.ndarray) -> np.ndarray:
+        """Index of each code in :attr:`guesses`, or -1 where it is not allowed."""
+        return _lookup(self._guess_keys, _keys(np.atleast_2d(codes), self.colors))
+
+    # -- feedback (numpy; the numba kernels live in strategytree.kernels) --
+    @cached_property
+    def secret_bits(self) -> tuple[np.ndarray, np.ndarray]:
+        """The secrets in the bit encoding of :func:`encode`."""
+        return encode(self.secrets, self.colors)
+
+    @cached_property
+    def guess_bits(self) -> tuple[np.ndarray, np.ndarray]:
+        """The allowed guesses in the bit encoding of :func:`encode`."""
+        return encode(self.guesses, self.colors)
+
+    def feedback(self, guess: np.ndarray, secrets: np.ndarray) -> np.ndarray | int:
+        """Reply codes of one guess against one code or an ``(n, pegs)`` array.
+
+        With numpy only (no compilation), fast enough for replaying a strategy;
+        the builders use the numba kernels of :mod:`strategytree.kernels`.
+        """
+        gp, gc = encode(np.atleast_2d(guess), self.colors)
+        sp, sc = encode(np.atleast_2d(secrets), self.colors)
+        out = feedback_bits(gp, gc, sp, sc, self.pegs)
+        return int(out[0]) if np.ndim(secrets) == 1 else out
+
+
+def check_size(pegs: int, colors: int) -> None:
+    """Raise :class:`GameError` unless 1 <= pegs <= 9 and 1 <= colors <= 26."""
+    if not (isinstance(pegs, (int, np.integer)) and 1 <= pegs <= MAX_PEGS):
+        raise GameError(f"pegs must be between 1 and {MAX_PEGS}, got {pegs!r}")
+    if not (isinstance(colors, (int, np.integer)) and 1 <= colors <= MAX_COLORS):
+        raise GameError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
+
+
+def all_codes(pegs: int, colors: int) -> np.ndarray:
+    """Every code of ``pegs`` pegs over ``colors`` colours, in code order."""
+    check_size(pegs, colors)
+    n = colors**pegs
+    if n > MAX_CODES:
+        raise GameError(
+            f"{colors}^{pegs} = {n:,} codes is more than the {MAX_CODES:,} a game may enumerate"
+        )
+    index = np.arange(n, dtype=np.int64)
+    rows = np.empty((n, pegs), dtype=np.uint8)
+    for i in range(pegs - 1, -1, -1):
+        rows[:, i] = index % colors
+        index //= colors
+    return rows
+
+
+def distinct_codes(pegs: int, colors: int) -> np.ndarray:
+    """Every code whose pegs all differ in colour, in code order."""
+    check_size(pegs, colors)
+    if pegs > colors:
+        raise GameError(f"{pegs} distinct colours cannot be drawn from {colors}")
+    n = math.perm(colors, pegs)
+    if n > MAX_CODES:
+        raise GameError(
+            f"{n:,} codes of {pegs} distinct colours is more than the {MAX_CODES:,} "
+            "a game may enumerate"
+        )
+    rows = np.zeros((1, 0), dtype=np.uint8)
+    for _ in range(pegs):
+        used = np.zeros((len(rows), colors), dtype=bool)
+        if rows.shape[1]:
+            np.put_along_axis(used, rows.astype(np.intp), True, axis=1)
+        parent, colour = np.nonzero(~used)
+        rows = np.concatenate([rows[parent], colour[:, None].astype(np.uint8)], axis=1)
+    return rows
+
+
+def mastermind(pegs: int = 4, colors: int = 6) -> Game:
+    """Classic Mastermind MM(pegs, colors): repeats allowed in secrets and guesses."""
+    codes = all_codes(pegs, colors)
+    return Game(pegs, colors, codes, codes, name=f"MM({pegs},{colors})")
+
+
+def distinct(pegs: int = 4, colors: int = 6, *, distinct_guesses: bool = False) -> Game:
+    """Secrets of distinct colours; guesses too when ``distinct_guesses``."""
+    secrets = distinct_codes(pegs, colors)
+    guesses = secrets if distinct_guesses else all_codes(pegs, colors)
+    which = "distinct guesses" if distinct_guesses else "any guess"
+    return Game(pegs, colors, secrets, guesses, name=f"{pegs} distinct of {colors}, {which}")
+
+
+# -- the bit encoding --------------------------------------------------------
+def n_words(pegs: int, colors: int) -> int:
+    """How many 64-bit words hold ``pegs * colors`` bits."""
+    return (pegs * colors + 63) // 64
+
+
+def encode(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two bit sets per code, so that feedback is two popcounts.
+
+    ``pos`` has bit ``i * colors + k`` set when peg ``i`` has colour ``k``, so
+    ``popcount(pos_g & pos_s)`` is the number of blacks.  ``cnt`` has bit
+    ``k * pegs + j`` set when colour ``k`` occurs more than ``j`` times, so
+    ``popcount(cnt_g & cnt_s)`` is the sum over colours of the smaller count,
+    i.e. blacks + whites.  Each is an ``(n, words)`` uint64 array.
+    """
+    codes = np.atleast_2d(np.asarray(codes, dtype=np.uint8))
+    n, pegs = codes.shape
+    words = n_words(pegs, colors)
+    pos = np.zeros((n, words), dtype=np.uint64)
+    cnt = np.zeros((n, words), dtype=np.uint64)
+    rows = np.arange(n)
+    colour = codes.astype(np.int64)
+    for i in range(pegs):
+        bit = i * colors + colour[:, i]
+        pos[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
+        seen = (colour[:, :i] == colour[:, i : i + 1]).sum(axis=1)
+        bit = colour[:, i] * pegs + seen
+        cnt[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
+    return pos, cnt
+
+
+def feedback_bits(
+    guess_pos: np.ndarray,
+    guess_cnt: np.ndarray,
+    secret_pos: np.ndarray,
+    secret_cnt: np.ndarray,
+    pegs: int,
+) -> np.ndarray:
+    """Reply codes from bit encodings (rows broadcast against each other)."""
+    black = np.bitwise_count(guess_pos & secret_pos).sum(axis=-1, dtype=np.int64)
+    both = np.bitwise_count(guess_cnt & secret_cnt).sum(axis=-1, dtype=np.int64)
+    return black * (pegs + 1) + (both - black)
+
+
+# -- helpers -----------------------------------------------------------------
+def _keys(rows: np.ndarray, colors: int) -> np.ndarray:
+    """Each code as one integer, increasing in code order."""
+    keys = np.zeros(len(rows), dtype=np.int64)
+    for i in range(rows.shape[1]):
+        keys = keys * colors + rows[:, i]
+    return keys
+
+
+def _lookup(table: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    at = np.searchsorted(table, keys)
+    at = np.minimum(at, len(table) - 1)
+    return np.where(table[at] == keys, at, -1)
+
+
+def _pattern_representatives(game: Game) -> np.ndarray:
+    """Allowed guesses that stand for every guess up to a renaming of colours.
+
+    Both presets are closed under renaming colours, so these guesses make
+    every reply any guess can make.  For other games every guess is kept.
+    """
+    g = game.guesses
+    if len(g) <= 4096:
+        return g
+    # first appearance order of colours: AABCA -> 0,0,1,2,0
+    labels = np.full((len(g), game.colors), -1, dtype=np.int64)
+    pattern = np.zeros_like(g, dtype=np.int64)
+    nxt = np.zeros(len(g), dtype=np.int64)
+    rows = np.arange(len(g))
+    for i in range(game.pegs):
+        col = g[:, i].astype(np.int64)
+        new = labels[rows, col] < 0
+        labels[rows[new], col[new]] = nxt[new]
+        nxt += new
+        pattern[:, i] = labels[rows, col]
+    _, first = np.unique(_keys(pattern.astype(np.uint8), game.pegs), return_index=True)
+    reps = g[np.sort(first)]
+    if _closed_under_renaming(game):
+        return reps
+    return g
+
+
+def _closed_under_renaming(game: Game) -> bool:
+    """True when secrets and guesses are each all codes or all distinct codes."""
+    c, p = game.colors, game.pegs
+
+    def whole(rows: np.ndarray) -> bool:
+        if len(rows) == c**p:
+            return True
+        if len(rows) != math.perm(c, p):
+            return False
+        same = rows[:, :, None] == rows[:, None, :]
+        return int(same.sum()) == len(rows) * p
+
+    return whole(game.secrets) and whole(game.guesses)

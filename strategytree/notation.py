@@ -1,0 +1,326 @@
+"""The brace notation of strategy files: reading (lark, LALR) and writing.
+
+>>> tree = loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+>>> dumps(tree)
+'{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}'
+>>> print(dumps(loads("{AB:{02:BA,01:{BC:{01:CA}}}}"), indent=2))
+{AB:{
+  02:BA,
+  01:{BC:{
+    01:CA
+  }}
+}}
+>>> loads("{AB:{10:AA:BB}}", source="x.txt")
+Traceback (most recent call last):
+...
+strategytree.errors.StrategyFileError: x.txt:1:11: expected ',' or '}' after a branch, found ':'
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import StrategyFileError
+from .files import write_text_atomic
+from .game import Reply
+from .tree import Node, Strategy, Visitor, walk
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+__all__ = ["load", "loads", "dump", "dumps", "grammar_text"]
+
+#: how the grammar's terminals are named in messages
+_TERMINALS = {
+    "COMMA": "','",
+    "RBRACE": "'}'",
+    "LBRACE": "'{'",
+    "COLON": "':'",
+    "GUESS": "a guess (letters A-Z)",
+    "REPLY": "a reply (two digits)",
+    "$END": "the end of the file",
+}
+
+
+def grammar_text(name: str = "strategy") -> str:
+    """The text of ``grammars/<name>.lark``, shipped inside the package."""
+    try:
+        shipped = resources.files("strategytree.grammars").joinpath(f"{name}.lark")
+        if shipped.is_file():
+            return shipped.read_text(encoding="utf-8")
+    except ModuleNotFoundError:
+        pass
+    # running from a source checkout: the grammars sit beside the package
+    beside = Path(__file__).resolve().parent.parent / "grammars" / f"{name}.lark"
+    return beside.read_text(encoding="utf-8")
+
+
+_LEAF = re.compile(r"([0-9])([0-9])[ \t\r\n\f]*:[ \t\r\n\f]*([A-Z]+)")
+_GUESS = re.compile(r"[A-Z]+")
+_DIGITS = re.compile(r"[0-9][0-9]")
+
+
+def _open(token: Any) -> Node:
+    """An empty node for an ``OPEN`` or ``OPEN_BRANCH`` token's guess."""
+    m = _GUESS.search(token)
+    return Node(m.group(), (), token.start_pos + m.start())
+
+
+def _branches(children: list[Any]) -> tuple[tuple[Reply, Node], ...]:
+    out: list[tuple[Reply, Node]] = []
+    for item in children:
+        if isinstance(item, tuple):
+            out.append(item)
+        else:  # a LEAVES token: "10:ABC,01:ABD"
+            at = item.start_pos
+            for m in _LEAF.finditer(item):
+                reply = Reply(ord(m.group(1)) - 48, ord(m.group(2)) - 48)
+                out.append((reply, Node(m.group(3), (), at + m.start(3))))
+    return tuple(out)
+
+
+@cache
+def _parser(name: str = "strategy_fast") -> Lark:
+    """The LALR parser of a grammar, with a transformer that builds our nodes."""
+    from lark import Lark, Transformer, v_args
+
+    class _Fine(Transformer):
+        """Builds nodes from the fine tokens of ``strategy.lark``."""
+
+        @v_args(inline=True)
+        def known(self, guess: Any) -> Node:
+            return Node(str(guess), (), guess.start_pos)
+
+        def guessing(self, children: list[Any]) -> Node:
+            guess = children[0]
+            return Node(str(guess), tuple(children[1:]), guess.start_pos)
+
+        @v_args(inline=True)
+        def branch(self, reply: Any, node: Node) -> tuple[Reply, Node]:
+            return Reply(ord(reply[0]) - 48, ord(reply[1]) - 48), node
+
+        @v_args(inline=True)
+        def start(self, node: Node) -> Node:
+            return node
+
+    class _Fast(_Fine):
+        """Builds nodes from the coarse tokens of ``strategy_fast.lark``."""
+
+        def guessing(self, children: list[Any]) -> Node:
+            node = _open(children[0])
+            node.branches = _branches(children[1:])
+            return node
+
+        def inner(self, children: list[Any]) -> tuple[Reply, Node]:
+            head = children[0]
+            node = _open(head)
+            node.branches = _branches(children[1:])
+            return Reply(ord(head[0]) - 48, ord(head[1]) - 48), node
+
+    return Lark(
+        grammar_text(name),
+        parser="lalr",
+        lexer="basic",
+        transformer=(_Fast if name == "strategy_fast" else _Fine)(visit_tokens=False),
+        maybe_placeholders=False,
+    )
+
+
+def loads(text: str, source: str = "<string>") -> Strategy:
+    """Read a strategy written in the brace grammar.
+
+    A UTF-8 byte-order mark, CRLF line ends and whitespace between tokens are
+    accepted.  Raises :class:`StrategyFileError` naming line, column, what was
+    found and what was expected.
+    """
+    from lark.exceptions import UnexpectedInput
+
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    collecting = gc.isenabled()
+    gc.disable()  # a large file makes many objects, none of them garbage
+    try:
+        root = _parser("strategy_fast").parse(text)
+    except UnexpectedInput:
+        root = _parse_fine(text, source)
+    finally:
+        if collecting:
+            gc.enable()
+    newlines = [m.start() for m in re.finditer("\n", text)] if "\n" in text else []
+    return Strategy(root, source=source, newlines=newlines)
+
+
+def _parse_fine(text: str, source: str) -> Node:
+    """Parse with the fine grammar, whose errors say exactly what went wrong."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    try:
+        return _parser("strategy").parse(text)
+    except UnexpectedToken as err:
+        if err.token.type == "$END":
+            found, start = _TERMINALS["$END"], len(text)
+            line, column = _end_position(text)
+        else:
+            found, start = _show(err.token.value), err.token.start_pos
+            line, column = err.line, err.column
+        raise _syntax_error(text, start, found, source, line, column) from None
+    except UnexpectedCharacters as err:
+        found = _show(text[err.pos_in_stream])
+        raise _syntax_error(text, err.pos_in_stream, found, source, err.line, err.column) from None
+    except UnexpectedEOF:
+        line, column = _end_position(text)
+        raise _syntax_error(text, len(text), _TERMINALS["$END"], source, line, column) from None
+
+
+def load(path: str | os.PathLike[str]) -> Strategy:
+    """Read a strategy file (see :func:`loads`)."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise StrategyFileError("no such file", source=name) from None
+    except IsADirectoryError:
+        raise StrategyFileError("is a folder, not a strategy file", source=name) from None
+    except OSError as err:
+        raise StrategyFileError(f"cannot read: {err.strerror or err}", source=name) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise StrategyFileError(
+            f"byte 0x{data[err.start]:02x} is not UTF-8 text", source=name, line=line, column=column
+        ) from None
+    return loads(text, source=name)
+
+
+# -- writing -------------------------------------------------------------
+class _Writer(Visitor):
+    """Writes the brace grammar, compact or indented, as the tree is walked."""
+
+    def __init__(self, indent: int | None) -> None:
+        self.parts: list[str] = []
+        self.indent = indent
+        self.first: list[bool] = []  # per open node: no branch written yet
+
+    def enter(self, node: Node, reply: Reply | None, depth: int) -> bool:
+        out = self.parts
+        if reply is not None:
+            if not self.first[-1]:
+                out.append(",")
+            self.first[-1] = False
+            if self.indent is not None:
+                out.append("\n" + " " * (self.indent * depth))
+            out.append(f"{reply.black}{reply.white}:")
+        if node.branches:
+            out.append("{" + node.guess + ":{")
+            self.first.append(True)
+        else:
+            out.append(node.guess)
+        return True
+
+    def leave(self, node: Node, reply: Reply | None, depth: int) -> None:
+        if node.branches:
+            self.first.pop()
+            if self.indent is not None:
+                self.parts.append("\n" + " " * (self.indent * depth))
+            self.parts.append("}}")
+
+
+def dumps(strategy: Strategy | Node, indent: int | None = None) -> str:
+    """The strategy in the brace grammar: one line, or indented by ``indent`` spaces."""
+    root = strategy.root if isinstance(strategy, Strategy) else strategy
+    return "".join(walk(root, _Writer(indent)).parts)
+
+
+def dump(
+    strategy: Strategy | Node,
+    path: str | os.PathLike[str],
+    *,
+    indent: int | None = None,
+    force: bool = True,
+) -> Path:
+    """Write the strategy to ``path`` atomically (old file or new file, never half)."""
+    text = dumps(strategy, indent=indent)
+    return write_text_atomic(path, text + "\n", force=force)
+
+
+# -- error messages ----------------------------------------------------------
+def _show(value: str) -> str:
+    if len(value) > 24:
+        value = value[:20] + "..."
+    return repr(value).replace('"', "'") if value.isprintable() else repr(value)
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    line = text.count("\n") + 1
+    return line, len(text) - (text.rfind("\n") + 1) + 1
+
+
+def _previous_token(text: str, pos: int) -> str | None:
+    """The token that ends just before ``pos`` (skipping whitespace), as text."""
+    i = pos
+    while i > 0 and text[i - 1] in " \t\r\n\f":
+        i -= 1
+    if i == 0:
+        return None
+    j = i - 1
+    if text[j].isascii() and text[j].isalpha():
+        while j > 0 and text[j - 1].isascii() and text[j - 1].isalpha() and i - j < 24:
+            j -= 1
+    elif text[j].isdigit():
+        while j > 0 and text[j - 1].isdigit() and i - j < 2:
+            j -= 1
+    return text[j:i]
+
+
+def _expected_at(text: str, pos: int) -> set[str]:
+    """The terminals the parser accepts after the text before ``pos``.
+
+    Re-parses that prefix (only when there is an error to explain), so the
+    answer is exact even where the LALR tables would reduce first.
+    """
+    from lark.exceptions import LarkError
+
+    try:
+        interactive = _parser("strategy").parse_interactive(text[:pos])
+        interactive.exhaust_lexer()
+        return set(interactive.accepts())
+    except LarkError:  # pragma: no cover - the prefix always parses
+        return set()
+
+
+def _syntax_error(
+    text: str,
+    pos: int,
+    found: str,
+    source: str,
+    line: int,
+    column: int,
+) -> StrategyFileError:
+    expected = _expected_at(text, pos)
+    names = [n for n in _TERMINALS if n in expected] or sorted(expected)
+    wanted = [_TERMINALS.get(n, n) for n in names]
+    what = wanted[0] if len(wanted) == 1 else ", ".join(wanted[:-1]) + " or " + wanted[-1]
+    prev = _previous_token(text, pos)
+    if set(names) == {"COMMA", "RBRACE"}:
+        where = "after a branch"
+    elif prev is None:
+        where = "at the start of the file"
+    elif prev[0].isalpha():
+        where = f"after guess '{prev}'"
+    elif prev[0].isdigit():
+        where = f"after reply '{prev}'"
+    elif names == ["$END"]:
+        where = "after the end of the strategy"
+    else:
+        where = f"after '{prev}'"
+    return StrategyFileError(
+        f"expected {what} {where}, found {found}", source=source, line=line, column=column
+    )

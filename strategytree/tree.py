@@ -1,0 +1,182 @@
+"""The strategy tree model, and the one way to walk it.
+
+A :class:`Node` holds a guess (written in letters) and its branches, a tuple
+of ``(Reply, Node)`` pairs in the order they were written.  A node without
+branches is a *known solution*: the strategy expects its guess to be the
+secret.  The winning reply is implied and never stored.
+
+Every pass over a tree (the writer, the verifier, the guide, statistics) goes
+through :func:`walk`, which drives a :class:`Visitor` with an explicit stack:
+trees nested hundreds of thousands of levels deep never meet Python's
+recursion limit.
+
+>>> from strategytree.notation import loads
+>>> tree = loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+>>> tree.root.guess, [str(r) for r, _ in tree.root.branches]
+('AB', ['10', '02', '01', '00'])
+>>> tree.root.child(Reply(0, 2)).guess
+'BA'
+>>> tree.count_nodes()
+9
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from .game import Reply
+
+__all__ = ["Node", "Reply", "Strategy", "Visitor", "walk"]
+
+
+class Node:
+    """One guess of a strategy and what to do after each reply.
+
+    ``pos`` is the offset of the guess in the text it was read from (see
+    :meth:`Strategy.locate`); it takes no part in equality.
+    """
+
+    __slots__ = ("guess", "branches", "pos")
+
+    def __init__(
+        self,
+        guess: str,
+        branches: tuple[tuple[Reply, Node], ...] = (),
+        pos: int | None = None,
+    ) -> None:
+        self.guess = guess
+        """the guess, in letters (``"AABBC"``)"""
+        self.branches = tuple(branches)
+        """``(reply, next node)`` pairs, in written order"""
+        self.pos = pos
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for a known solution (a guess with no branches)."""
+        return not self.branches
+
+    def child(self, reply: Reply) -> Node | None:
+        """The node after ``reply`` (the first, if a reply is written twice)."""
+        for r, node in self.branches:
+            if r == reply:
+                return node
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Node):
+            return NotImplemented
+        stack = [(self, other)]
+        while stack:
+            a, b = stack.pop()
+            if a.guess != b.guess or len(a.branches) != len(b.branches):
+                return False
+            for (ra, na), (rb, nb) in zip(a.branches, b.branches):
+                if ra != rb:
+                    return False
+                stack.append((na, nb))
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        if self.is_leaf:
+            return f"Node({self.guess!r})"
+        return f"Node({self.guess!r}, <{len(self.branches)} branches>)"
+
+
+class Visitor:
+    """Receives the nodes of a tree from :func:`walk`, in written order.
+
+    ``reply`` is the reply on the branch that led to the node (None at the
+    root) and ``depth`` the number of guesses made before it (0 at the root).
+    """
+
+    def enter(self, node: Node, reply: Reply | None, depth: int) -> bool:
+        """Called before the node's branches; return False to skip them."""
+        return True
+
+    def leave(self, node: Node, reply: Reply | None, depth: int) -> None:
+        """Called after the node's branches (also when they were skipped)."""
+
+
+def walk(root: Node, visitor: Visitor) -> Visitor:
+    """Visit every node of the tree under ``root``, depth first, without recursion."""
+    todo: list[tuple[bool, Node, Reply | None, int]] = [(False, root, None, 0)]
+    while todo:
+        leaving, node, reply, depth = todo.pop()
+        if leaving:
+            visitor.leave(node, reply, depth)
+            continue
+        descend = visitor.enter(node, reply, depth)
+        todo.append((True, node, reply, depth))
+        if descend is not False and node.branches:
+            for r, child in reversed(node.branches):
+                todo.append((False, child, r, depth + 1))
+    return visitor
+
+
+def iter_nodes(root: Node) -> Iterator[tuple[Node, Reply | None, int]]:
+    """Every ``(node, reply, depth)`` in written order (preorder)."""
+    todo: list[tuple[Node, Reply | None, int]] = [(root, None, 0)]
+    while todo:
+        node, reply, depth = todo.pop()
+        yield node, reply, depth
+        for r, child in reversed(node.branches):
+            todo.append((child, r, depth + 1))
+
+
+@dataclass(eq=False)
+class Strategy:
+    """A whole strategy: the root node and where it came from.
+
+    The reader returns one, the builders will return one, and the writer,
+    verifier and guide take one.
+    """
+
+    root: Node
+    """the first guess and everything after it"""
+    source: str = "<string>"
+    """the file it was read from, for messages"""
+    newlines: list[int] | None = field(default=None, repr=False)
+    """offsets of the line ends of the text it was read from"""
+
+    def locate(self, node: Node) -> tuple[int, int] | None:
+        """The 1-based (line, column) where ``node``'s guess was written, if known."""
+        if node.pos is None:
+            return None
+        ends = self.newlines or []
+        line = bisect.bisect_left(ends, node.pos)
+        start = ends[line - 1] + 1 if line else 0
+        return line + 1, node.pos - start + 1
+
+    def where(self, node: Node) -> str:
+        """``source:line:column`` of the node, for messages (just ``source`` if unknown)."""
+        at = self.locate(node)
+        return self.source if at is None else f"{self.source}:{at[0]}:{at[1]}"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Strategy):
+            return NotImplemented
+        return self.root == other.root
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def walk(self, visitor: Visitor) -> Visitor:
+        """Drive ``visitor`` over the tree (see :func:`walk`)."""
+        return walk(self.root, visitor)
+
+    def count_nodes(self) -> int:
+        """How many guesses are written in the tree."""
+        return sum(1 for _ in iter_nodes(self.root))
+
+    def depth(self) -> int:
+        """The most guesses on any written path."""
+        return max(d for _, _, d in iter_nodes(self.root)) + 1
+
+    def dumps(self, indent: int | None = None) -> str:
+        """The strategy in the brace grammar (see :func:`strategytree.notation.dumps`)."""
+        from .notation import dumps
+
+        return dumps(self, indent=indent)

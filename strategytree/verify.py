@@ -1,0 +1,423 @@
+"""The verifier: replay every secret of a game through a strategy, and score it.
+
+>>> from strategytree.notation import loads
+>>> report = verify(loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"))
+>>> report.total, report.max_guesses, report.histogram, report.valid
+(21, 3, {1: 1, 2: 4, 3: 4}, True)
+>>> report.game_notes
+['pegs 2 (from the first guess)', 'colors 3 (from the highest colour letter, C)']
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .errors import StrategyTreeError
+from .game import (
+    LETTERS,
+    Game,
+    Reply,
+    distinct,
+    encode,
+    feedback_bits,
+    mastermind,
+    reply_problem,
+)
+from .tree import Node, Strategy, Visitor
+
+__all__ = ["Problem", "Report", "Unsolved", "infer_game", "node_visits", "verify"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something wrong (or suspicious) at one place of a strategy."""
+
+    kind: str
+    """``malformed-guess``, ``illegal-guess``, ``invalid-reply``, ``duplicate-reply``
+    or ``unreachable-branch``"""
+    message: str
+    """what is wrong, in words"""
+    path: str
+    """the guesses and replies that lead to the place (``"AB 10, AC 01"``)"""
+    line: int | None = None
+    """1-based line of the guess concerned, when read from a file"""
+    column: int | None = None
+    """1-based column of the guess concerned, when read from a file"""
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, column {self.column}: " if self.line else ""
+        after = f" (after {self.path})" if self.path else ""
+        return f"{where}{self.message}{after}"
+
+
+@dataclass(frozen=True)
+class Unsolved:
+    """A secret the strategy does not solve, and where it went wrong."""
+
+    secret: str
+    """the secret, in letters"""
+    path: str
+    """the guesses and replies it was given, ending where it failed"""
+    reason: str
+    """why the strategy stops there"""
+
+
+@dataclass
+class Report:
+    """What :func:`verify` found.  ``to_dict()`` is the ``--json`` output."""
+
+    source: str
+    """the file (or ``<string>``)"""
+    game: str
+    """the game the strategy was checked against"""
+    pegs: int
+    colors: int
+    game_notes: list[str]
+    """which of pegs and colours were inferred from the file, and how"""
+    secrets: int
+    """number of secrets of the game"""
+    solved: int
+    """secrets the strategy solves"""
+    total: int
+    """guesses summed over the solved secrets (the code-golf score N)"""
+    max_guesses: int
+    """the most guesses any solved secret needs"""
+    histogram: dict[int, int]
+    """guesses -> number of secrets solved with that many"""
+    unsolved: int
+    """secrets the strategy does not solve"""
+    unsolved_examples: list[Unsolved] = field(default_factory=list)
+    """a few unsolved secrets with the path that failed each"""
+    invalid_replies: list[Problem] = field(default_factory=list)
+    """branches whose reply can never be given (errors)"""
+    unreachable_branches: list[Problem] = field(default_factory=list)
+    """branches that no remaining secret reaches (warnings; errors when strict)"""
+    errors: list[Problem] = field(default_factory=list)
+    """every error: malformed or illegal guesses, invalid and duplicate replies"""
+    strict: bool = False
+    """whether unreachable branches count as errors"""
+
+    @property
+    def average(self) -> float:
+        """Guesses per secret, over the solved secrets."""
+        return self.total / self.solved if self.solved else 0.0
+
+    @property
+    def valid(self) -> bool:
+        """True when every secret is solved and nothing is wrong with the file."""
+        return (
+            self.unsolved == 0
+            and not self.errors
+            and not (self.strict and self.unreachable_branches)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (histogram keys become strings)."""
+        out = asdict(self)
+        out["average"] = self.average
+        out["valid"] = self.valid
+        out["histogram"] = {str(k): v for k, v in self.histogram.items()}
+        return out
+
+
+# -- inferring the game ----------------------------------------------------------
+def infer_game(
+    strategy: Strategy,
+    pegs: int | None = None,
+    colors: int | None = None,
+    *,
+    distinct_secrets: bool = False,
+    distinct_guesses: bool = False,
+) -> tuple[Game, list[str]]:
+    """The game a strategy file is meant for, and notes on what was inferred.
+
+    Pegs default to the length of the first guess, colours to the highest
+    colour letter used anywhere in the file.
+    """
+    notes: list[str] = []
+    if pegs is None:
+        pegs = len(strategy.root.guess)
+        notes.append(f"pegs {pegs} (from the first guess)")
+    if colors is None:
+        letters = set()
+        todo = [strategy.root]
+        while todo:
+            node = todo.pop()
+            letters.update(node.guess)
+            todo.extend(child for _, child in node.branches)
+        highest = max(letters)
+        colors = LETTERS.index(highest) + 1
+        notes.append(f"colors {colors} (from the highest colour letter, {highest})")
+    if distinct_guesses and not distinct_secrets:
+        raise StrategyTreeError("distinct guesses need distinct secrets (--distinct)")
+    if distinct_secrets:
+        return distinct(pegs, colors, distinct_guesses=distinct_guesses), notes
+    return mastermind(pegs, colors), notes
+
+
+# -- flattening the tree -----------------------------------------------------------
+class _Flatten(Visitor):
+    """Numbers the nodes in written order and records parent and reply of each."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self.parent: list[int] = []
+        self.reply: list[Reply | None] = []
+        self._stack: list[int] = []
+
+    def enter(self, node: Node, reply: Reply | None, depth: int) -> bool:
+        self.parent.append(self._stack[-1] if self._stack else -1)
+        self._stack.append(len(self.nodes))
+        self.nodes.append(node)
+        self.reply.append(reply)
+        return True
+
+    def leave(self, node: Node, reply: Reply | None, depth: int) -> None:
+        self._stack.pop()
+
+
+class _Tree:
+    """A strategy flattened into arrays for the replay."""
+
+    def __init__(self, strategy: Strategy) -> None:
+        flat = strategy.walk(_Flatten())
+        assert isinstance(flat, _Flatten)
+        self.strategy = strategy
+        self.nodes = flat.nodes
+        self.parent = flat.parent
+        self.reply = flat.reply
+        self.parents = np.array(flat.parent, dtype=np.int64)
+        digits = [r if r is not None else (0, 0) for r in flat.reply]
+        self.black, self.white = np.array(digits, dtype=np.int64).reshape(-1, 2).T
+        self.is_leaf = np.array([not node.branches for node in flat.nodes], dtype=bool)
+
+    def path(self, index: int, last_reply: Reply | None = None) -> str:
+        """``"AB 10, AC 01"``: the guesses and replies that lead to node ``index``.
+
+        With ``last_reply``, the node's own guess and that reply end the path.
+        """
+        steps: list[str] = []
+        if last_reply is not None:
+            steps.append(f"{self.nodes[index].guess} {last_reply}")
+        while self.parent[index] >= 0:
+            parent = self.parent[index]
+            steps.append(f"{self.nodes[parent].guess} {self.reply[index]}")
+            index = parent
+        return ", ".join(reversed(steps))
+
+    def problem(self, kind: str, message: str, index: int, path_node: int) -> Problem:
+        at = self.strategy.locate(self.nodes[index])
+        line, column = at if at else (None, None)
+        return Problem(kind, message, self.path(path_node), line, column)
+
+
+# -- the verifier --------------------------------------------------------------------
+def verify(
+    strategy: Strategy,
+    game: Game | None = None,
+    *,
+    strict: bool = False,
+    examples: int = 5,
+) -> Report:
+    """Replay every secret of ``game`` through ``strategy`` and report.
+
+    Without a game, the game is inferred as by :func:`infer_game` (classic
+    Mastermind).  Never raises for a bad strategy: everything wrong with it is
+    in the report.
+    """
+    notes: list[str] = []
+    if game is None:
+        game, notes = infer_game(strategy)
+    tree = _Tree(strategy)
+    p, c = game.pegs, game.colors
+    n_nodes = len(tree.nodes)
+    errors: list[Problem] = []
+    invalid: list[Problem] = []
+
+    # static checks: each guess, and the replies under it
+    rows, usable, formed = _guess_rows(tree, game)
+    for i in np.flatnonzero(~formed):
+        guess = tree.nodes[i].guess
+        if len(guess) != p:
+            message = f"guess {guess} has {len(guess)} pegs, expected {p}"
+        else:
+            bad = next(ch for ch in guess if LETTERS.index(ch) >= c)
+            message = f"guess {guess} uses colour {bad}, beyond the {c} colours A..{LETTERS[c - 1]}"
+        errors.append(tree.problem("malformed-guess", message, i, i))
+    # a reply is impossible when b + w > p, or b = p - 1 and w = 1, or b = p
+    b, w = tree.black, tree.white
+    wrong = (b + w > p) | ((b == p - 1) & (w == 1)) | (b == p)
+    wrong[0] = False  # the root has no reply
+    for i in np.flatnonzero(wrong):
+        reply, parent = tree.reply[i], tree.parent[i]
+        why = reply_problem(reply, p)  # type: ignore[arg-type]
+        problem = tree.problem(
+            "invalid-reply",
+            f"reply {reply} under guess {tree.nodes[parent].guess}: {why}",
+            i,
+            i,
+        )
+        invalid.append(problem)
+        errors.append(problem)
+    for i, node in enumerate(tree.nodes):
+        if len(node.branches) > 1 and len({r for r, _ in node.branches}) < len(node.branches):
+            seen: set[Reply] = set()
+            for reply, _ in node.branches:
+                if reply in seen:
+                    message = f"reply {reply} is written twice under guess {node.guess}"
+                    errors.append(tree.problem("duplicate-reply", message, i, i))
+                seen.add(reply)
+    for i in np.flatnonzero(formed & ~usable):
+        node = tree.nodes[i]
+        errors.append(
+            tree.problem("illegal-guess", f"guess {node.guess} is not allowed in {game.name}", i, i)
+        )
+
+    replay = _replay(game, tree, rows, usable)
+    solved_at, fail_node, fail_reply = replay.solved_at, replay.fail_node, replay.fail_reply
+
+    # branches under a reached, playable guess that no secret took
+    unreachable: list[Problem] = []
+    parents = tree.parents
+    edge = np.flatnonzero(~wrong & (parents >= 0))
+    edge = edge[replay.reached[parents[edge]] & usable[parents[edge]] & ~replay.taken[edge]]
+    if len(edge):  # a reply written twice is reported once, as a duplicate
+        key = parents * game.n_replies + tree.black * (p + 1) + tree.white
+        first = np.zeros(n_nodes, dtype=bool)
+        first[np.unique(key[1:], return_index=True)[1] + 1] = True
+        edge = edge[first[edge]]
+    for i in edge:
+        parent = tree.parent[i]
+        message = f"no remaining secret gives reply {tree.reply[i]} to guess {tree.nodes[parent].guess}"
+        unreachable.append(tree.problem("unreachable-branch", message, i, i))
+    if strict:
+        errors.extend(unreachable)
+
+    solved = solved_at > 0
+    counts = np.bincount(solved_at[solved]) if solved.any() else np.zeros(1, dtype=np.int64)
+    histogram = {int(k): int(v) for k, v in enumerate(counts) if v}
+    unsolved_ix = np.flatnonzero(~solved)
+    cases = []
+    for s in unsolved_ix[:examples]:
+        node = int(fail_node[s])
+        reply = int(fail_reply[s])
+        guess = tree.nodes[node].guess
+        if not usable[node]:
+            reason = f"guess {guess} cannot be played in {game.name}"
+            path = tree.path(node)
+        elif reply < 0:
+            reason = f"known solution {guess} is not the secret"
+            path = tree.path(node, game.reply(game.feedback(rows[node], game.secrets[s])))
+        else:
+            reason = f"reply {game.reply(reply)} to guess {guess} has no branch"
+            path = tree.path(node, game.reply(reply))
+        cases.append(Unsolved(game.code_text(game.secrets[s]), path, reason))
+
+    return Report(
+        source=strategy.source,
+        game=game.name,
+        pegs=p,
+        colors=c,
+        game_notes=notes,
+        secrets=len(game.secrets),
+        solved=int(solved.sum()),
+        total=int(solved_at.sum()),
+        max_guesses=int(solved_at.max()) if len(solved_at) else 0,
+        histogram=histogram,
+        unsolved=len(unsolved_ix),
+        unsolved_examples=cases,
+        invalid_replies=invalid,
+        unreachable_branches=unreachable,
+        errors=errors,
+        strict=strict,
+    )
+
+
+def node_visits(strategy: Strategy, game: Game) -> list[int]:
+    """How many secrets of ``game`` reach each node, in written (preorder) order.
+
+    The order is the order in which :func:`strategytree.tree.walk` enters the nodes.
+    """
+    tree = _Tree(strategy)
+    rows, usable, _ = _guess_rows(tree, game)
+    return _replay(game, tree, rows, usable).visits.tolist()
+
+
+def _guess_rows(tree: _Tree, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each node's guess as a row, whether it can be played, and whether it is well formed."""
+    p, c = game.pegs, game.colors
+    n_nodes = len(tree.nodes)
+    rows = np.zeros((n_nodes, p), dtype=np.uint8)
+    lengths = np.fromiter((len(node.guess) for node in tree.nodes), np.int64, n_nodes)
+    formed = lengths == p
+    text = "".join(node.guess for node, ok in zip(tree.nodes, formed) if ok)
+    rows[formed] = (np.frombuffer(text.encode("ascii"), np.uint8) - 65).reshape(-1, p)
+    formed &= rows.max(axis=1, initial=0) < c
+    return rows, formed & (game.guess_index(rows) >= 0), formed
+
+
+@dataclass
+class _Replay:
+    solved_at: np.ndarray  # guesses needed per secret, 0 if unsolved
+    fail_node: np.ndarray  # where an unsolved secret stopped
+    fail_reply: np.ndarray  # its reply there, or -1 at a known solution
+    reached: np.ndarray  # nodes some secret reached
+    visits: np.ndarray  # how many secrets reach each node
+    taken: np.ndarray  # nodes some secret reached through their own branch
+
+
+def _replay(game: Game, tree: _Tree, rows: np.ndarray, usable: np.ndarray) -> _Replay:
+    """Send every secret down the tree at once, one level per step."""
+    n_nodes = len(tree.nodes)
+    R = game.n_replies
+    # first branch of each (node, reply); later duplicates are never taken
+    code = tree.black * (game.pegs + 1) + tree.white
+    ok = tree.parents >= 0
+    ok &= (tree.black + tree.white <= game.pegs) & (tree.black < game.pegs)
+    candidates = np.flatnonzero(ok)
+    keys, first = np.unique(tree.parents[candidates] * R + code[candidates], return_index=True)
+    kids = candidates[first]
+    is_leaf = tree.is_leaf
+    gpos, gcnt = encode(rows, game.colors)
+    spos, scnt = game.secret_bits
+
+    n = len(game.secrets)
+    solved_at = np.zeros(n, dtype=np.int64)
+    fail_node = np.zeros(n, dtype=np.int64)
+    fail_reply = np.full(n, -1, dtype=np.int64)
+    visits = np.zeros(n_nodes, dtype=np.int64)
+
+    active = np.arange(n)
+    where = np.zeros(n, dtype=np.int64)  # current node of each secret
+    depth = 1
+    while active.size:
+        nodes = where[active]
+        visits += np.bincount(nodes, minlength=n_nodes)
+        ok = usable[nodes]
+        if not ok.all():  # a guess that cannot be played: these secrets stop here
+            fail_node[active[~ok]] = nodes[~ok]
+            active, nodes = active[ok], nodes[ok]
+        reply = feedback_bits(gpos[nodes], gcnt[nodes], spos[active], scnt[active], game.pegs)
+        win = reply == game.win
+        solved_at[active[win]] = depth
+        going = ~win & ~is_leaf[nodes]
+        stuck = ~win & is_leaf[nodes]
+        fail_node[active[stuck]] = nodes[stuck]
+        active, nodes, reply = active[going], nodes[going], reply[going]
+        key = nodes * R + reply
+        at = np.minimum(np.searchsorted(keys, key), max(len(keys) - 1, 0))
+        found = keys[at] == key if len(keys) else np.zeros(len(key), dtype=bool)
+        fail_node[active[~found]] = nodes[~found]
+        fail_reply[active[~found]] = reply[~found]
+        active = active[found]
+        where[active] = kids[at[found]]
+        depth += 1
+
+    reached = visits > 0
+    taken = reached.copy()
+    taken[0] = False
+    return _Replay(solved_at, fail_node, fail_reply, reached, visits, taken)
+
