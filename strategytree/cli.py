@@ -221,6 +221,83 @@ def show_command(
         raise typer.Exit(EXIT_INVALID)
 
 
+@app.command("generate")
+def generate_command(
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the strategy file.")],
+    pegs: Annotated[int, typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code.")] = 4,
+    colors: Annotated[
+        int, typer.Option("--colors", "-c", min=1, max=26, help="Number of colours.")
+    ] = 6,
+    rule: Annotated[
+        str,
+        typer.Option(
+            "--rule", "-r", help="entropy, expected, minimax, parts, first or random."
+        ),
+    ] = "entropy",
+    pool: Annotated[
+        str, typer.Option("--pool", help="Candidate guesses: all, consistent or sample:N.")
+    ] = "all",
+    seed: Annotated[int, typer.Option("--seed", help="Seed for random rules and sampled pools.")] = 0,
+    first: Annotated[
+        Optional[str], typer.Option("--first", help="Force the opening guess, e.g. AABBC.")
+    ] = None,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+    no_symmetry: Annotated[
+        bool, typer.Option("--no-symmetry", help="Score every candidate (slower, same tree).")
+    ] = False,
+    indent: Annotated[
+        Optional[int], typer.Option("--indent", min=0, help="Write the file indented.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = True,
+) -> None:
+    """Build a strategy with a one-step rule, write it atomically, and score it."""
+    import time
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .builders import build_greedy
+    from .game import distinct as distinct_game
+    from .game import mastermind
+    from .notation import dump
+
+    started = time.perf_counter()
+    try:
+        if distinct or distinct_guesses:
+            game = distinct_game(pegs, colors, distinct_guesses=distinct_guesses)
+        else:
+            game = mastermind(pegs, colors)
+        with Progress(
+            TextColumn("building {task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed:,}/{task.total:,} secrets"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
+        ) as bar:
+            task = bar.add_task(game.name, total=len(game.secrets))
+            strategy = build_greedy(
+                game,
+                rule=rule,
+                pool=pool,
+                seed=seed,
+                first=first,
+                symmetry=not no_symmetry,
+                progress=lambda done: bar.update(task, completed=done),
+            )
+        built = time.perf_counter() - started
+        dump(strategy, output, indent=indent, force=force)
+        report = verify(strategy, game)
+    except StrategyTreeError as problem:
+        raise _fail(str(problem)) from None
+    report.source = str(output)
+    _print_report(report)
+    out.print(f"built in {built:.2f} s, written to {output}")
+    if not report.valid:
+        raise typer.Exit(EXIT_INVALID)
+
+
 def main() -> None:
     """Entry point of the console script."""
     try:

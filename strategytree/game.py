@@ -198,6 +198,16 @@ class Game:
         """The allowed guesses in the bit encoding of :func:`encode`."""
         return encode(self.guesses, self.colors)
 
+    @cached_property
+    def secret_words(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`secret_bits` as the kernels take them: 1-d when one word is enough."""
+        return _kernel_form(*self.secret_bits)
+
+    @cached_property
+    def guess_words(self) -> tuple[np.ndarray, np.ndarray]:
+        """:attr:`guess_bits` as the kernels take them: 1-d when one word is enough."""
+        return _kernel_form(*self.guess_bits)
+
     def feedback(self, guess: np.ndarray, secrets: np.ndarray) -> np.ndarray | int:
         """Reply codes of one guess against one code or an ``(n, pegs)`` array.
 
@@ -298,6 +308,13 @@ def encode(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
         bit = colour[:, i] * pegs + seen
         cnt[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
     return pos, cnt
+
+
+def _kernel_form(pos: np.ndarray, cnt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    # numba calls with a view of a larger array are slow to dispatch: own the data
+    if pos.shape[1] == 1:
+        return pos[:, 0].copy(), cnt[:, 0].copy()
+    return pos.copy(), cnt.copy()
 
 
 def feedback_bits(

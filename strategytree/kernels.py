@@ -30,8 +30,18 @@ def _popcount(typingctx, x):  # pragma: no cover - compiled by numba
 
 
 @njit(cache=True)
-def _feedback_one(gpos, gcnt, spos, scnt, pegs, out):
-    """out[j] = reply code of the guess (gpos, gcnt) against secret j."""
+def _feedback_1(gp, gc, spos, scnt, pegs, out):
+    """out[j] = reply code of the guess (gp, gc) against secret j, one-word codes."""
+    stride = pegs + 1
+    for j in range(spos.shape[0]):
+        b = _popcount(gp & spos[j])
+        t = _popcount(gc & scnt[j])
+        out[j] = b * stride + t - b
+
+
+@njit(cache=True)
+def _feedback_w(gpos, gcnt, spos, scnt, pegs, out):
+    """out[j] = reply code of the guess (gpos, gcnt) against secret j, several words."""
     n, words = spos.shape
     for j in range(n):
         black = 0
@@ -92,14 +102,257 @@ def _partition_counts_w(gpos, gcnt, spos, scnt, pegs, n_replies, out):
             out[i, r] = hist[r]
 
 
-def _rows(game: Game, which: str, index: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-    pos, cnt = game.secret_bits if which == "secrets" else game.guess_bits
+#: the rules a kernel can score with (higher score = better guess)
+RULES = {"minimax": 0, "expected": 1, "entropy": 2, "parts": 3}
+
+
+@njit(cache=True)
+def _score_bins(hist, bins, k, rule, nlogn):
+    """Score of a partition (higher is better) and reset of its bins.
+
+    ``hist[bins[:k]]`` are the non-empty parts.  minimax: -largest part;
+    expected: -sum n^2; entropy: -sum n log2 n (scaled, from ``nlogn``);
+    parts: number of parts.  Exact integers, so ties never depend on rounding.
+    """
+    total = 0
+    for t in range(k):
+        r = bins[t]
+        n = hist[r]
+        hist[r] = 0
+        if rule == 0:
+            if n > total:
+                total = n
+        elif rule == 1:
+            total += n * n
+        elif rule == 2:
+            total += nlogn[n]
+        else:
+            total += 1
+    return total if rule == 3 else -total
+
+
+def _scores_1_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chunks, out):
+    """out[i] = score of guess i on the secrets, one-word codes.
+
+    The guesses are cut into ``chunks`` blocks, one histogram per block, and
+    only the bins a guess touched are read and cleared.
+    """
+    m = gpos.shape[0]
+    n = spos.shape[0]
+    stride = pegs + 1
+    for ch in prange(chunks):
+        lo = ch * m // chunks
+        hi = (ch + 1) * m // chunks
+        hist = np.zeros(n_replies, dtype=np.int64)
+        bins = np.empty(n_replies, dtype=np.int64)
+        for i in range(lo, hi):
+            gp = gpos[i]
+            gc = gcnt[i]
+            k = 0
+            if n <= n_replies:  # few secrets: note the bins as they fill
+                for j in range(n):
+                    b = _popcount(gp & spos[j])
+                    t = _popcount(gc & scnt[j])
+                    r = b * stride + t - b
+                    if hist[r] == 0:
+                        bins[k] = r
+                        k += 1
+                    hist[r] += 1
+            else:  # many secrets: count without branching, then find the bins
+                for j in range(n):
+                    b = _popcount(gp & spos[j])
+                    t = _popcount(gc & scnt[j])
+                    hist[b * stride + t - b] += 1
+                for r in range(n_replies):
+                    if hist[r] != 0:
+                        bins[k] = r
+                        k += 1
+            out[i] = _score_bins(hist, bins, k, rule, nlogn)
+
+
+def _scores_w_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chunks, out):
+    """out[i] = score of guess i on the secrets, codes of several words."""
+    m, words = gpos.shape
+    n = spos.shape[0]
+    stride = pegs + 1
+    for ch in prange(chunks):
+        lo = ch * m // chunks
+        hi = (ch + 1) * m // chunks
+        hist = np.zeros(n_replies, dtype=np.int64)
+        bins = np.empty(n_replies, dtype=np.int64)
+        for i in range(lo, hi):
+            k = 0
+            for j in range(n):
+                b = 0
+                t = 0
+                for w in range(words):
+                    b += _popcount(gpos[i, w] & spos[j, w])
+                    t += _popcount(gcnt[i, w] & scnt[j, w])
+                r = b * stride + t - b
+                if hist[r] == 0:
+                    bins[k] = r
+                    k += 1
+                hist[r] += 1
+            out[i] = _score_bins(hist, bins, k, rule, nlogn)
+
+
+@njit(cache=True)
+def _first_perfect_1(gpos, gcnt, spos, scnt, pegs, n_replies):
+    """Index of the first guess that tells every secret apart, or -1 (one-word codes)."""
+    stride = pegs + 1
+    seen = np.zeros(n_replies, dtype=np.int64)
+    for i in range(gpos.shape[0]):
+        gp = gpos[i]
+        gc = gcnt[i]
+        mark = i + 1
+        ok = True
+        for j in range(spos.shape[0]):
+            b = _popcount(gp & spos[j])
+            t = _popcount(gc & scnt[j])
+            r = b * stride + t - b
+            if seen[r] == mark:
+                ok = False
+                break
+            seen[r] = mark
+        if ok:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def _first_perfect_w(gpos, gcnt, spos, scnt, pegs, n_replies):
+    """Index of the first guess that tells every secret apart, or -1 (several words)."""
+    stride = pegs + 1
+    seen = np.zeros(n_replies, dtype=np.int64)
+    for i in range(gpos.shape[0]):
+        mark = i + 1
+        ok = True
+        for j in range(spos.shape[0]):
+            b = 0
+            t = 0
+            for w in range(gpos.shape[1]):
+                b += _popcount(gpos[i, w] & spos[j, w])
+                t += _popcount(gcnt[i, w] & scnt[j, w])
+            r = b * stride + t - b
+            if seen[r] == mark:
+                ok = False
+                break
+            seen[r] = mark
+        if ok:
+            return i
+    return -1
+
+
+def first_perfect(
+    game: Game,
+    guesses: np.ndarray | None = None,
+    secrets: np.ndarray | None = None,
+    *,
+    check: bool = True,
+) -> int:
+    """Position in ``guesses`` of the first guess that gives every secret its own reply, or -1.
+
+    Stops at the first one found, so it is cheap when one comes early.
+    ``check=False`` skips checking the index arrays (for the builders' inner loops).
+    """
+    gpos, gcnt = _rows(game, "guesses", guesses, check)
+    spos, scnt = _rows(game, "secrets", secrets, check)
+    if len(spos) > game.n_replies:
+        return -1
+    kernel = _first_perfect_1 if gpos.ndim == 1 else _first_perfect_w
+    return int(kernel(gpos, gcnt, spos, scnt, game.pegs, game.n_replies))
+
+
+# each scoring kernel twice: threads for big jobs, one thread for small ones
+# (starting the threads costs more than a small job)
+_scores_1 = njit(cache=True, parallel=True)(_scores_1_py)
+_scores_1_serial = njit(cache=True)(_scores_1_py)
+_scores_w = njit(cache=True, parallel=True)(_scores_w_py)
+_scores_w_serial = njit(cache=True)(_scores_w_py)
+
+#: below this many (guess, secret) pairs a job runs on one thread
+SERIAL_PAIRS = 200_000
+
+_NLOGN: dict[int, np.ndarray] = {}
+
+
+def nlogn_table(n: int) -> np.ndarray:
+    """``round(k * log2(k) * 2**32)`` for k = 0..n, as exact int64 weights."""
+    size = 1 << max(n, 1).bit_length()
+    table = _NLOGN.get(size)
+    if table is None:
+        k = np.arange(size + 1, dtype=np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            weights = np.where(k > 1, k * np.log2(np.maximum(k, 1)), 0.0)
+        table = np.round(weights * 2.0**32).astype(np.int64)
+        _NLOGN[size] = table
+    return table
+
+
+def scores(
+    game: Game,
+    rule: str,
+    guesses: np.ndarray | None = None,
+    secrets: np.ndarray | None = None,
+    *,
+    check: bool = True,
+) -> np.ndarray:
+    """Score each guess by how it splits the secrets (int64, higher is better).
+
+    ``rule`` is one of :data:`RULES`; both arrays are index arrays into the
+    game's tables (default: all).  Runs in parallel over the guesses.
+    ``check=False`` skips checking the index arrays (for the builders' inner loops).
+    """
+    if rule not in RULES:
+        raise StrategyTreeError(f"unknown rule {rule!r}; choose from {', '.join(RULES)}")
+    gpos, gcnt = _rows(game, "guesses", guesses, check)
+    spos, scnt = _rows(game, "secrets", secrets, check)
+    out = np.empty(len(gpos), dtype=np.int64)
+    pairs = len(gpos) * len(spos)
+    serial = pairs < SERIAL_PAIRS
+    chunks = 1 if serial else max(1, min(len(gpos), 64))
+    args = (game.pegs, game.n_replies, RULES[rule], nlogn_table(len(spos)), chunks, out)
+    if gpos.ndim == 1:
+        kernel = _scores_1_serial if serial else _scores_1
+        kernel(gpos, gcnt, spos, scnt, *args)
+    else:
+        kernel = _scores_w_serial if serial else _scores_w
+        kernel(gpos, gcnt, spos, scnt, *args)
+    return out
+
+
+def _rows(
+    game: Game, which: str, index: np.ndarray | None, check: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel form of the game's secrets or guesses (all, or those indexed)."""
+    pos, cnt = game.secret_words if which == "secrets" else game.guess_words
     if index is None:
         return pos, cnt
+    if not check:
+        return pos[index], cnt[index]
     index = np.asarray(index)
-    if index.ndim != 1 or (len(index) and (index.min() < 0 or index.max() >= len(pos))):
-        raise StrategyTreeError(f"{which} index must be a 1-d array of indices into game.{which}")
+    if (
+        index.ndim != 1
+        or not np.issubdtype(index.dtype, np.integer)
+        or (len(index) and (index.min() < 0 or index.max() >= len(pos)))
+    ):
+        raise StrategyTreeError(f"{which} must be a 1-d array of indices into game.{which}")
     return pos[index], cnt[index]
+
+
+def feedback_into(game: Game, guess: int, secrets: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Reply codes of allowed guess ``guess`` against secrets ``secrets`` (indices), into ``out``.
+
+    No checks: for the builders' inner loops.  ``out`` is int8, at least as long.
+    """
+    gpos, gcnt = game.guess_words
+    spos, scnt = game.secret_words
+    out = out[: len(secrets)]
+    if gpos.ndim == 1:
+        _feedback_1(gpos[guess], gcnt[guess], spos[secrets], scnt[secrets], game.pegs, out)
+    else:
+        _feedback_w(gpos[guess].copy(), gcnt[guess].copy(), spos[secrets], scnt[secrets], game.pegs, out)
+    return out
 
 
 def feedback(game: Game, guess: int, secrets: np.ndarray | None = None) -> np.ndarray:
@@ -108,11 +361,13 @@ def feedback(game: Game, guess: int, secrets: np.ndarray | None = None) -> np.nd
     ``secrets`` is an array of indices into ``game.secrets`` (default: all).
     Returns an int8 array, one reply code per secret.
     """
-    gpos, gcnt = _rows(game, "guesses", np.array([guess]))
-    spos, scnt = _rows(game, "secrets", secrets)
-    out = np.empty(len(spos), dtype=np.int8)
-    _feedback_one(gpos[0], gcnt[0], spos, scnt, game.pegs, out)
-    return out
+    if not (0 <= int(guess) < len(game.guesses)):
+        raise StrategyTreeError(f"guess must be an index into game.guesses, got {guess}")
+    if secrets is None:
+        secrets = np.arange(len(game.secrets))
+    _rows(game, "secrets", secrets)  # checks
+    out = np.empty(len(secrets), dtype=np.int8)
+    return feedback_into(game, int(guess), np.asarray(secrets), out)
 
 
 def partition_counts(
@@ -127,16 +382,8 @@ def partition_counts(
     gpos, gcnt = _rows(game, "guesses", guesses)
     spos, scnt = _rows(game, "secrets", secrets)
     out = np.empty((len(gpos), game.n_replies), dtype=np.int32)
-    if gpos.shape[1] == 1:
-        _partition_counts_1(
-            np.ascontiguousarray(gpos[:, 0]),
-            np.ascontiguousarray(gcnt[:, 0]),
-            np.ascontiguousarray(spos[:, 0]),
-            np.ascontiguousarray(scnt[:, 0]),
-            game.pegs,
-            game.n_replies,
-            out,
-        )
+    if gpos.ndim == 1:
+        _partition_counts_1(gpos, gcnt, spos, scnt, game.pegs, game.n_replies, out)
     else:
         _partition_counts_w(gpos, gcnt, spos, scnt, game.pegs, game.n_replies, out)
     return out
