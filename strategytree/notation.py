@@ -63,13 +63,35 @@ def grammar_text(name: str = "strategy") -> str:
 
 _LEAF = re.compile(r"([0-9])([0-9])[ \t\r\n\f]*:[ \t\r\n\f]*([A-Z]+)")
 _GUESS = re.compile(r"[A-Z]+")
-_DIGITS = re.compile(r"[0-9][0-9]")
+_REPLY = re.compile(r"([0-9])([0-9])")
+
+
+def _reply(token: str) -> Reply:
+    """The first reply written in a token (after any comma)."""
+    m = _REPLY.search(token)
+    return Reply(ord(m.group(1)) - 48, ord(m.group(2)) - 48)
 
 
 def _open(token: Any) -> Node:
-    """An empty node for an ``OPEN`` or ``OPEN_BRANCH`` token's guess."""
+    """An empty node for the guess in an ``OPEN`` or ``*OPEN_BRANCH`` token."""
     m = _GUESS.search(token)
     return Node(m.group(), (), token.start_pos + m.start())
+
+
+def _leaves(text: str, at: int) -> tuple[tuple[Reply, Node], ...]:
+    """The branches of a run of known solutions: ``"10:ABC,01:ABD"`` at offset ``at``."""
+    return tuple(
+        (Reply(ord(m.group(1)) - 48, ord(m.group(2)) - 48), Node(m.group(3), (), at + m.start(3)))
+        for m in _LEAF.finditer(text)
+    )
+
+
+def _small(token: Any) -> tuple[Reply, Node]:
+    """A ``SMALL`` token: ``"10:{ABC:{01:ABD,00:CCC}}"``, a branch to a node of leaves."""
+    inside = token.index("{", token.index("{") + 1) + 1
+    node = _open(token)
+    node.branches = _leaves(token[inside:], token.start_pos + inside)
+    return _reply(token), node
 
 
 def _branches(children: list[Any]) -> tuple[tuple[Reply, Node], ...]:
@@ -77,11 +99,10 @@ def _branches(children: list[Any]) -> tuple[tuple[Reply, Node], ...]:
     for item in children:
         if isinstance(item, tuple):
             out.append(item)
-        else:  # a LEAVES token: "10:ABC,01:ABD"
-            at = item.start_pos
-            for m in _LEAF.finditer(item):
-                reply = Reply(ord(m.group(1)) - 48, ord(m.group(2)) - 48)
-                out.append((reply, Node(m.group(3), (), at + m.start(3))))
+        elif item.type in ("SMALL", "NEXT_SMALL"):
+            out.append(_small(item))
+        else:  # a run of leaves: "10:ABC,01:ABD"
+            out.extend(_leaves(item, item.start_pos))
     return tuple(out)
 
 
@@ -118,10 +139,11 @@ def _parser(name: str = "strategy_fast") -> Lark:
             return node
 
         def inner(self, children: list[Any]) -> tuple[Reply, Node]:
-            head = children[0]
-            node = _open(head)
+            node = _open(children[0])
             node.branches = _branches(children[1:])
-            return Reply(ord(head[0]) - 48, ord(head[1]) - 48), node
+            return _reply(children[0]), node
+
+        next_inner = inner
 
     return Lark(
         grammar_text(name),
