@@ -13,7 +13,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from _common import median_command, median_time

@@ -157,15 +157,25 @@ def _print_report(report: Report) -> None:
         out.print(f"[red]{report.unsolved:,} secrets not solved[/], e.g.:")
         for case in report.unsolved_examples:
             out.print(f"  {case.secret}: {case.path}: {case.reason}", soft_wrap=True, markup=False)
-    for problem in report.errors:
-        out.print(f"[red]error:[/] {problem}", soft_wrap=True)
+    _print_problems("[red]error:[/]", report.errors)
     if not report.strict:
-        for problem in report.unreachable_branches:
-            out.print(f"[yellow]warning:[/] {problem}", soft_wrap=True)
+        _print_problems("[yellow]warning:[/]", report.unreachable_branches)
     if report.valid:
         out.print("[green]valid[/]")
     else:
         out.print("[bold red]invalid[/]")
+
+
+#: how many errors (and warnings) a report prints; --json has them all
+SHOWN_PROBLEMS = 20
+
+
+def _print_problems(label: str, problems: list) -> None:
+    for problem in problems[:SHOWN_PROBLEMS]:
+        out.print(f"{label} ", end="", soft_wrap=True)
+        out.print(str(problem), soft_wrap=True, markup=False)
+    if len(problems) > SHOWN_PROBLEMS:
+        out.print(f"{label} ... and {len(problems) - SHOWN_PROBLEMS:,} more (--json lists them all)")
 
 
 def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> None:

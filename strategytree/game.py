@@ -149,7 +149,11 @@ class Game:
 
         Upper and lower case are accepted; raises :class:`CodeError`.
         """
-        text = text.strip().upper()
+        text = text.strip()
+        if not (text.isascii() and text.isalpha()):
+            bad = next((ch for ch in text if not (ch.isascii() and ch.isalpha())), text[:1])
+            raise CodeError(f"code {text!r}: {bad!r} is not a colour letter (A..Z)")
+        text = text.upper()
         if len(text) != self.pegs:
             raise CodeError(f"code {text!r} has {len(text)} pegs, expected {self.pegs}")
         row = np.empty(self.pegs, dtype=np.uint8)
@@ -181,11 +185,19 @@ class Game:
 
     def secret_index(self, codes: np.ndarray) -> np.ndarray:
         """Index of each code in :attr:`secrets`, or -1 where it is not a secret."""
-        return _lookup(self._secret_keys, _keys(np.atleast_2d(codes), self.colors))
+        return self._index(self._secret_keys, codes)
 
     def guess_index(self, codes: np.ndarray) -> np.ndarray:
         """Index of each code in :attr:`guesses`, or -1 where it is not allowed."""
-        return _lookup(self._guess_keys, _keys(np.atleast_2d(codes), self.colors))
+        return self._index(self._guess_keys, codes)
+
+    def _index(self, table: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        rows = np.atleast_2d(np.asarray(codes))
+        if rows.ndim != 2 or rows.shape[1] != self.pegs:
+            return np.full(len(rows), -1, dtype=np.int64)
+        fits = ((rows >= 0) & (rows < self.colors)).all(axis=1)
+        found = _lookup(table, _keys(np.where(fits[:, None], rows, 0), self.colors))
+        return np.where(fits, found, -1)
 
     # -- feedback (numpy; the numba kernels live in strategytree.kernels) --
     @cached_property
@@ -222,9 +234,12 @@ class Game:
 
 def check_size(pegs: int, colors: int) -> None:
     """Raise :class:`GameError` unless 1 <= pegs <= 9 and 1 <= colors <= 26."""
-    if not (isinstance(pegs, (int, np.integer)) and 1 <= pegs <= MAX_PEGS):
+    def whole(x: object) -> bool:
+        return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+    if not (whole(pegs) and 1 <= pegs <= MAX_PEGS):
         raise GameError(f"pegs must be between 1 and {MAX_PEGS}, got {pegs!r}")
-    if not (isinstance(colors, (int, np.integer)) and 1 <= colors <= MAX_COLORS):
+    if not (whole(colors) and 1 <= colors <= MAX_COLORS):
         raise GameError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
 
 
@@ -335,7 +350,7 @@ def _keys(rows: np.ndarray, colors: int) -> np.ndarray:
     """Each code as one integer, increasing in code order."""
     keys = np.zeros(len(rows), dtype=np.int64)
     for i in range(rows.shape[1]):
-        keys = keys * colors + rows[:, i]
+        keys = keys * colors + rows[:, i].astype(np.int64)
     return keys
 
 

@@ -12,21 +12,35 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 from .errors import StrategyTreeError
 from .game import Game
 
 
+def _popcount(x):
+    """Population count of a uint64: one ``popcnt`` instruction when compiled.
+
+    As plain Python (``NUMBA_DISABLE_JIT=1``) it is ``int.bit_count``.
+    """
+    return int(x).bit_count()
+
+
 @intrinsic
-def _popcount(typingctx, x):  # pragma: no cover - compiled by numba
-    """Population count of a uint64 (one ``popcnt`` instruction)."""
+def _ctpop(typingctx, x):  # pragma: no cover - compiled by numba
     sig = types.uint64(types.uint64)
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(args[0])
 
     return sig, codegen
+
+
+@overload(_popcount)
+def _popcount_compiled(x):  # pragma: no cover - compiled by numba
+    if isinstance(x, types.Integer):
+        return lambda x: _ctpop(x)
+    return None
 
 
 @njit(cache=True)
@@ -361,8 +375,12 @@ def feedback(game: Game, guess: int, secrets: np.ndarray | None = None) -> np.nd
     ``secrets`` is an array of indices into ``game.secrets`` (default: all).
     Returns an int8 array, one reply code per secret.
     """
-    if not (0 <= int(guess) < len(game.guesses)):
-        raise StrategyTreeError(f"guess must be an index into game.guesses, got {guess}")
+    if not (
+        isinstance(guess, (int, np.integer))
+        and not isinstance(guess, bool)
+        and 0 <= guess < len(game.guesses)
+    ):
+        raise StrategyTreeError(f"guess must be an index into game.guesses, got {guess!r}")
     if secrets is None:
         secrets = np.arange(len(game.secrets))
     _rows(game, "secrets", secrets)  # checks

@@ -103,17 +103,19 @@ class Visitor:
 
 def walk(root: Node, visitor: Visitor) -> Visitor:
     """Visit every node of the tree under ``root``, depth first, without recursion."""
+    enter, leave = visitor.enter, visitor.leave
     todo: list[tuple[bool, Node, Reply | None, int]] = [(False, root, None, 0)]
     while todo:
         leaving, node, reply, depth = todo.pop()
         if leaving:
-            visitor.leave(node, reply, depth)
+            leave(node, reply, depth)
             continue
-        descend = visitor.enter(node, reply, depth)
+        descend = enter(node, reply, depth)
+        if descend is False or not node.branches:
+            leave(node, reply, depth)
+            continue
         todo.append((True, node, reply, depth))
-        if descend is not False and node.branches:
-            for r, child in reversed(node.branches):
-                todo.append((False, child, r, depth + 1))
+        todo.extend((False, child, r, depth + 1) for r, child in reversed(node.branches))
     return visitor
 
 

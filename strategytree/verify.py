@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -148,6 +149,9 @@ def infer_game(
             node = todo.pop()
             letters.update(node.guess)
             todo.extend(child for _, child in node.branches)
+        letters &= set(LETTERS)
+        if not letters:
+            raise StrategyTreeError("cannot infer the colours: no guess uses a letter A..Z")
         highest = max(letters)
         colors = LETTERS.index(highest) + 1
         notes.append(f"colors {colors} (from the highest colour letter, {highest})")
@@ -183,16 +187,23 @@ class _Tree:
     """A strategy flattened into arrays for the replay."""
 
     def __init__(self, strategy: Strategy) -> None:
-        flat = strategy.walk(_Flatten())
+        collecting = gc.isenabled()
+        gc.disable()  # many small objects, no garbage
+        try:
+            flat = strategy.walk(_Flatten())
+        finally:
+            if collecting:
+                gc.enable()
         assert isinstance(flat, _Flatten)
         self.strategy = strategy
         self.nodes = flat.nodes
         self.parent = flat.parent
         self.reply = flat.reply
         self.parents = np.array(flat.parent, dtype=np.int64)
-        digits = [r if r is not None else (0, 0) for r in flat.reply]
-        self.black, self.white = np.array(digits, dtype=np.int64).reshape(-1, 2).T
-        self.is_leaf = np.array([not node.branches for node in flat.nodes], dtype=bool)
+        n = len(flat.nodes)
+        self.black = np.fromiter((r.black if r else 0 for r in flat.reply), np.int64, n)
+        self.white = np.fromiter((r.white if r else 0 for r in flat.reply), np.int64, n)
+        self.is_leaf = np.fromiter((not node.branches for node in flat.nodes), bool, n)
 
     def path(self, index: int, last_reply: Reply | None = None) -> str:
         """``"AB 10, AC 01"``: the guesses and replies that lead to node ``index``.
@@ -241,11 +252,15 @@ def verify(
     rows, usable, formed = _guess_rows(tree, game)
     for i in np.flatnonzero(~formed):
         guess = tree.nodes[i].guess
-        if len(guess) != p:
+        palette = LETTERS[:c]
+        strange = next((ch for ch in guess if ch not in LETTERS), None)
+        if strange is not None:
+            message = f"guess {guess!r} uses {strange!r}, which is not a colour letter A..Z"
+        elif len(guess) != p:
             message = f"guess {guess} has {len(guess)} pegs, expected {p}"
         else:
-            bad = next(ch for ch in guess if LETTERS.index(ch) >= c)
-            message = f"guess {guess} uses colour {bad}, beyond the {c} colours A..{LETTERS[c - 1]}"
+            bad = next(ch for ch in guess if ch not in palette)
+            message = f"guess {guess} uses colour {bad}, beyond the {c} colours A..{palette[-1]}"
         errors.append(tree.problem("malformed-guess", message, i, i))
     # a reply is impossible when b + w > p, or b = p - 1 and w = 1, or b = p
     b, w = tree.black, tree.white
@@ -285,7 +300,7 @@ def verify(
     edge = np.flatnonzero(~wrong & (parents >= 0))
     edge = edge[replay.reached[parents[edge]] & usable[parents[edge]] & ~replay.taken[edge]]
     if len(edge):  # a reply written twice is reported once, as a duplicate
-        key = parents * game.n_replies + tree.black * (p + 1) + tree.white
+        key = parents * 100 + tree.black * 10 + tree.white  # digits: no two replies collide
         first = np.zeros(n_nodes, dtype=bool)
         first[np.unique(key[1:], return_index=True)[1] + 1] = True
         edge = edge[first[edge]]
@@ -346,17 +361,63 @@ def node_visits(strategy: Strategy, game: Game) -> list[int]:
     return _replay(game, tree, rows, usable).visits.tolist()
 
 
+_CAPITALS = frozenset(LETTERS)
+
+
 def _guess_rows(tree: _Tree, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each node's guess as a row, whether it can be played, and whether it is well formed."""
     p, c = game.pegs, game.colors
     n_nodes = len(tree.nodes)
     rows = np.zeros((n_nodes, p), dtype=np.uint8)
-    lengths = np.fromiter((len(node.guess) for node in tree.nodes), np.int64, n_nodes)
-    formed = lengths == p
+    formed = np.fromiter(
+        (len(node.guess) == p and _CAPITALS.issuperset(node.guess) for node in tree.nodes),
+        bool,
+        n_nodes,
+    )
     text = "".join(node.guess for node, ok in zip(tree.nodes, formed) if ok)
     rows[formed] = (np.frombuffer(text.encode("ascii"), np.uint8) - 65).reshape(-1, p)
     formed &= rows.max(axis=1, initial=0) < c
     return rows, formed & (game.guess_index(rows) >= 0), formed
+
+
+def _follow(
+    game: Game,
+    secret: int,
+    node: int,
+    depth: int,
+    child_of: dict[int, int],
+    usable: np.ndarray,
+    is_leaf: np.ndarray,
+    gpos: np.ndarray,
+    gcnt: np.ndarray,
+    solved_at: np.ndarray,
+    fail_node: np.ndarray,
+    fail_reply: np.ndarray,
+    visits: np.ndarray,
+) -> None:
+    """Send one secret down the tree with Python integers (for long thin paths)."""
+    spos, scnt = game.secret_bits
+    sp, sc = [int(x) for x in spos[secret]], [int(x) for x in scnt[secret]]
+    stride, R = game.pegs + 1, game.n_replies
+    while True:
+        visits[node] += 1
+        if not usable[node]:
+            fail_node[secret] = node
+            return
+        black = sum((int(a) & b).bit_count() for a, b in zip(gpos[node], sp))
+        both = sum((int(a) & b).bit_count() for a, b in zip(gcnt[node], sc))
+        reply = black * stride + both - black
+        if reply == game.win:
+            solved_at[secret] = depth
+            return
+        child = None if is_leaf[node] else child_of.get(node * R + reply)
+        if child is None:
+            fail_node[secret] = node
+            if not is_leaf[node]:
+                fail_reply[secret] = reply
+            return
+        node = child
+        depth += 1
 
 
 @dataclass
@@ -394,8 +455,14 @@ def _replay(game: Game, tree: _Tree, rows: np.ndarray, usable: np.ndarray) -> _R
     where = np.zeros(n, dtype=np.int64)  # current node of each secret
     depth = 1
     while active.size:
+        if active.size <= 4 and depth > 8:  # a long thin path: one secret at a time
+            child_of = dict(zip(keys.tolist(), kids.tolist()))
+            for secret in active.tolist():
+                _follow(game, secret, int(where[secret]), depth, child_of, usable, is_leaf,
+                        gpos, gcnt, solved_at, fail_node, fail_reply, visits)
+            break
         nodes = where[active]
-        visits += np.bincount(nodes, minlength=n_nodes)
+        np.add.at(visits, nodes, 1)
         ok = usable[nodes]
         if not ok.all():  # a guess that cannot be played: these secrets stop here
             fail_node[active[~ok]] = nodes[~ok]

@@ -1,0 +1,177 @@
+"""The numba kernels against the naive twins, on one-word and several-word codes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import naive
+import strategytree as st
+from strategytree import kernels
+from strategytree.errors import StrategyTreeError
+from strategytree.game import Game, n_words
+
+
+def _presets():
+    return [
+        ("MM(1,1)", lambda rng: st.mastermind(1, 1)),
+        ("MM(1,5)", lambda rng: st.mastermind(1, 5)),
+        ("MM(3,1)", lambda rng: st.mastermind(3, 1)),
+        ("MM(2,3)", lambda rng: st.mastermind(2, 3)),
+        ("MM(3,4)", lambda rng: st.mastermind(3, 4)),
+        ("MM(4,3)", lambda rng: st.mastermind(4, 3)),
+        ("MM(5,2)", lambda rng: st.mastermind(5, 2)),
+        ("4 distinct of 5", lambda rng: st.distinct(4, 5)),
+        ("3 distinct of 4, distinct guesses", lambda rng: st.distinct(3, 4, distinct_guesses=True)),
+        # one word exactly (64 bits), and just over it
+        ("subset (4,16)", lambda rng: naive.subset_game(rng, 4, 16, 90)),
+        ("subset (5,13)", lambda rng: naive.subset_game(rng, 5, 13, 90)),
+        # several words
+        ("subset (8,9)", lambda rng: naive.subset_game(rng, 8, 9, 90)),
+        ("subset (9,9)", lambda rng: naive.subset_game(rng, 9, 9, 90)),
+        ("subset (9,26)", lambda rng: naive.subset_game(rng, 9, 26, 90)),
+        ("subset (1,26)", lambda rng: naive.subset_game(rng, 1, 26, 40)),
+    ]
+
+
+GAMES = _presets()
+
+
+def _game(i: int) -> Game:
+    return GAMES[i][1](np.random.default_rng(1000 + i))
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
+def test_feedback_against_twin(i: int) -> None:
+    game = _game(i)
+    rng = np.random.default_rng(i)
+    guesses = rng.choice(len(game.guesses), size=min(12, len(game.guesses)), replace=False)
+    for g in guesses:
+        guess = game.guesses[g]
+        got = kernels.feedback(game, int(g))
+        want = [naive.reply_code(naive.feedback(guess, s), game.pegs) for s in game.secrets]
+        assert got.tolist() == want
+        subset = rng.integers(0, len(game.secrets), size=7)
+        got = kernels.feedback(game, int(g), subset)
+        assert got.tolist() == [want[j] for j in subset]
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
+def test_partition_counts_against_twin(i: int) -> None:
+    game = _game(i)
+    guesses = [tuple(row) for row in game.guesses.tolist()]
+    secrets = [tuple(row) for row in game.secrets.tolist()]
+    got = kernels.partition_counts(game)
+    assert got.shape == (len(guesses), game.n_replies) and got.dtype == np.int32
+    assert np.array_equal(got, naive.partition_counts(guesses, secrets, game.pegs))
+    assert (got.sum(axis=1) == len(secrets)).all()
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
+@pytest.mark.parametrize("n_secrets", [0, 1, 3, 4, 5, 9])  # the one-word kernel works in fours
+def test_partition_counts_of_index_subsets(i: int, n_secrets: int) -> None:
+    game = _game(i)
+    rng = np.random.default_rng(i * 10 + n_secrets)
+    g_ix = rng.integers(0, len(game.guesses), size=5)  # repeats allowed
+    s_ix = rng.integers(0, len(game.secrets), size=n_secrets)
+    got = kernels.partition_counts(game, g_ix, s_ix)
+    want = naive.partition_counts(
+        [tuple(game.guesses[g]) for g in g_ix], [tuple(game.secrets[s]) for s in s_ix], game.pegs
+    )
+    assert np.array_equal(got, want)
+
+
+def test_partition_counts_of_a_game_with_few_guesses() -> None:
+    game = Game(3, 4, st.mastermind(3, 4).secrets, np.array([[0, 1, 2]], dtype=np.uint8))
+    got = kernels.partition_counts(game, secrets=np.arange(len(game.secrets))[::-1].copy())
+    want = naive.partition_counts([(0, 1, 2)], naive.mm_codes(3, 4), 3)
+    assert np.array_equal(got, want)
+
+
+def test_several_word_games_are_really_several_words() -> None:
+    words = {name: n_words(_game(i).pegs, _game(i).colors) for i, (name, _) in enumerate(GAMES)}
+    assert words["subset (4,16)"] == 1
+    assert words["subset (5,13)"] == 2
+    assert words["subset (9,26)"] == 4
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda g: kernels.feedback(g, -1),
+        lambda g: kernels.feedback(g, 9),
+        lambda g: kernels.feedback(g, 0, np.array([0, 9])),
+        lambda g: kernels.feedback(g, 0, np.array([[0, 1]])),
+        lambda g: kernels.partition_counts(g, np.array([-1])),
+        lambda g: kernels.partition_counts(g, np.array([9])),
+        lambda g: kernels.partition_counts(g, None, np.array([3, 100])),
+        lambda g: kernels.partition_counts(g, np.array([[0, 1], [2, 3]])),
+        lambda g: kernels.partition_counts(g, np.int64(3)),  # not 1-d
+    ],
+)
+def test_bad_indices_raise_strategytree_error(call) -> None:
+    with pytest.raises(StrategyTreeError):
+        call(st.mastermind(2, 3))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda g: kernels.partition_counts(g, np.array([0.5, 1.0])),
+        lambda g: kernels.partition_counts(g, None, np.array([0.0, 2.0])),
+        lambda g: kernels.partition_counts(g, ["a"]),
+    ],
+)
+def test_non_integer_indices_raise_strategytree_error(call) -> None:
+    with pytest.raises(StrategyTreeError):
+        call(st.mastermind(2, 3))
+
+
+def test_a_fractional_guess_index_raises_strategytree_error() -> None:
+    with pytest.raises(StrategyTreeError):
+        kernels.feedback(st.mastermind(2, 3), 1.5)
+
+
+def test_an_empty_list_of_secrets_is_zero_counts_or_a_clean_error() -> None:
+    game = st.mastermind(2, 3)
+    try:
+        counts = kernels.partition_counts(game, secrets=[])
+    except StrategyTreeError:
+        return
+    assert counts.shape == (9, game.n_replies) and not counts.any()
+
+
+def test_lists_of_indices_are_accepted() -> None:
+    game = st.mastermind(2, 3)
+    got = kernels.partition_counts(game, [0, 4], [1, 2, 3])
+    want = naive.partition_counts([(0, 0), (1, 1)], [(0, 1), (0, 2), (1, 0)], 2)
+    assert np.array_equal(got, want)
+
+
+PURE_PYTHON = textwrap.dedent(
+    """
+    import numpy as np
+    import naive
+    import strategytree as st
+    from strategytree import kernels
+
+    game = st.mastermind(2, 3)
+    codes = naive.mm_codes(2, 3)
+    assert kernels.feedback(game, 5).tolist() == [
+        naive.reply_code(naive.feedback(codes[5], s), 2) for s in codes
+    ]
+    assert np.array_equal(kernels.partition_counts(game), naive.partition_counts(codes, codes, 2))
+    """
+)
+
+
+def test_kernels_run_as_plain_python_with_jit_disabled() -> None:
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    env["PYTHONPATH"] = os.pathsep.join([os.path.dirname(__file__), env.get("PYTHONPATH", "")])
+    run = subprocess.run([sys.executable, "-c", PURE_PYTHON], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-1500:]
