@@ -150,9 +150,14 @@ def _print_report(report: Report) -> None:
     table.add_row("total guesses", f"{report.total:,}")
     table.add_row("average", f"{report.average:.4f}")
     table.add_row("max guesses", str(report.max_guesses))
-    histogram = ", ".join(f"{k}: {v:,}" for k, v in report.histogram.items())
-    table.add_row("guesses: secrets", histogram)
     out.print(table)
+    if report.histogram:
+        histogram = Table(box=None, padding=(0, 1), show_edge=False)
+        histogram.add_column("guesses", justify="left")
+        for guesses in report.histogram:
+            histogram.add_column(str(guesses), justify="right", no_wrap=True)
+        histogram.add_row("secrets", *(f"{n:,}" for n in report.histogram.values()))
+        out.print(histogram)
     if report.unsolved:
         out.print(f"[red]{report.unsolved:,} secrets not solved[/], e.g.:")
         for case in report.unsolved_examples:
