@@ -13,6 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
@@ -31,8 +32,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-out = Console(highlight=False)
-err = Console(stderr=True, highlight=False)
+out = Console(highlight=False, emoji=False)
+err = Console(stderr=True, highlight=False, emoji=False)
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 
@@ -56,7 +57,7 @@ DistinctGuesses = Annotated[
 
 
 def _fail(message: str, code: int = EXIT_UNREADABLE) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", markup=True, soft_wrap=True)
+    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -101,6 +102,14 @@ def verify_command(
     examples: Annotated[
         int, typer.Option("--examples", min=0, help="How many unsolved secrets to show.")
     ] = 5,
+    lenient: Annotated[
+        bool,
+        typer.Option(
+            "--lenient",
+            help="Also read dialects seen in the wild (subtrees without braces, extra "
+            "braces, lower-case colours), reporting each repair.",
+        ),
+    ] = False,
 ) -> None:
     """Replay every secret through each strategy file and score it.
 
@@ -111,10 +120,11 @@ def verify_command(
     reports: list[tuple[Path, Report | StrategyTreeError]] = []
     for path in files:
         try:
-            strategy = load(path)
+            strategy = load(path, lenient=lenient)
             game, notes = _game_for(strategy, pegs, colors, distinct, distinct_guesses)
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
+            report.repairs = strategy.repairs
             reports.append((path, report))
         except StrategyTreeError as problem:
             reports.append((path, problem))
@@ -143,7 +153,7 @@ def verify_command(
 
 def _print_report(report: Report) -> None:
     notes = f" ({'; '.join(report.game_notes)})" if report.game_notes else ""
-    out.print(f"[bold]{report.source}[/]: {report.game}{notes}", soft_wrap=True)
+    out.print(f"[bold]{escape(report.source)}[/]: {escape(report.game + notes)}", soft_wrap=True)
     table = Table(show_header=False, box=None, padding=(0, 2))
     table.add_row("secrets", f"{report.secrets:,}")
     table.add_row("solved", f"{report.solved:,}")
@@ -158,6 +168,7 @@ def _print_report(report: Report) -> None:
             histogram.add_column(str(guesses), justify="right", no_wrap=True)
         histogram.add_row("secrets", *(f"{n:,}" for n in report.histogram.values()))
         out.print(histogram)
+    _print_problems("[cyan]repaired:[/]", report.repairs)
     if report.unsolved:
         out.print(f"[red]{report.unsolved:,} secrets not solved[/], e.g.:")
         for case in report.unsolved_examples:
@@ -195,13 +206,19 @@ def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> No
         )
     for rank, (path, r) in enumerate(ok, 1):
         assert isinstance(r, Report)
-        table.add_row(str(rank), str(path), r.game, f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), "valid")
+        table.add_row(
+            str(rank), escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
+            str(r.max_guesses), "valid",
+        )
     for path, r in bad:
         if isinstance(r, Report):
             status = f"invalid ({r.unsolved} unsolved, {len(r.errors)} errors)"
-            table.add_row("-", str(path), r.game, f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), status)
+            table.add_row(
+                "-", escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
+                str(r.max_guesses), status,
+            )
         else:
-            table.add_row("-", str(path), "", "", "", "", f"unreadable: {r}")
+            table.add_row("-", escape(str(path)), "", "", "", "", escape(f"unreadable: {r}"))
     out.print(table)
 
 
@@ -264,7 +281,7 @@ def generate_command(
     indent: Annotated[
         Optional[int], typer.Option("--indent", min=0, help="Write the file indented.")
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = True,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
 ) -> None:
     """Build a strategy with a one-step rule, write it atomically, and score it."""
     import time
@@ -276,6 +293,8 @@ def generate_command(
     from .game import mastermind
     from .notation import dump
 
+    if output.exists() and not force:
+        raise _fail(f"{output} exists; use --force to overwrite it")
     started = time.perf_counter()
     try:
         if distinct or distinct_guesses:
@@ -308,7 +327,7 @@ def generate_command(
         raise _fail(str(problem)) from None
     report.source = str(output)
     _print_report(report)
-    out.print(f"built in {built:.2f} s, written to {output}")
+    out.print(f"built in {built:.2f} s, written to {escape(str(output))}")
     if not report.valid:
         raise typer.Exit(EXIT_INVALID)
 

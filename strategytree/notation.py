@@ -145,37 +145,119 @@ def _parser(name: str = "strategy_fast") -> Lark:
 
         next_inner = inner
 
+    class _Lenient(_Fine):
+        """Builds nodes from ``strategy_lenient.lark``, noting each repair."""
+
+        def __init__(self) -> None:
+            super().__init__(visit_tokens=False)
+            self.repairs: list[tuple[int, str]] = []
+
+        def _guess(self, token: Any) -> str:
+            text = str(token)
+            if not text.isupper():
+                self.repairs.append(
+                    (token.start_pos, f"lower-case guess {text!r} read as {text.upper()!r}")
+                )
+            return text.upper()
+
+        @v_args(inline=True)
+        def known(self, guess: Any) -> Node:
+            return Node(self._guess(guess), (), guess.start_pos)
+
+        def guessing(self, children: list[Any]) -> Node:
+            guess = children[0]
+            return Node(self._guess(guess), tuple(children[1:]), guess.start_pos)
+
+        def bare_branch(self, children: list[Any]) -> tuple[Reply, Node]:
+            reply, guess = children[0], children[1]
+            node = Node(self._guess(guess), tuple(children[2:]), guess.start_pos)
+            self.repairs.append(
+                (
+                    reply.start_pos,
+                    f"branch {reply}:{guess}:{{...}} has no braces around its subtree; "
+                    f"read as {reply}:{{{guess}:{{...}}}}",
+                )
+            )
+            return Reply(ord(reply[0]) - 48, ord(reply[1]) - 48), node
+
+        def extra_braces(self, children: list[Any]) -> Node:
+            self.repairs.append((0, "extra braces around the whole strategy removed"))
+            return children[0]
+
+    builders = {"strategy_fast": _Fast, "strategy": _Fine, "strategy_lenient": _Lenient}
+    builder = builders[name]
     return Lark(
         grammar_text(name),
         parser="lalr",
         lexer="basic",
-        transformer=(_Fast if name == "strategy_fast" else _Fine)(visit_tokens=False),
+        transformer=builder() if builder is _Lenient else builder(visit_tokens=False),
         maybe_placeholders=False,
     )
 
 
-def loads(text: str, source: str = "<string>") -> Strategy:
+def loads(text: str, source: str = "<string>", *, lenient: bool = False) -> Strategy:
     """Read a strategy written in the brace grammar.
 
     A UTF-8 byte-order mark, CRLF line ends and whitespace between tokens are
     accepted.  Raises :class:`StrategyFileError` naming line, column, what was
-    found and what was expected.
+    found and what was expected (and whether ``lenient`` reading would work).
+
+    With ``lenient``, the dialects of ``grammars/strategy_lenient.lark`` are
+    read too, and each repair is listed in ``Strategy.repairs``.
     """
     from lark.exceptions import UnexpectedInput
 
     if text.startswith("\ufeff"):
         text = text[1:]
+    newlines = [m.start() for m in re.finditer("\n", text)] if "\n" in text else []
+    repairs: list[str] = []
     collecting = gc.isenabled()
     gc.disable()  # a large file makes many objects, none of them garbage
     try:
         root = _parser("strategy_fast").parse(text)
     except UnexpectedInput:
-        root = _parse_fine(text, source)
+        try:
+            root = _parse_fine(text, source)
+        except StrategyFileError as strict_error:
+            found = _parse_lenient(text, source, newlines)
+            if found is None:
+                raise
+            if not lenient:
+                hint = found[1][0] if found[1] else "it reads in a known dialect"
+                raise StrategyFileError(
+                    f"{strict_error.message} (--lenient would read it: {hint})",
+                    source=source,
+                    line=strict_error.line,
+                    column=strict_error.column,
+                ) from None
+            root, repairs = found
     finally:
         if collecting:
             gc.enable()
-    newlines = [m.start() for m in re.finditer("\n", text)] if "\n" in text else []
-    return Strategy(root, source=source, newlines=newlines)
+    return Strategy(root, source=source, newlines=newlines, repairs=repairs)
+
+
+def _parse_lenient(
+    text: str, source: str, newlines: list[int]
+) -> tuple[Node, list[str]] | None:
+    """The tree and the repairs made, if the lenient grammar reads the text."""
+    import bisect
+
+    from lark.exceptions import UnexpectedInput
+
+    parser = _parser("strategy_lenient")
+    builder = parser.options.transformer
+    builder.repairs = []
+    try:
+        root = parser.parse(text)
+    except UnexpectedInput:
+        return None
+    repairs = []
+    for pos, what in sorted(builder.repairs):
+        line = bisect.bisect_left(newlines, pos)
+        column = pos - (newlines[line - 1] + 1 if line else 0) + 1
+        repairs.append(f"{source}:{line + 1}:{column}: {what}")
+    return root, repairs
 
 
 def _parse_fine(text: str, source: str) -> Node:
@@ -200,7 +282,7 @@ def _parse_fine(text: str, source: str) -> Node:
         raise _syntax_error(text, len(text), _TERMINALS["$END"], source, line, column) from None
 
 
-def load(path: str | os.PathLike[str]) -> Strategy:
+def load(path: str | os.PathLike[str], *, lenient: bool = False) -> Strategy:
     """Read a strategy file (see :func:`loads`)."""
     name = str(path)
     try:
@@ -219,7 +301,7 @@ def load(path: str | os.PathLike[str]) -> Strategy:
         raise StrategyFileError(
             f"byte 0x{data[err.start]:02x} is not UTF-8 text", source=name, line=line, column=column
         ) from None
-    return loads(text, source=name)
+    return loads(text, source=name, lenient=lenient)
 
 
 # -- writing -------------------------------------------------------------

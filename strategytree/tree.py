@@ -143,6 +143,8 @@ class Strategy:
     """the file it was read from, for messages"""
     newlines: list[int] | None = field(default=None, repr=False)
     """offsets of the line ends of the text it was read from"""
+    repairs: list[str] = field(default_factory=list)
+    """what lenient reading changed, each as ``source:line:column: what``"""
 
     def locate(self, node: Node) -> tuple[int, int] | None:
         """The 1-based (line, column) where ``node``'s guess was written, if known."""

@@ -100,6 +100,8 @@ class Report:
     """every error: malformed or illegal guesses, invalid and duplicate replies"""
     strict: bool = False
     """whether unreachable branches count as errors"""
+    repairs: list[str] = field(default_factory=list)
+    """what lenient reading changed in the file (``source:line:column: what``)"""
 
     @property
     def average(self) -> float:
@@ -348,6 +350,7 @@ def verify(
         unreachable_branches=unreachable,
         errors=errors,
         strict=strict,
+        repairs=list(strategy.repairs),
     )
 
 

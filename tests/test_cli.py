@@ -332,3 +332,48 @@ def test_console_script_verifies_a_corpus_file(tmp_path: Path) -> None:
     data = json.loads(run.stdout)
     assert data["total"] == total and data["valid"] is True
     assert "Traceback" not in run.stderr
+
+
+# -- generate ----------------------------------------------------------------------------
+def test_generate_writes_a_valid_strategy_and_reports_it(tmp_path: Path) -> None:
+    out = tmp_path / "mm33.txt"
+    result = runner.invoke(app, ["generate", "-p", "3", "-c", "3", "--rule", "minimax", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    report = st.verify(st.load(out), st.mastermind(3, 3))
+    assert report.valid
+    assert f"{report.total:,}" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_generate_does_not_overwrite_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "old.txt"
+    out.write_text("precious")
+    result = runner.invoke(app, ["generate", "-p", "2", "-c", "3", "-o", str(out)])
+    assert result.exit_code == 2
+    assert "--force" in result.output
+    assert out.read_text() == "precious"
+    result = runner.invoke(app, ["generate", "-p", "2", "-c", "3", "-o", str(out), "--force"])
+    assert result.exit_code == 0, result.output
+    assert st.verify(st.load(out), st.mastermind(2, 3)).valid
+    assert [p.name for p in tmp_path.iterdir()] == ["old.txt"]  # no temporary file left
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--rule", "nonsense"], ["--pool", "sample:x"], ["--first", "ZZ"], ["--pegs", "0"]],
+)
+def test_generate_bad_arguments_exit_2(tmp_path: Path, args: list[str]) -> None:
+    result = runner.invoke(app, ["generate", "-p", "2", "-c", "3", "-o", str(tmp_path / "x.txt"), *args])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "x.txt").exists()
+
+
+def test_verify_lenient_reads_dialects_and_reports_repairs(tmp_path: Path) -> None:
+    path = tmp_path / "java.txt"
+    path.write_text("{BC:{00:AA,01:AB:{01:CA},02:CB,10:AC:{00:BB,01:BA,10:CC}}}")
+    strict = runner.invoke(app, ["verify", str(path)])
+    assert strict.exit_code == 2 and "--lenient" in strict.output
+    lenient = runner.invoke(app, ["verify", "--lenient", str(path)])
+    assert lenient.exit_code == 0, lenient.output
+    assert "repaired" in lenient.output and "21" in lenient.output

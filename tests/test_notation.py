@@ -205,7 +205,8 @@ def test_grammars_agree_on_hand_picked_texts(text: str) -> None:
         ("", "x.txt:1:1: expected '{' or a guess (letters A-Z) at the start of the file, found the end of the file"),
         ("{AB:{10:AA}", "x.txt:1:12: expected '}' after '}', found the end of the file"),
         ("{AB:{1:AA}}", "x.txt:1:6: expected a reply (two digits) after '{', found '1'"),
-        ("{ab:{10:AA}}", "x.txt:1:2: expected a guess (letters A-Z) after '{', found 'a'"),
+        ("{ab:{10:AA}}", "x.txt:1:2: expected a guess (letters A-Z) after '{', found 'a' "
+         "(--lenient would read it: x.txt:1:2: lower-case guess 'ab' read as 'AB')"),
         ("AB CD", "x.txt:1:4: expected the end of the file after guess 'AB', found 'CD'"),
         ("{AB:{10:AA}}}", "x.txt:1:13: expected the end of the file after the end of the strategy, found '}'"),
         ("{AB:{10:AA,}}", "x.txt:1:12: expected a reply (two digits) after ',', found '}'"),
@@ -406,3 +407,42 @@ def test_dump_that_fails_leaves_the_old_file_and_no_temporary(tmp_path: Path, mo
 def test_dump_into_a_missing_folder_is_a_clean_error(tmp_path: Path) -> None:
     with pytest.raises(StrategyTreeError):
         st.dump(st.loads(EXAMPLE), tmp_path / "no" / "such" / "out.txt")
+
+
+# -- lenient reading -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text, strict_text, repairs",
+    [
+        # the 2014 contest answer that printed subtrees without their braces (MM(2,3), total 21)
+        (
+            "{BC:{00:AA,01:AB:{01:CA},02:CB,10:AC:{00:BB,01:BA,10:CC}}}",
+            "{BC:{00:AA,01:{AB:{01:CA}},02:CB,10:{AC:{00:BB,01:BA,10:CC}}}}",
+            ["x.txt:1:12: branch 01:AB:{...}", "x.txt:1:32: branch 10:AC:{...}"],
+        ),
+        ("{{AB:{10:AA}}}", "{AB:{10:AA}}", ["x.txt:1:1: extra braces"]),
+        ("{ab:{10:Aa}}", "{AB:{10:AA}}", ["x.txt:1:2: lower-case guess 'ab'", "x.txt:1:9: lower-case guess 'Aa'"]),
+    ],
+)
+def test_lenient_reading_repairs_and_reports(text: str, strict_text: str, repairs: list[str]) -> None:
+    with pytest.raises(StrategyFileError, match="--lenient would read it"):
+        st.loads(text, source="x.txt")
+    tree = st.loads(text, source="x.txt", lenient=True)
+    assert tree == st.loads(strict_text)
+    assert len(tree.repairs) == len(repairs)
+    for got, want in zip(tree.repairs, repairs):
+        assert got.startswith(want)
+
+
+def test_lenient_reading_does_not_hide_real_errors() -> None:
+    for text in ["{AB:{10:AA:BB}}", "{AB:{10:AA,}}", "{AB"]:
+        with pytest.raises(StrategyFileError) as strict:
+            st.loads(text, source="x.txt")
+        assert "--lenient" not in str(strict.value)
+        with pytest.raises(StrategyFileError):
+            st.loads(text, source="x.txt", lenient=True)
+
+
+def test_a_strict_file_reads_the_same_leniently() -> None:
+    text = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"
+    tree = st.loads(text, lenient=True)
+    assert tree == st.loads(text) and tree.repairs == []
