@@ -144,7 +144,10 @@ def build_greedy(
     spos, scnt = game.secret_bits
     pegs, win = game.pegs, game.win
 
-    repeats_allowed = len(game.guesses) == game.colors**game.pegs
+    # a colour no secret has scores nothing: only true of Mastermind's feedback
+    repeats_allowed = (
+        game.scoring != "table" and len(game.guesses) == game.colors**game.pegs
+    )
     guess_masks, secret_masks = colour_masks(game.guesses), colour_masks(game.secrets)
     replies_of = [game.reply(code) for code in range(game.n_replies)]
     opening: int | None = None
@@ -221,6 +224,8 @@ def build_greedy(
         return node
 
     def kernels_feedback_pair(guess: int, secret: int) -> int:
+        if game.scoring == "table":
+            return int(game.table[guess, secret])
         black = sum((a & b).bit_count() for a, b in zip(gp_list[guess], sp_list[secret]))
         both = sum((a & b).bit_count() for a, b in zip(gc_list[guess], sc_list[secret]))
         return black * (pegs + 1) + both - black

@@ -67,6 +67,7 @@ def _game_for(
     colors: int | None,
     distinct_secrets: bool,
     distinct_guesses: bool,
+    game: str = "mastermind",
 ) -> tuple[Game, list[str]]:
     return infer_game(
         strategy,
@@ -74,7 +75,17 @@ def _game_for(
         colors,
         distinct_secrets=distinct_secrets or distinct_guesses,
         distinct_guesses=distinct_guesses,
+        game=game,
     )
+
+
+GameName = Annotated[
+    str,
+    typer.Option(
+        "--game", "-g",
+        help="mastermind, distinct, bulls-and-cows, bagel or black-only.",
+    ),
+]
 
 
 @app.callback(invoke_without_command=True)
@@ -110,6 +121,7 @@ def verify_command(
             "braces, lower-case colours), reporting each repair.",
         ),
     ] = False,
+    game_name: GameName = "mastermind",
 ) -> None:
     """Replay every secret through each strategy file and score it.
 
@@ -121,7 +133,9 @@ def verify_command(
     for path in files:
         try:
             strategy = load(path, lenient=lenient)
-            game, notes = _game_for(strategy, pegs, colors, distinct, distinct_guesses)
+            game, notes = _game_for(
+                strategy, pegs, colors, distinct, distinct_guesses, game_name
+            )
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
             report.repairs = strategy.repairs
@@ -229,27 +243,138 @@ def show_command(
         Optional[str], typer.Option("--secret", "-s", help="Show only the game played against this secret.")
     ] = None,
     depth: Annotated[
-        Optional[int], typer.Option("--depth", "-d", min=0, help="Show only this many levels of replies.")
+        Optional[int],
+        typer.Option("--depth", "-d", min=0, help="Show only this many levels of replies (text, dot)."),
+    ] = None,
+    path: Annotated[
+        Optional[str],
+        typer.Option("--path", help='Show only what follows a history, e.g. "AABBC 10, ABCDE 21".'),
+    ] = None,
+    fmt: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format", "-f",
+            help="text, markdown, csv, dot or html [default: from the -o suffix, else text].",
+        ),
+    ] = None,
+    output: Annotated[
+        Optional[Path],
+        typer.Option("--output", "-o", help="Write to this file (atomically); .svg/.png/.pdf draw with GraphViz."),
     ] = None,
     pegs: Pegs = None,
     colors: Colors = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
 ) -> None:
-    """Print a strategy as a guide a person can follow, or the game of one secret."""
+    """Print a strategy as a guide a person can follow, or the game of one secret.
+
+    Formats: an indented text guide; a lookup table with one row per complete
+    game (markdown, csv); a GraphViz graph (dot; -o FILE.svg or .png draws it
+    when GraphViz is installed; at most 500 nodes, use --depth or --path for
+    more); an interactive page to play the strategy by clicking (html).
+    """
+    from .export import guide_format, render_dot, to_dot, to_html
+    from .files import write_text_atomic
+    from .guide import GuideTree, guide_rich, lookup_csv, lookup_markdown, lookup_rows
+
     try:
+        kind, drawing = guide_format(fmt, output)
+        if secret is not None and (kind != "text" or path is not None or depth is not None):
+            raise StrategyTreeError("--secret shows one game as text; drop --format, --path and --depth")
+        if depth is not None and kind in ("markdown", "csv", "html"):
+            raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
         strategy = load(file)
         game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses)
+        unsolved = False
         if secret is not None:
             unsolved = play_secret(strategy, game, secret)[1] is not None
             text = game_text(strategy, game, secret)
         else:
-            unsolved = False
-            text = guide_text(strategy, game, depth=depth)
+            tree = GuideTree.build(strategy, game)
+            start = tree.locate(path)
+            if kind == "text":
+                text = guide_text(tree, depth=depth, path=path)
+                if output is None and out.is_terminal:
+                    out.print(guide_rich(tree, depth=depth, path=path), soft_wrap=True)
+                    return
+            elif kind in ("markdown", "csv"):
+                rows = lookup_rows(tree, start)
+                text = lookup_markdown(rows) if kind == "markdown" else lookup_csv(rows)
+                missing = int(tree.visits[start]) - len(rows)
+                if missing:
+                    err.print(f"[yellow]warning:[/] {missing:,} secrets behind this guide are not "
+                              f"solved by the strategy; the table lists the {len(rows):,} it solves")
+            elif kind == "dot":
+                text = to_dot(tree, start, depth)
+            else:
+                text = to_html(tree, start, title=file.name)
+        if output is None:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        elif drawing:
+            render_dot(text, output)
+            err.print(f"drew {output}")
+        else:
+            write_text_atomic(output, text if text.endswith("\n") else text + "\n")
+            err.print(f"wrote {output}")
     except StrategyTreeError as problem:
         raise _fail(str(problem)) from None
-    out.print(text, markup=False, highlight=False, soft_wrap=True)
     if unsolved:
+        raise typer.Exit(EXIT_INVALID)
+
+
+@app.command("stats")
+def stats_command(
+    file: Annotated[Path, typer.Argument(help="A strategy file in the brace grammar.")],
+    plot: Annotated[
+        Optional[Path], typer.Option("--plot", help="Also draw the figures into this PNG (needs matplotlib).")
+    ] = None,
+    pegs: Pegs = None,
+    colors: Colors = None,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+) -> None:
+    """Guesses per secret: the histogram, and average and max by reply to the first guess.
+
+    Exit 1 when some secret is not solved.
+    """
+    from .guide import GuideTree
+    from .stats import guess_stats, plot_stats
+
+    try:
+        strategy = load(file)
+        game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses)
+        stats = guess_stats(GuideTree.build(strategy, game))
+        if plot is not None:
+            plot_stats(stats, plot, title=file.name)
+    except StrategyTreeError as problem:
+        raise _fail(str(problem)) from None
+    out.print(f"[bold]{escape(str(file))}[/]: {stats.game}, first guess {stats.first_guess}", soft_wrap=True)
+    out.print(
+        f"{stats.solved:,} of {stats.secrets:,} secrets solved, {stats.total:,} guesses, "
+        f"average {stats.average:.4f}, max {stats.max_guesses}"
+    )
+    out.print("guesses per secret:")
+    histogram = Table(box=None, padding=(0, 1), show_edge=False)
+    histogram.add_column("guesses")
+    histogram.add_column("secrets", justify="right")
+    histogram.add_column("")
+    widest = max(stats.histogram.values(), default=1)
+    for guesses, count in stats.histogram.items():
+        bar = "#" * max(1, round(40 * count / widest))
+        histogram.add_row(str(guesses), f"{count:,}", bar)
+    out.print(histogram)
+    out.print(f"by reply to the first guess, {stats.first_guess}:")
+    branches = Table(box=None, padding=(0, 1), show_edge=False)
+    for name in ("reply", "secrets", "average", "max") + (("unsolved",) if stats.unsolved else ()):
+        branches.add_column(name, justify="left" if name == "reply" else "right")
+    for b in stats.branches:
+        cells = [b.reply, f"{b.secrets:,}", f"{b.average:.4f}", str(b.max_guesses)]
+        branches.add_row(*cells, *([f"{b.unsolved:,}"] if stats.unsolved else []))
+    out.print(branches)
+    if plot is not None:
+        out.print(f"plot written to {escape(str(plot))}")
+    if stats.unsolved:
+        out.print(f"[red]{stats.unsolved:,} secrets not solved[/] (strategytree verify says where)")
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -278,6 +403,7 @@ def generate_command(
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="Score every candidate (slower, same tree).")
     ] = False,
+    game_name: GameName = "mastermind",
     indent: Annotated[
         Optional[int], typer.Option("--indent", min=0, help="Write the file indented.")
     ] = None,
@@ -290,7 +416,7 @@ def generate_command(
 
     from .builders import build_greedy
     from .game import distinct as distinct_game
-    from .game import mastermind
+    from .game import preset
     from .notation import dump
 
     if output.exists() and not force:
@@ -299,8 +425,10 @@ def generate_command(
     try:
         if distinct or distinct_guesses:
             game = distinct_game(pegs, colors, distinct_guesses=distinct_guesses)
+        elif game_name in ("bulls-and-cows", "bagel"):
+            game = preset(game_name)
         else:
-            game = mastermind(pegs, colors)
+            game = preset(game_name, pegs, colors)
         with Progress(
             TextColumn("building {task.description}"),
             BarColumn(),

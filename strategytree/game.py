@@ -21,6 +21,7 @@ Reply(black=2, white=2)
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
@@ -89,6 +90,13 @@ class Game:
     """the allowed guesses, an ``(m, pegs)`` uint8 array in code order"""
     name: str = ""
     """a short description, e.g. ``MM(4,6)``"""
+    scoring: str = "black-white"
+    """``black-white`` (Mastermind), ``black-only`` (only blacks are told) or
+    ``table`` (a custom game: replies looked up in :attr:`table`)"""
+    table: np.ndarray | None = field(default=None, repr=False)
+    """for ``table`` games: the reply code of every (guess, secret) pair, uint8"""
+    labels: tuple = ()
+    """for ``table`` games: what each reply code stands for (the user's values)"""
 
     def __post_init__(self) -> None:
         check_size(self.pegs, self.colors)
@@ -107,36 +115,91 @@ class Game:
             object.__setattr__(self, what, rows)
         if not self.name:
             object.__setattr__(self, "name", f"game({self.pegs},{self.colors})")
+        if self.scoring not in ("black-white", "black-only", "table"):
+            raise GameError(f"unknown scoring {self.scoring!r}")
+        if self.scoring == "table":
+            table = np.ascontiguousarray(self.table, dtype=np.uint8)
+            if table.shape != (len(self.guesses), len(self.secrets)):
+                raise GameError("a table game needs one reply per (guess, secret) pair")
+            if not (0 < len(self.labels) <= 100) or int(table.max()) >= len(self.labels):
+                raise GameError("a table game has 1 to 100 replies, one label each")
+            table.setflags(write=False)
+            object.__setattr__(self, "table", table)
 
     # -- replies -----------------------------------------------------------
     @property
     def n_replies(self) -> int:
-        """Size of the reply-code range: ``(pegs + 1) ** 2``."""
+        """Size of the reply-code range: ``(pegs + 1) ** 2`` (table games: the labels)."""
+        if self.scoring == "table":
+            return len(self.labels)
         return (self.pegs + 1) ** 2
 
-    @property
+    @cached_property
     def win(self) -> ReplyCode:
         """The reply code of a guess that is the secret (``pegs`` blacks)."""
-        return self.pegs * (self.pegs + 1)
+        if self.scoring != "table":
+            return self.pegs * (self.pegs + 1)
+        both = np.flatnonzero(self.guess_index(self.secrets) >= 0)
+        if not len(both):
+            raise GameError(f"no secret of {self.name} can be guessed")
+        wins = self.table[self.guess_index(self.secrets[both]), both]
+        if (wins != wins[0]).any():
+            raise GameError(f"guessing the secret does not always get the same reply in {self.name}")
+        return int(wins[0])
 
     def reply(self, code: ReplyCode) -> Reply:
-        """The (black, white) pair of a reply code."""
+        """The two digits a reply code is written with (black, white)."""
+        if self.scoring == "table":
+            return Reply(*divmod(int(code), 10))
         b, w = divmod(int(code), self.pegs + 1)
         return Reply(b, w)
 
     def reply_code(self, reply: Reply | tuple[int, int]) -> ReplyCode:
-        """The reply code of a (black, white) pair."""
+        """The reply code of a (black, white) pair (table games: of two digits)."""
         b, w = reply
+        if self.scoring == "table":
+            if not (0 <= 10 * b + w < self.n_replies):
+                raise CodeError(f"reply {b}{w} is not one of the {self.n_replies} replies of {self.name}")
+            return 10 * b + w
         if not (0 <= b <= self.pegs and 0 <= w <= self.pegs):
             raise CodeError(f"reply {b}{w} has more key pegs than the {self.pegs} of the game")
         return b * (self.pegs + 1) + w
+
+    def reply_problem(self, reply: Reply) -> str | None:
+        """Why ``reply`` can never be written in a strategy for this game, or None."""
+        b, w = reply
+        if self.scoring == "black-white":
+            return reply_problem(reply, self.pegs)
+        if self.scoring == "black-only":
+            if w:
+                return f"{b}{w} has whites, but only blacks are told in {self.name}"
+            if b == self.pegs:
+                return f"{b}{w} is the winning reply, which is implied and never written"
+            if b > self.pegs:
+                return f"{b} blacks is more than the {self.pegs} pegs of the game"
+            return None
+        code = 10 * b + w
+        if code >= self.n_replies or code not in self.possible_replies:
+            return f"{b}{w} is not a reply of {self.name}"
+        if code == self.win:
+            return f"{b}{w} is the winning reply, which is implied and never written"
+        return None
+
+    def label(self, code: ReplyCode) -> str:
+        """How a reply reads to a person: ``12`` (table games: the user's value)."""
+        if self.scoring == "table":
+            return f"{self.reply(code)} ({self.labels[code]!r})"
+        return str(self.reply(code))
 
     @cached_property
     def possible_replies(self) -> frozenset[ReplyCode]:
         """Every reply some allowed guess can get from some secret."""
         seen = np.zeros(self.n_replies, dtype=bool)
-        for guess in _pattern_representatives(self):
-            seen[self.feedback(guess, self.secrets)] = True
+        if self.scoring == "table":
+            seen[np.unique(self.table)] = True
+        else:
+            for guess in _pattern_representatives(self):
+                seen[self.feedback(guess, self.secrets)] = True
         return frozenset(int(r) for r in np.flatnonzero(seen))
 
     # -- codes as text -----------------------------------------------------
@@ -203,12 +266,18 @@ class Game:
     @cached_property
     def secret_bits(self) -> tuple[np.ndarray, np.ndarray]:
         """The secrets in the bit encoding of :func:`encode`."""
-        return encode(self.secrets, self.colors)
+        return self.encode(self.secrets)
 
     @cached_property
     def guess_bits(self) -> tuple[np.ndarray, np.ndarray]:
         """The allowed guesses in the bit encoding of :func:`encode`."""
-        return encode(self.guesses, self.colors)
+        return self.encode(self.guesses)
+
+    def encode(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Codes in the bit encoding of :func:`encode`; in a black-only game the
+        second set repeats the first, so that whites always come out 0."""
+        pos, cnt = encode(codes, self.colors)
+        return (pos, pos.copy()) if self.scoring == "black-only" else (pos, cnt)
 
     @cached_property
     def secret_words(self) -> tuple[np.ndarray, np.ndarray]:
@@ -226,10 +295,25 @@ class Game:
         With numpy only (no compilation), fast enough for replaying a strategy;
         the builders use the numba kernels of :mod:`strategytree.kernels`.
         """
-        gp, gc = encode(np.atleast_2d(guess), self.colors)
-        sp, sc = encode(np.atleast_2d(secrets), self.colors)
-        out = feedback_bits(gp, gc, sp, sc, self.pegs)
+        if self.scoring == "table":
+            g = self.guess_index(guess)
+            s = self.secret_index(secrets)
+            if (g < 0).any() or (s < 0).any():
+                raise CodeError(f"only the codes of {self.name} have replies")
+            out = self.table[g[0], s].astype(np.int64)
+        else:
+            gp, gc = self.encode(np.atleast_2d(guess))
+            sp, sc = self.encode(np.atleast_2d(secrets))
+            out = feedback_bits(gp, gc, sp, sc, self.pegs)
         return int(out[0]) if np.ndim(secrets) == 1 else out
+
+    def pair_replies(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """Reply codes of ``guesses[k]`` against ``secrets[k]`` (index arrays), elementwise."""
+        if self.scoring == "table":
+            return self.table[guesses, secrets].astype(np.int64)
+        gp, gc = self.guess_bits
+        sp, sc = self.secret_bits
+        return feedback_bits(gp[guesses], gc[guesses], sp[secrets], sc[secrets], self.pegs)
 
 
 def check_size(pegs: int, colors: int) -> None:
@@ -284,6 +368,106 @@ def mastermind(pegs: int = 4, colors: int = 6) -> Game:
     """Classic Mastermind MM(pegs, colors): repeats allowed in secrets and guesses."""
     codes = all_codes(pegs, colors)
     return Game(pegs, colors, codes, codes, name=f"MM({pegs},{colors})")
+
+
+def black_only(pegs: int = 4, colors: int = 6) -> Game:
+    """Mastermind where only blacks are told (no whites)."""
+    codes = all_codes(pegs, colors)
+    return Game(pegs, colors, codes, codes, name=f"black-only MM({pegs},{colors})", scoring="black-only")
+
+
+def bulls_and_cows() -> Game:
+    """Bulls and Cows: 4 distinct of 10, guesses distinct too (colours A..J stand for 0..9)."""
+    game = distinct(4, 10, distinct_guesses=True)
+    return _renamed(game, "bulls-and-cows")
+
+
+def bagel() -> Game:
+    """Bagel: 3 distinct of 10, guesses distinct too (colours A..J stand for 0..9)."""
+    return _renamed(distinct(3, 10, distinct_guesses=True), "bagel")
+
+
+#: the named games of ``--game``
+PRESETS = ("mastermind", "distinct", "bulls-and-cows", "bagel", "black-only")
+
+
+def preset(
+    name: str,
+    pegs: int | None = None,
+    colors: int | None = None,
+    *,
+    distinct_guesses: bool = False,
+) -> Game:
+    """A named game: ``mastermind`` (default 4 pegs, 6 colours), ``distinct``
+    (secrets without repeated colours; ``distinct_guesses`` for guesses too),
+    ``bulls-and-cows`` (4 distinct of 10), ``bagel`` (3 distinct of 10),
+    ``black-only`` (Mastermind where only blacks are told).
+
+    >>> preset("bulls-and-cows").name, len(preset("bagel").secrets)
+    ('bulls-and-cows', 720)
+    """
+    if name in ("bulls-and-cows", "bagel"):
+        fixed = (4, 10) if name == "bulls-and-cows" else (3, 10)
+        if (pegs, colors) not in ((None, None), fixed) and (pegs or fixed[0], colors or fixed[1]) != fixed:
+            raise GameError(f"{name} is {fixed[0]} pegs of {fixed[1]} colours")
+        return bulls_and_cows() if name == "bulls-and-cows" else bagel()
+    pegs = 4 if pegs is None else pegs
+    colors = 6 if colors is None else colors
+    if name == "mastermind":
+        return mastermind(pegs, colors)
+    if name == "distinct":
+        return distinct(pegs, colors, distinct_guesses=distinct_guesses)
+    if name == "black-only":
+        return black_only(pegs, colors)
+    raise GameError(f"unknown game {name!r}; choose from {', '.join(PRESETS)}")
+
+
+def _renamed(game: Game, name: str) -> Game:
+    return Game(game.pegs, game.colors, game.secrets, game.guesses, name=name)
+
+
+def custom(
+    pegs: int,
+    colors: int,
+    feedback: Callable[[tuple[int, ...], tuple[int, ...]], Hashable],
+    *,
+    secrets: np.ndarray | None = None,
+    guesses: np.ndarray | None = None,
+    name: str = "custom game",
+) -> Game:
+    """A game with a feedback function written in plain Python.
+
+    ``feedback(guess, secret)`` takes two tuples of colour numbers and returns
+    any hashable reply; it is called once per (guess, secret) pair and the
+    replies are kept in a table for the kernels.  Replies are numbered in the
+    order of their first appearance and written ``00``, ``01``, ... in
+    strategy files (at most 100 of them).  Secrets and guesses default to
+    every code.
+
+    >>> game = custom(1, 3, lambda g, s: (g > s) - (g < s))  # higher or lower
+    >>> game.labels, game.win, game.n_replies
+    ((0, -1, 1), 0, 3)
+    """
+    everything = all_codes(pegs, colors)
+    secrets = everything if secrets is None else np.asarray(secrets, dtype=np.uint8)
+    guesses = everything if guesses is None else np.asarray(guesses, dtype=np.uint8)
+    secret_rows = [tuple(int(x) for x in row) for row in secrets]
+    codes: dict[Hashable, int] = {}
+    table = np.empty((len(guesses), len(secrets)), dtype=np.uint8)
+    for i, row in enumerate(guesses):
+        guess = tuple(int(x) for x in row)
+        for j, secret in enumerate(secret_rows):
+            value = feedback(guess, secret)
+            code = codes.get(value)
+            if code is None:
+                if len(codes) == 100:
+                    raise GameError("a custom game may have at most 100 different replies")
+                code = codes[value] = len(codes)
+            table[i, j] = code
+    return Game(
+        pegs, colors, secrets, guesses, name=name, scoring="table", table=table,
+        labels=tuple(codes),
+    )
 
 
 def distinct(pegs: int = 4, colors: int = 6, *, distinct_guesses: bool = False) -> Game:
@@ -388,8 +572,11 @@ def _pattern_representatives(game: Game) -> np.ndarray:
 
 
 def _closed_under_renaming(game: Game) -> bool:
-    """True when secrets and guesses are each all codes or all distinct codes."""
+    """True when secrets and guesses are each all codes or all distinct codes
+    (and the feedback is Mastermind's, black and white or black only)."""
     c, p = game.colors, game.pegs
+    if game.scoring == "table":
+        return False
 
     def whole(rows: np.ndarray) -> bool:
         if len(rows) == c**p:

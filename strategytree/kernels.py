@@ -257,6 +257,58 @@ def _first_perfect_w(gpos, gcnt, spos, scnt, pegs, n_replies):
     return -1
 
 
+def _scores_table_py(table, guesses, secrets, n_replies, rule, nlogn, chunks, out):
+    """out[i] = score of guess ``guesses[i]`` on the secrets, replies from a table."""
+    m = guesses.shape[0]
+    n = secrets.shape[0]
+    for ch in prange(chunks):
+        lo = ch * m // chunks
+        hi = (ch + 1) * m // chunks
+        hist = np.zeros(n_replies, dtype=np.int64)
+        bins = np.empty(n_replies, dtype=np.int64)
+        for i in range(lo, hi):
+            row = guesses[i]
+            k = 0
+            for j in range(n):
+                r = table[row, secrets[j]]
+                if hist[r] == 0:
+                    bins[k] = r
+                    k += 1
+                hist[r] += 1
+            out[i] = _score_bins(hist, bins, k, rule, nlogn)
+
+
+_scores_table = njit(cache=True, parallel=True)(_scores_table_py)
+_scores_table_serial = njit(cache=True)(_scores_table_py)
+
+
+@njit(cache=True)
+def _first_perfect_table(table, guesses, secrets, n_replies):
+    """Position of the first guess that tells the secrets apart (table replies), or -1."""
+    seen = np.zeros(n_replies, dtype=np.int64)
+    for i in range(guesses.shape[0]):
+        mark = i + 1
+        ok = True
+        for j in range(secrets.shape[0]):
+            r = table[guesses[i], secrets[j]]
+            if seen[r] == mark:
+                ok = False
+                break
+            seen[r] = mark
+        if ok:
+            return i
+    return -1
+
+
+def _index(game: Game, which: str, index: np.ndarray | None, check: bool) -> np.ndarray:
+    """An index array into the game's table of ``which`` (all when None)."""
+    size = len(game.secrets) if which == "secrets" else len(game.guesses)
+    if index is None:
+        return np.arange(size)
+    _rows(game, which, index, check)  # the same checks
+    return np.ascontiguousarray(index, dtype=np.int64)
+
+
 def first_perfect(
     game: Game,
     guesses: np.ndarray | None = None,
@@ -269,6 +321,12 @@ def first_perfect(
     Stops at the first one found, so it is cheap when one comes early.
     ``check=False`` skips checking the index arrays (for the builders' inner loops).
     """
+    if game.scoring == "table":
+        g = _index(game, "guesses", guesses, check)
+        s = _index(game, "secrets", secrets, check)
+        if len(s) > game.n_replies:
+            return -1
+        return int(_first_perfect_table(game.table, g, s, game.n_replies))
     gpos, gcnt = _rows(game, "guesses", guesses, check)
     spos, scnt = _rows(game, "secrets", secrets, check)
     if len(spos) > game.n_replies:
@@ -319,6 +377,15 @@ def scores(
     """
     if rule not in RULES:
         raise StrategyTreeError(f"unknown rule {rule!r}; choose from {', '.join(RULES)}")
+    if game.scoring == "table":
+        g = _index(game, "guesses", guesses, check)
+        s = _index(game, "secrets", secrets, check)
+        out = np.empty(len(g), dtype=np.int64)
+        serial = len(g) * len(s) < SERIAL_PAIRS
+        kernel = _scores_table_serial if serial else _scores_table
+        chunks = 1 if serial else max(1, min(len(g), 64))
+        kernel(game.table, g, s, game.n_replies, RULES[rule], nlogn_table(len(s)), chunks, out)
+        return out
     gpos, gcnt = _rows(game, "guesses", guesses, check)
     spos, scnt = _rows(game, "secrets", secrets, check)
     out = np.empty(len(gpos), dtype=np.int64)
@@ -359,9 +426,12 @@ def feedback_into(game: Game, guess: int, secrets: np.ndarray, out: np.ndarray) 
 
     No checks: for the builders' inner loops.  ``out`` is int8, at least as long.
     """
+    out = out[: len(secrets)]
+    if game.scoring == "table":
+        out[:] = game.table[guess, secrets]
+        return out
     gpos, gcnt = game.guess_words
     spos, scnt = game.secret_words
-    out = out[: len(secrets)]
     if gpos.ndim == 1:
         _feedback_1(gpos[guess], gcnt[guess], spos[secrets], scnt[secrets], game.pegs, out)
     else:
@@ -397,6 +467,13 @@ def partition_counts(
     to guess ``guesses[i]``.  Both are index arrays into the game's tables
     (default: all).  Runs in parallel over the guesses.
     """
+    if game.scoring == "table":
+        g = _index(game, "guesses", guesses, True)
+        s = _index(game, "secrets", secrets, True)
+        out = np.zeros((len(g), game.n_replies), dtype=np.int32)
+        for i, row in enumerate(g):
+            out[i] = np.bincount(game.table[row, s], minlength=game.n_replies)
+        return out
     gpos, gcnt = _rows(game, "guesses", guesses)
     spos, scnt = _rows(game, "secrets", secrets)
     out = np.empty((len(gpos), game.n_replies), dtype=np.int32)

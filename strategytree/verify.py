@@ -22,10 +22,8 @@ from .game import (
     Game,
     Reply,
     distinct,
-    encode,
-    feedback_bits,
     mastermind,
-    reply_problem,
+    preset,
 )
 from .tree import Node, Strategy, Visitor
 
@@ -134,13 +132,17 @@ def infer_game(
     *,
     distinct_secrets: bool = False,
     distinct_guesses: bool = False,
+    game: str = "mastermind",
 ) -> tuple[Game, list[str]]:
     """The game a strategy file is meant for, and notes on what was inferred.
 
-    Pegs default to the length of the first guess, colours to the highest
-    colour letter used anywhere in the file.
+    ``game`` names a preset (see :func:`strategytree.game.preset`).  Pegs
+    default to the length of the first guess, colours to the highest colour
+    letter used anywhere in the file (Bulls and Cows and Bagel have theirs).
     """
     notes: list[str] = []
+    if game in ("bulls-and-cows", "bagel"):
+        return preset(game, pegs, colors), notes
     if pegs is None:
         pegs = len(strategy.root.guess)
         notes.append(f"pegs {pegs} (from the first guess)")
@@ -159,9 +161,9 @@ def infer_game(
         notes.append(f"colors {colors} (from the highest colour letter, {highest})")
     if distinct_guesses and not distinct_secrets:
         raise StrategyTreeError("distinct guesses need distinct secrets (--distinct)")
-    if distinct_secrets:
+    if distinct_secrets and game in ("mastermind", "distinct"):
         return distinct(pegs, colors, distinct_guesses=distinct_guesses), notes
-    return mastermind(pegs, colors), notes
+    return preset(game, pegs, colors, distinct_guesses=distinct_guesses), notes
 
 
 # -- flattening the tree -----------------------------------------------------------
@@ -264,13 +266,14 @@ def verify(
             bad = next(ch for ch in guess if ch not in palette)
             message = f"guess {guess} uses colour {bad}, beyond the {c} colours A..{palette[-1]}"
         errors.append(tree.problem("malformed-guess", message, i, i))
-    # a reply is impossible when b + w > p, or b = p - 1 and w = 1, or b = p
-    b, w = tree.black, tree.white
-    wrong = (b + w > p) | ((b == p - 1) & (w == 1)) | (b == p)
+    # replies that can never be given (b + w > p, b = p - 1 and w = 1, the win, ...)
+    problem_of, _ = _reply_maps(game)
+    bw = tree.black * 10 + tree.white
+    wrong = np.array([problem_of[x] is not None for x in range(100)])[bw]
     wrong[0] = False  # the root has no reply
     for i in np.flatnonzero(wrong):
         reply, parent = tree.reply[i], tree.parent[i]
-        why = reply_problem(reply, p)  # type: ignore[arg-type]
+        why = problem_of[int(bw[i])]
         problem = tree.problem(
             "invalid-reply",
             f"reply {reply} under guess {tree.nodes[parent].guess}: {why}",
@@ -327,7 +330,7 @@ def verify(
             path = tree.path(node)
         elif reply < 0:
             reason = f"known solution {guess} is not the secret"
-            path = tree.path(node, game.reply(game.feedback(rows[node], game.secrets[s])))
+            path = tree.path(node, game.reply(game.pair_replies(game.guess_index(rows[node]), [s])[0]))
         else:
             reason = f"reply {game.reply(reply)} to guess {guess} has no branch"
             path = tree.path(node, game.reply(reply))
@@ -367,6 +370,20 @@ def node_visits(strategy: Strategy, game: Game) -> list[int]:
 _CAPITALS = frozenset(LETTERS)
 
 
+def _reply_maps(game: Game) -> tuple[list[str | None], np.ndarray]:
+    """For each reply written ``bw`` (index ``10 b + w``): why it can never be
+    given in the game (or None), and its reply code (-1 when never given)."""
+    problems: list[str | None] = []
+    codes = np.full(100, -1, dtype=np.int64)
+    for bw in range(100):
+        reply = Reply(*divmod(bw, 10))
+        why = game.reply_problem(reply)
+        problems.append(why)
+        if why is None:
+            codes[bw] = game.reply_code(reply)
+    return problems, codes
+
+
 def _guess_rows(tree: _Tree, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each node's guess as a row, whether it can be played, and whether it is well formed."""
     p, c = game.pegs, game.colors
@@ -391,25 +408,21 @@ def _follow(
     child_of: dict[int, int],
     usable: np.ndarray,
     is_leaf: np.ndarray,
-    gpos: np.ndarray,
-    gcnt: np.ndarray,
+    guess_of: np.ndarray,
     solved_at: np.ndarray,
     fail_node: np.ndarray,
     fail_reply: np.ndarray,
     visits: np.ndarray,
 ) -> None:
-    """Send one secret down the tree with Python integers (for long thin paths)."""
-    spos, scnt = game.secret_bits
-    sp, sc = [int(x) for x in spos[secret]], [int(x) for x in scnt[secret]]
-    stride, R = game.pegs + 1, game.n_replies
+    """Send one secret down the tree, one node at a time (for long thin paths)."""
+    R = game.n_replies
+    one = np.array([secret])
     while True:
         visits[node] += 1
         if not usable[node]:
             fail_node[secret] = node
             return
-        black = sum((int(a) & b).bit_count() for a, b in zip(gpos[node], sp))
-        both = sum((int(a) & b).bit_count() for a, b in zip(gcnt[node], sc))
-        reply = black * stride + both - black
+        reply = int(game.pair_replies(guess_of[node : node + 1], one)[0])
         if reply == game.win:
             solved_at[secret] = depth
             return
@@ -438,15 +451,13 @@ def _replay(game: Game, tree: _Tree, rows: np.ndarray, usable: np.ndarray) -> _R
     n_nodes = len(tree.nodes)
     R = game.n_replies
     # first branch of each (node, reply); later duplicates are never taken
-    code = tree.black * (game.pegs + 1) + tree.white
-    ok = tree.parents >= 0
-    ok &= (tree.black + tree.white <= game.pegs) & (tree.black < game.pegs)
-    candidates = np.flatnonzero(ok)
+    _, code_of = _reply_maps(game)
+    code = code_of[tree.black * 10 + tree.white]
+    candidates = np.flatnonzero((tree.parents >= 0) & (code >= 0))
     keys, first = np.unique(tree.parents[candidates] * R + code[candidates], return_index=True)
     kids = candidates[first]
     is_leaf = tree.is_leaf
-    gpos, gcnt = encode(rows, game.colors)
-    spos, scnt = game.secret_bits
+    guess_of = np.where(usable, game.guess_index(rows), 0)  # each node's guess, by index
 
     n = len(game.secrets)
     solved_at = np.zeros(n, dtype=np.int64)
@@ -462,7 +473,7 @@ def _replay(game: Game, tree: _Tree, rows: np.ndarray, usable: np.ndarray) -> _R
             child_of = dict(zip(keys.tolist(), kids.tolist()))
             for secret in active.tolist():
                 _follow(game, secret, int(where[secret]), depth, child_of, usable, is_leaf,
-                        gpos, gcnt, solved_at, fail_node, fail_reply, visits)
+                        guess_of, solved_at, fail_node, fail_reply, visits)
             break
         nodes = where[active]
         np.add.at(visits, nodes, 1)
@@ -470,7 +481,7 @@ def _replay(game: Game, tree: _Tree, rows: np.ndarray, usable: np.ndarray) -> _R
         if not ok.all():  # a guess that cannot be played: these secrets stop here
             fail_node[active[~ok]] = nodes[~ok]
             active, nodes = active[ok], nodes[ok]
-        reply = feedback_bits(gpos[nodes], gcnt[nodes], spos[active], scnt[active], game.pegs)
+        reply = game.pair_replies(guess_of[nodes], active)
         win = reply == game.win
         solved_at[active[win]] = depth
         going = ~win & ~is_leaf[nodes]

@@ -1,0 +1,239 @@
+"""Guides in other formats: GraphViz DOT (and SVG/PNG through ``dot``), and HTML.
+
+Both read a :class:`strategytree.guide.GuideTree` (the strategy flattened by
+one walk) and loop over its flat lists: nothing here recurses.
+
+>>> from strategytree.notation import loads
+>>> from strategytree.game import mastermind
+>>> from strategytree.guide import GuideTree
+>>> tree = GuideTree.build(loads("{AB:{10:AA,01:BA}}"), mastermind(2, 2))
+>>> print(to_dot(tree))  # doctest: +NORMALIZE_WHITESPACE
+digraph strategy {
+  node [fontname="Helvetica"]; edge [fontname="Helvetica"];
+  n0 [label="AB\\n4 secrets", shape=ellipse];
+  n1 [label="AA", shape=box, style=filled, fillcolor="#d8f5d0"];
+  n0 -> n1 [label="10"];
+  n2 [label="BA", shape=box, style=filled, fillcolor="#d8f5d0"];
+  n0 -> n2 [label="01"];
+}
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from html import escape
+from pathlib import Path
+
+from .errors import StrategyTreeError
+from ._page import PAGE
+from .guide import GuideTree
+
+__all__ = ["MAX_DOT_NODES", "ExportError", "dot_node_count", "guide_format", "html_data",
+           "render_dot", "to_dot", "to_html", "write_bytes_atomic"]
+
+#: the most nodes a DOT export draws: beyond this a drawing is a blur of labels
+#: (use a depth limit or a path to draw part of the tree)
+MAX_DOT_NODES = 500
+
+
+class ExportError(StrategyTreeError):
+    """A guide cannot be exported as asked (too big to draw, no ``dot`` binary, ...)."""
+
+
+#: the formats of a guide, and the file suffixes that choose them
+FORMATS = ("text", "markdown", "csv", "dot", "html")
+SUFFIXES = {".txt": "text", ".md": "markdown", ".markdown": "markdown", ".csv": "csv",
+            ".dot": "dot", ".gv": "dot", ".svg": "dot", ".png": "dot", ".pdf": "dot",
+            ".html": "html", ".htm": "html"}
+DRAWINGS = (".svg", ".png", ".pdf")
+
+
+def guide_format(fmt: str | None, output: str | os.PathLike[str] | None) -> tuple[str, bool]:
+    """The format a guide is written in, and whether GraphViz must draw it.
+
+    >>> guide_format(None, "tree.svg"), guide_format("csv", None), guide_format(None, None)
+    (('dot', True), ('csv', False), ('text', False))
+    """
+    suffix = Path(output).suffix.lower() if output is not None else ""
+    drawing = suffix in DRAWINGS
+    if fmt is None:
+        return SUFFIXES.get(suffix, "text"), drawing
+    kind = fmt.strip().lower()
+    if kind == "md":
+        kind = "markdown"
+    if kind not in FORMATS:
+        raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if drawing and kind != "dot":
+        raise ExportError(f"{output}: only the dot format can be drawn as {suffix}")
+    return kind, drawing
+
+
+# -- GraphViz --------------------------------------------------------------------------
+def _drawn(tree: GuideTree, start: int, depth: int | None) -> list[tuple[int, bool]]:
+    """``(node, cut)`` for each node drawn; ``cut`` nodes stand for a hidden subtree."""
+    base, out = tree.depth[start], []
+    i = start
+    while i < tree.end[start]:
+        cut = depth is not None and tree.depth[i] - base >= depth and not tree.leaf[i]
+        out.append((i, cut))
+        i = tree.end[i] if cut else i + 1
+    return out
+
+
+def dot_node_count(tree: GuideTree, start: int = 0, depth: int | None = None) -> int:
+    """How many nodes :func:`to_dot` would draw (hidden subtrees count one each)."""
+    return sum(2 if cut else 1 for _, cut in _drawn(tree, start, depth))
+
+
+def to_dot(
+    tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int = MAX_DOT_NODES
+) -> str:
+    """The subtree at ``start`` as a GraphViz digraph, ``depth`` levels of replies deep.
+
+    Each guess is an ellipse with how many secrets reach it, each known
+    solution a green box, each reply an edge label; a subtree below ``depth``
+    is one grey note.  Raises :class:`ExportError` above ``limit`` nodes.
+    """
+    drawn = _drawn(tree, start, depth)
+    count = sum(2 if cut else 1 for _, cut in drawn)
+    if count > limit:
+        raise ExportError(
+            f"the tree has {count:,} nodes to draw, more than the {limit} that can be read "
+            "in a drawing; draw the top with --depth (e.g. --depth 1) or a subtree with --path"
+        )
+    lines = [
+        "digraph strategy {",
+        '  node [fontname="Helvetica"]; edge [fontname="Helvetica"];',
+    ]
+    for i, cut in drawn:
+        count_i = int(tree.visits[i])
+        if tree.leaf[i]:
+            lines.append(f'  n{i} [label="{tree.guess[i]}", shape=box, style=filled, '
+                         'fillcolor="#d8f5d0"];')
+        else:
+            plural = "" if count_i == 1 else "s"
+            lines.append(f'  n{i} [label="{tree.guess[i]}\\n{count_i} secret{plural}", '
+                         "shape=ellipse];")
+        if i != start:
+            lines.append(f'  n{tree.parent[i]} -> n{i} [label="{tree.reply[i]}"];')
+        if cut:
+            size = tree.end[i] - i - 1
+            lines.append(f'  more{i} [label="... {size} more nodes", shape=note, '
+                         'style=filled, fillcolor="#eeeeee", fontcolor="#555555"];')
+            lines.append(f"  n{i} -> more{i} [style=dashed];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render_dot(dot: str, path: str | os.PathLike[str]) -> Path:
+    """Draw ``dot`` with GraphViz into ``path`` (format from its suffix), atomically."""
+    path = Path(path)
+    fmt = path.suffix.lower().lstrip(".")
+    if fmt not in ("svg", "png", "pdf"):
+        raise ExportError(f"{path}: GraphViz output must end in .svg, .png or .pdf")
+    binary = shutil.which("dot")
+    if binary is None:
+        raise ExportError(
+            "drawing needs GraphViz's dot program, which is not installed "
+            "(apt-get install graphviz, brew install graphviz); "
+            "or write the DOT text with -o FILE.dot"
+        )
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise ExportError(f"cannot write {path}: {err.strerror}") from None
+    os.close(fd)
+    try:
+        done = subprocess.run(
+            [binary, f"-T{fmt}", "-o", tmp], input=dot.encode(), capture_output=True,
+            timeout=300,
+        )
+        if done.returncode != 0:
+            why = done.stderr.decode(errors="replace").strip()
+            raise ExportError(f"dot could not draw {path}: {why}")
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        _usual_mode(tmp, path)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def _usual_mode(tmp: str, path: Path) -> None:
+    """Give the temporary file the mode a new file (or the file it replaces) would have."""
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        mode = 0o666 & ~mask
+    os.chmod(tmp, mode)
+
+
+def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write ``data`` to ``path`` so that it holds the old or the new content, never half."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise StrategyTreeError(f"cannot write {path}: {err.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        _usual_mode(tmp, path)
+        os.replace(tmp, path)
+    except BaseException as err:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(err, OSError):
+            raise StrategyTreeError(f"cannot write {path}: {err.strerror or err}") from None
+        raise
+    return path
+
+
+# -- HTML ----------------------------------------------------------------------------
+def html_data(tree: GuideTree, start: int = 0, title: str = "strategy") -> dict:
+    """The subtree at ``start`` as flat arrays, for the HTML guide's script.
+
+    ``guess`` (index into ``codes``), ``reply`` (``10 * black + white``, -1 at
+    the top), ``count`` (secrets reaching the node), ``end`` (one past its
+    subtree) and ``win`` (1 if the guess can be the secret there), per node.
+    """
+    stop = tree.end[start]
+    codes: dict[str, int] = {}
+    guess = [codes.setdefault(g, len(codes)) for g in tree.guess[start:stop]]
+    reply = [-1] + [10 * r.black + r.white for r in tree.reply[start + 1 : stop]]  # type: ignore[union-attr]
+    return {
+        "title": title,
+        "game": tree.game.name,
+        "pegs": tree.game.pegs,
+        "prefix": [[g, str(r)] for g, r in tree.history(start)],
+        "codes": list(codes),
+        "guess": guess,
+        "reply": reply,
+        "count": tree.visits[start:stop].tolist(),
+        "end": [e - start for e in tree.end[start:stop]],
+        "win": (tree.won[start:stop] >= 0).astype(int).tolist(),
+    }
+
+
+def to_html(tree: GuideTree, start: int = 0, title: str = "strategy") -> str:
+    """One self-contained HTML page to play the strategy by clicking (no network)."""
+    data = json.dumps(html_data(tree, start, title), separators=(",", ":"))
+    data = data.replace("</", "<\\/")  # never close the script element early
+    return PAGE.replace("{{TITLE}}", escape(title)).replace("{{DATA}}", data)

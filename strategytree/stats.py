@@ -1,0 +1,149 @@
+"""How many guesses a strategy needs: per secret, and by the reply to the first guess.
+
+>>> from strategytree.notation import loads
+>>> from strategytree.game import mastermind
+>>> from strategytree.guide import GuideTree
+>>> tree = GuideTree.build(
+...     loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"), mastermind(2, 3))
+>>> s = guess_stats(tree)
+>>> s.histogram, s.total, s.max_guesses
+({1: 1, 2: 4, 3: 4}, 21, 3)
+>>> [(b.reply, b.secrets, b.total, b.max_guesses) for b in s.branches]
+[('20', 1, 1, 1), ('10', 4, 11, 3), ('02', 1, 2, 2), ('01', 2, 5, 3), ('00', 1, 2, 2)]
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import StrategyTreeError
+from .guide import GuideTree
+
+__all__ = ["Branch", "GuessStats", "guess_stats", "plot_stats"]
+
+
+@dataclass(frozen=True)
+class Branch:
+    """The secrets behind one reply to the first guess."""
+
+    reply: str
+    """the reply, ``"bw"`` (the win, for the secret the first guess finds)"""
+    secrets: int
+    """how many secrets give that reply (and are solved)"""
+    total: int
+    """their guesses, summed"""
+    max_guesses: int
+    """the most guesses any of them needs"""
+    unsolved: int = 0
+    """secrets behind the reply that the strategy does not solve"""
+
+    @property
+    def average(self) -> float:
+        """Guesses per solved secret."""
+        return self.total / self.secrets if self.secrets else 0.0
+
+
+@dataclass(frozen=True)
+class GuessStats:
+    """Guesses per secret, over a game's secrets."""
+
+    game: str
+    """the game's name"""
+    first_guess: str
+    """the strategy's opening guess"""
+    secrets: int
+    """secrets of the game"""
+    histogram: dict[int, int]
+    """guesses -> secrets solved with that many"""
+    branches: list[Branch] = field(default_factory=list)
+    """one per reply to the first guess, in the strategy's order (the win first)"""
+
+    @property
+    def solved(self) -> int:
+        return sum(self.histogram.values())
+
+    @property
+    def unsolved(self) -> int:
+        return self.secrets - self.solved
+
+    @property
+    def total(self) -> int:
+        return sum(k * v for k, v in self.histogram.items())
+
+    @property
+    def max_guesses(self) -> int:
+        return max(self.histogram, default=0)
+
+    @property
+    def average(self) -> float:
+        return self.total / self.solved if self.solved else 0.0
+
+
+def guess_stats(tree: GuideTree) -> GuessStats:
+    """Histogram of guesses per secret, and average and max by first reply."""
+    won = tree.won >= 0
+    depth = np.asarray(tree.depth, dtype=np.int64)
+    counts = np.bincount(depth[won] + 1) if won.any() else np.zeros(1, dtype=np.int64)
+    histogram = {int(k): int(v) for k, v in enumerate(counts) if v}
+    branches: list[Branch] = []
+    win = str(tree.game.reply(tree.game.win))
+    if won[0]:
+        branches.append(Branch(win, 1, 1, 1))
+    for c in tree.children(0):
+        part = slice(c, tree.end[c])
+        g = depth[part][won[part]] + 1
+        reached = int(tree.visits[c])
+        branches.append(Branch(
+            str(tree.reply[c]), len(g), int(g.sum()), int(g.max()) if len(g) else 0,
+            reached - len(g),
+        ))
+    return GuessStats(tree.game.name, tree.guess[0], len(tree.game.secrets), histogram, branches)
+
+
+def plot_stats(stats: GuessStats, path: str | os.PathLike[str], title: str = "") -> Path:
+    """Draw the histogram and the averages by first reply into a PNG, atomically.
+
+    Needs matplotlib (``pip install "strategytree[plot]"``).
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise StrategyTreeError(
+            'plotting needs matplotlib, which is not installed: pip install "strategytree[plot]"'
+        ) from None
+    from .export import write_bytes_atomic
+
+    path = Path(path)
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(10, 4), gridspec_kw={"width_ratios": [1, 1.6]}
+    )
+    guesses = list(stats.histogram)
+    left.bar(guesses, list(stats.histogram.values()), color="#4c78a8")
+    left.set_xlabel("guesses")
+    left.set_ylabel("secrets")
+    left.set_xticks(guesses)
+    left.set_title(f"{stats.game}: average {stats.average:.4f}, max {stats.max_guesses}")
+    names = [b.reply for b in stats.branches]
+    right.bar(names, [b.average for b in stats.branches], color="#72b7b2", label="average")
+    right.scatter(names, [b.max_guesses for b in stats.branches], color="#e45756",
+                  marker="_", s=200, label="max", zorder=3)
+    right.set_xlabel(f"reply to the first guess, {stats.first_guess}")
+    right.set_ylabel("guesses")
+    right.tick_params(axis="x", labelrotation=90)
+    right.set_ylim(0, stats.max_guesses + 1.5)
+    right.legend(loc="upper right", ncol=2)
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    return write_bytes_atomic(path, buffer.getvalue())
