@@ -333,7 +333,8 @@ def all_codes(pegs: int, colors: int) -> np.ndarray:
     n = colors**pegs
     if n > MAX_CODES:
         raise GameError(
-            f"{colors}^{pegs} = {n:,} codes is more than the {MAX_CODES:,} a game may enumerate"
+            f"{colors}^{pegs} = {n:,} codes is more than the {MAX_CODES:,} a game may "
+            f"enumerate (its tables alone would take about {_table_bytes(n, pegs, colors) / 2**30:,.0f} GiB)"
         )
     index = np.arange(n, dtype=np.int64)
     rows = np.empty((n, pegs), dtype=np.uint8)
@@ -352,7 +353,8 @@ def distinct_codes(pegs: int, colors: int) -> np.ndarray:
     if n > MAX_CODES:
         raise GameError(
             f"{n:,} codes of {pegs} distinct colours is more than the {MAX_CODES:,} "
-            "a game may enumerate"
+            f"a game may enumerate (its tables alone would take about "
+            f"{_table_bytes(n, pegs, colors) / 2**30:,.0f} GiB)"
         )
     rows = np.zeros((1, 0), dtype=np.uint8)
     for _ in range(pegs):
@@ -449,6 +451,13 @@ def custom(
     ((0, -1, 1), 0, 3)
     """
     everything = all_codes(pegs, colors)
+    m = len(everything) if guesses is None else len(guesses)
+    n = len(everything) if secrets is None else len(secrets)
+    if m * n > 2**31:
+        raise GameError(
+            f"a custom game of {m:,} guesses and {n:,} secrets needs a reply table of "
+            f"{m * n / 2**30:,.1f} GiB; at most 2 GiB is allowed"
+        )
     secrets = everything if secrets is None else np.asarray(secrets, dtype=np.uint8)
     guesses = everything if guesses is None else np.asarray(guesses, dtype=np.uint8)
     secret_rows = [tuple(int(x) for x in row) for row in secrets]
@@ -479,6 +488,12 @@ def distinct(pegs: int = 4, colors: int = 6, *, distinct_guesses: bool = False) 
 
 
 # -- the bit encoding --------------------------------------------------------
+def _table_bytes(n: int, pegs: int, colors: int) -> int:
+    """About how many bytes a game of ``n`` codes keeps per table of codes:
+    the codes, their keys, and two bit encodings (twice, for the kernels)."""
+    return n * (pegs + 8 + 4 * 8 * n_words(pegs, colors))
+
+
 def n_words(pegs: int, colors: int) -> int:
     """How many 64-bit words hold ``pegs * colors`` bits."""
     return (pegs * colors + 63) // 64

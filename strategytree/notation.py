@@ -282,9 +282,38 @@ def _parse_fine(text: str, source: str) -> Node:
         raise _syntax_error(text, len(text), _TERMINALS["$END"], source, line, column) from None
 
 
+#: the most memory reading takes per byte of file (a file of one-letter known
+#: solutions; typical strategies take about 35)
+MEMORY_PER_BYTE = 120
+
+
+def available_memory() -> int | None:
+    """Bytes of memory the system can still give (Linux), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def load(path: str | os.PathLike[str], *, lenient: bool = False) -> Strategy:
     """Read a strategy file (see :func:`loads`)."""
     name = str(path)
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        size = 0
+    need = size * MEMORY_PER_BYTE
+    free = available_memory()
+    if free is not None and need > free * 0.8:
+        raise StrategyFileError(
+            f"the file is {size / 2**20:,.0f} MiB; reading it could take up to "
+            f"{need / 2**30:,.1f} GiB of memory, more than the {free / 2**30:,.1f} GiB available",
+            source=name,
+        )
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:

@@ -1,0 +1,142 @@
+"""Hostile input and nothing lost: our errors only, exit codes, atomic output."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import strategytree as st
+import strategytree.notation as notation
+from strategytree.cli import app
+
+FUZZ = Path(__file__).parent / "data" / "fuzz"
+runner = CliRunner()
+
+
+def _console_script() -> list[str]:
+    script = Path(sys.executable).with_name("strategytree")
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("strategytree")
+    return [found] if found else [sys.executable, "-m", "strategytree"]
+
+
+@pytest.mark.parametrize("path", sorted(FUZZ.glob("*.txt")), ids=lambda p: p.name)
+@pytest.mark.parametrize("command", [["verify"], ["verify", "--json"], ["show"], ["verify", "--lenient"]])
+def test_hostile_files_get_our_errors(path: Path, command: list[str]) -> None:
+    result = runner.invoke(app, [*command, str(path)])
+    # verify refuses (1: invalid strategy, 2: unreadable); show may show a readable one
+    allowed = (0, 1, 2) if command == ["show"] else (1, 2)
+    assert result.exit_code in allowed, result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    if result.exit_code == 2:
+        assert path.name in result.output
+
+
+@pytest.mark.parametrize("path", sorted(FUZZ.glob("*.txt")), ids=lambda p: p.name)
+def test_hostile_files_raise_only_our_errors_in_the_library(path: Path) -> None:
+    try:
+        strategy = st.load(path)
+    except st.StrategyTreeError:
+        return
+    try:
+        st.verify(strategy)
+    except st.StrategyTreeError:
+        pass
+
+
+def test_a_line_of_megabytes_is_an_error_with_a_position(tmp_path: Path) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text("{AB:{10:" + "A" * 3_000_000 + "}}")
+    strategy = st.load(path)  # one very long guess: read, then refused by the verifier
+    report = st.verify(strategy, st.mastermind(2, 3))
+    assert not report.valid
+    assert any(p.kind == "malformed-guess" for p in report.errors)
+    path.write_text("{AB:{10:AA," + "1" * 2_000_000 + "}}")
+    with pytest.raises(st.StrategyFileError) as err:
+        st.load(path)
+    assert ":1:" in str(err.value) and len(str(err.value)) < 300
+
+
+def test_a_file_too_big_for_memory_is_refused(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "big.txt"
+    path.write_text("{AB:{10:AA}}" + " " * 100_000)
+    monkeypatch.setattr(notation, "available_memory", lambda: 1_000_000)
+    with pytest.raises(st.StrategyFileError, match="memory"):
+        st.load(path)
+    result = runner.invoke(app, ["verify", str(path)])
+    assert result.exit_code == 2 and "memory" in result.output
+
+
+@pytest.mark.parametrize("args", [["-p", "9", "-c", "26"], ["-p", "9", "-c", "8"]])
+def test_games_too_big_are_refused_with_an_estimate(tmp_path: Path, args: list[str]) -> None:
+    result = runner.invoke(app, ["generate", *args, "-o", str(tmp_path / "x.txt")])
+    assert result.exit_code == 2
+    assert "GiB" in result.output and "Traceback" not in result.output
+
+
+def test_wide_node_is_handled() -> None:
+    branches = ",".join(f"{i % 5}{(i // 5) % 5}:AA" for i in range(100_000))
+    strategy = st.loads("{AB:{" + branches + "}}")
+    assert len(strategy.root.branches) == 100_000
+    report = st.verify(strategy, st.mastermind(2, 5))
+    assert any(p.kind == "duplicate-reply" for p in report.errors)
+
+
+@pytest.mark.slow
+def test_a_million_levels_and_a_million_branches(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.txt"
+    deep.write_text("{AA:{00:" * 1_000_000 + "BB" + "}}" * 1_000_000)
+    code = "import strategytree as st; s = st.load(%r); print(s.depth()); st.verify(s)" % str(deep)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1000001"]
+    wide = tmp_path / "wide.txt"
+    wide.write_text("{AB:{" + ",".join(f"{i % 10}{(i // 10) % 10}:AA" for i in range(1_000_000)) + "}}")
+    result = subprocess.run([*_console_script(), "verify", str(wide)], capture_output=True, text=True, timeout=900)
+    assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
+def test_interrupted_generate_leaves_the_old_file(tmp_path: Path, how: signal.Signals) -> None:
+    out = tmp_path / "mm58.txt"
+    out.write_text("the old strategy")
+    child = subprocess.Popen(
+        [*_console_script(), "generate", "-p", "5", "-c", "8", "-o", str(out), "--force"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.5)
+    if child.poll() is not None:
+        pytest.skip("generate finished before it could be interrupted")
+    child.send_signal(how)
+    stdout, stderr = child.communicate(timeout=120)
+    assert child.returncode != 0
+    if how == signal.SIGINT:
+        assert child.returncode == 130
+        assert "Traceback" not in stdout + stderr
+    assert out.read_text() == "the old strategy"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mm58.txt"]  # no temporary file
+
+
+def test_completed_generate_replaces_the_file_whole(tmp_path: Path) -> None:
+    out = tmp_path / "mm44.txt"
+    out.write_text("old")
+    done = subprocess.run(
+        [*_console_script(), "generate", "-p", "4", "-c", "4", "-o", str(out), "--force"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    report = st.verify(st.load(out), st.mastermind(4, 4))
+    assert report.valid
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mm44.txt"]
