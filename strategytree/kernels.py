@@ -43,6 +43,29 @@ def _popcount_compiled(x):  # pragma: no cover - compiled by numba
     return None
 
 
+def _lowest_bit(x):
+    """Index of the lowest set bit of a non-zero uint64 (``tzcnt`` when compiled)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1
+
+
+@intrinsic
+def _cttz(typingctx, x):  # pragma: no cover - compiled by numba
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+@overload(_lowest_bit)
+def _lowest_bit_compiled(x):  # pragma: no cover - compiled by numba
+    if isinstance(x, types.Integer):
+        return lambda x: _cttz(x)
+    return None
+
+
 @njit(cache=True)
 def _feedback_1(gp, gc, spos, scnt, pegs, out):
     """out[j] = reply code of the guess (gp, gc) against secret j, one-word codes."""
@@ -182,6 +205,46 @@ def _scores_1_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chunks, o
                         bins[k] = r
                         k += 1
             out[i] = _score_bins(hist, bins, k, rule, nlogn)
+
+
+def _scores_masked_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chunks, out):
+    """``_scores_1`` for few secrets and at most 64 replies: the parts a guess
+    makes are noted as bits of one word, then read back lowest first, so no
+    branch depends on the data while counting."""
+    m = gpos.shape[0]
+    n = spos.shape[0]
+    stride = pegs + 1
+    one = np.uint64(1)
+    for ch in prange(chunks):
+        lo = ch * m // chunks
+        hi = (ch + 1) * m // chunks
+        hist = np.zeros(64, dtype=np.int64)
+        for i in range(lo, hi):
+            gp = gpos[i]
+            gc = gcnt[i]
+            mask = np.uint64(0)
+            for j in range(n):
+                b = _popcount(gp & spos[j])
+                t = _popcount(gc & scnt[j])
+                r = b * stride + t - b
+                hist[r] += 1
+                mask |= one << np.uint64(r)
+            total = 0
+            parts = 0
+            while mask:
+                r = _lowest_bit(mask)
+                mask &= mask - one
+                size = hist[r]
+                hist[r] = 0
+                parts += 1
+                if rule == 0:
+                    if size > total:
+                        total = size
+                elif rule == 1:
+                    total += size * size
+                elif rule == 2:
+                    total += nlogn[size]
+            out[i] = parts if rule == 3 else -total
 
 
 def _scores_w_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chunks, out):
@@ -339,8 +402,13 @@ def first_perfect(
 # (starting the threads costs more than a small job)
 _scores_1 = njit(cache=True, parallel=True)(_scores_1_py)
 _scores_1_serial = njit(cache=True)(_scores_1_py)
+_scores_masked = njit(cache=True, parallel=True)(_scores_masked_py)
+_scores_masked_serial = njit(cache=True)(_scores_masked_py)
 _scores_w = njit(cache=True, parallel=True)(_scores_w_py)
 _scores_w_serial = njit(cache=True)(_scores_w_py)
+
+#: up to this many secrets (and at most 64 replies), parts are noted as bits
+MASKED_SECRETS = 256
 
 #: below this many (guess, secret) pairs a job runs on one thread
 SERIAL_PAIRS = 200_000
@@ -393,7 +461,10 @@ def scores(
     serial = pairs < SERIAL_PAIRS
     chunks = 1 if serial else max(1, min(len(gpos), 64))
     args = (game.pegs, game.n_replies, RULES[rule], nlogn_table(len(spos)), chunks, out)
-    if gpos.ndim == 1:
+    if gpos.ndim == 1 and game.n_replies <= 64 and len(spos) <= MASKED_SECRETS:
+        kernel = _scores_masked_serial if serial else _scores_masked
+        kernel(gpos, gcnt, spos, scnt, *args)
+    elif gpos.ndim == 1:
         kernel = _scores_1_serial if serial else _scores_1
         kernel(gpos, gcnt, spos, scnt, *args)
     else:
