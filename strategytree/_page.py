@@ -63,7 +63,7 @@ PAGE = r"""<!DOCTYPE html>
 <script>
 "use strict";
 const D = JSON.parse(document.getElementById("data").textContent);
-const P = D.pegs, WIN = 10 * P;
+const P = D.pegs, WIN = D.winReply, LABELS = D.labels || {};
 const HUES = [0, 210, 120, 50, 280, 25, 180, 330, 90, 240, 160, 300, 15, 195, 70, 260,
               140, 345, 100, 225, 40, 310, 170, 5, 130, 270];
 let stack = [0];      // node indices from the top of the guide to the current node
@@ -77,6 +77,8 @@ function children(i) {  // i + 1, then the end of each child: no recursion
 function replyText(r) { return String(Math.floor(r / 10)) + String(r % 10); }
 function keyPegs(r) {
   const b = Math.floor(r / 10), w = r % 10;
+  if (LABELS[replyText(r)] !== undefined) return LABELS[replyText(r)];
+  if (b + w > P) return "";
   return "\u25CF".repeat(b) + "\u25CB".repeat(w) + "\u00B7".repeat(P - b - w);
 }
 function codeEl(text) {
@@ -110,6 +112,7 @@ function button(reply, count, cls) {
 }
 
 function render() {
+  const t0 = performance.now();
   const i = stack[stack.length - 1];
   const done = D.prefix.length + stack.length;   // guesses made, counting this one
   const code = D.codes[D.guess[i]];
@@ -149,6 +152,7 @@ function render() {
     path.appendChild(li);
   }
   document.getElementById("back").disabled = stack.length === 1 && !solved;
+  document.body.dataset.renderMs = (performance.now() - t0).toFixed(2);
 }
 
 document.getElementById("replies").addEventListener("click", ev => {
@@ -172,6 +176,7 @@ document.getElementById("sub").textContent = D.game + ": " + plural(D.count[0])
   + (D.prefix.length ? " after " + D.prefix.map(s => s[0] + " " + s[1]).join(", ") : "")
   + ". Play the guess shown, then click the reply you got.";
 render();
+document.body.dataset.readyMs = performance.now().toFixed(1);  // since navigation began
 document.body.dataset.ready = "1";
 </script>
 </body>

@@ -31,7 +31,7 @@ this changes the speed, never the tree.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,7 +41,7 @@ from .game import Game, Reply
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
-__all__ = ["GREEDY_RULES", "Pool", "build_greedy", "parse_pool"]
+__all__ = ["GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "parse_pool"]
 
 #: rules of :func:`build_greedy`, with the names the command line accepts
 GREEDY_RULES = ("entropy", "expected", "minimax", "parts", "first", "random")
@@ -117,49 +117,87 @@ def _merge_dead_colours(
     return candidates[(guess_masks[candidates] & absent) == 0]
 
 
-def build_greedy(
-    game: Game,
-    rule: str = "entropy",
-    pool: str | Pool = "all",
-    *,
-    seed: int = 0,
-    first: str | None = None,
-    symmetry: bool = True,
-    progress: Callable[[int], None] | None = None,
-) -> Strategy:
-    """Build a strategy for ``game`` with a one-step rule (see the module doc).
+class GreedyChooser:
+    """The next guess of a one-step rule, for any set of secrets still possible.
 
-    ``first`` forces the opening guess (letters); ``seed`` makes the ``random``
-    rule and ``sample:N`` pools reproducible; ``progress`` is called with the
-    number of secrets settled so far, now and then.
+    This is the choice :func:`build_greedy` makes at each node, on its own:
+    :mod:`strategytree.play` asks it during a game and
+    :mod:`strategytree.simulate` while playing many.  ``rule``, ``pool``,
+    ``seed`` and ``symmetry`` are those of :func:`build_greedy`; ``first``
+    forces the opening guess (letters).  The ``random`` rule and ``sample:N``
+    pools draw from one generator, seeded once, in the order of the calls.
+
+    >>> from strategytree.game import mastermind
+    >>> game = mastermind(4, 6)
+    >>> chooser = GreedyChooser(game, "minimax")
+    >>> game.code_text(game.guesses[chooser.next_guess(np.arange(1296))])
+    'AABB'
     """
-    from . import kernels
 
-    rule = _rule_name(rule)
-    pool = parse_pool(pool)
-    rng = np.random.default_rng(seed)
-    as_guess = game.guess_index(game.secrets)  # each secret's index among the guesses
-    all_guesses = np.arange(len(game.guesses))
-    gpos, gcnt = game.guess_bits
-    spos, scnt = game.secret_bits
-    pegs, win = game.pegs, game.win
+    def __init__(
+        self,
+        game: Game,
+        rule: str = "entropy",
+        pool: str | Pool = "all",
+        *,
+        seed: int = 0,
+        symmetry: bool = True,
+        first: str | None = None,
+    ) -> None:
+        self.game = game
+        self.rule = _rule_name(rule)
+        """the rule's canonical name (aliases resolved)"""
+        self.pool = parse_pool(pool)
+        self.symmetry = symmetry
+        self.rng = np.random.default_rng(seed)
+        self.as_guess = game.guess_index(game.secrets)
+        """each secret's index among the guesses (-1 when it may not be guessed)"""
+        self.opening: int | None = None
+        """the forced opening guess (an index into ``game.guesses``), if any"""
+        if first is not None:
+            index = int(game.guess_index(game.parse_code(first))[0])
+            if index < 0:
+                raise StrategyTreeError(f"{first} is not an allowed guess of {game.name}")
+            self.opening = index
+        self._all_guesses = np.arange(len(game.guesses))
+        # a colour no secret has scores nothing: only true of Mastermind's feedback
+        self._repeats_allowed = (
+            game.scoring != "table" and len(game.guesses) == game.colors**game.pegs
+        )
+        self._guess_masks = colour_masks(game.guesses)
+        self._secret_masks = colour_masks(game.secrets)
 
-    # a colour no secret has scores nothing: only true of Mastermind's feedback
-    repeats_allowed = (
-        game.scoring != "table" and len(game.guesses) == game.colors**game.pegs
-    )
-    guess_masks, secret_masks = colour_masks(game.guesses), colour_masks(game.secrets)
-    replies_of = [game.reply(code) for code in range(game.n_replies)]
-    opening: int | None = None
-    if first is not None:
-        index = int(game.guess_index(game.parse_code(first))[0])
-        if index < 0:
-            raise StrategyTreeError(f"{first} is not an allowed guess of {game.name}")
-        opening = index
+    @property
+    def randomised(self) -> bool:
+        """True when the choices depend on the seed (``random``, ``sample:N``)."""
+        return self.rule == "random" or self.pool.kind == "sample"
 
-    def choose(secrets: np.ndarray, sym: Symmetry) -> int:
+    def root_symmetry(self) -> Symmetry:
+        """The symmetry before any guess (what :meth:`choose` takes at the root)."""
+        return Symmetry.of(self.game, self.symmetry)
+
+    def next_guess(self, secrets: np.ndarray, history: Sequence[int] = ()) -> int:
+        """The guess (an index into ``game.guesses``) for the secrets still possible.
+
+        ``secrets`` are indices into ``game.secrets`` in increasing order;
+        ``history`` the guesses played so far (indices into ``game.guesses``),
+        which only make the choice faster (symmetry), never different.
+        The forced opening, if any, is played when ``history`` is empty.
+        """
+        if not history and self.opening is not None:
+            return self.opening
+        sym = self.root_symmetry()
+        for guess in history:
+            sym = sym.after(self.game.guesses[guess])
+        return self.choose(np.asarray(secrets, dtype=np.int64), sym)
+
+    def choose(self, secrets: np.ndarray, sym: Symmetry) -> int:
+        """:meth:`next_guess` given the symmetry of the history (no opening)."""
+        from . import kernels
+
+        game, rule, pool, rng = self.game, self.rule, self.pool, self.rng
         n = len(secrets)
-        consistent = as_guess[secrets]
+        consistent = self.as_guess[secrets]
         consistent = consistent[consistent >= 0]
         if rule == "first" and len(consistent):
             return int(consistent[0])
@@ -176,14 +214,16 @@ def build_greedy(
         if pool.kind == "consistent" and len(consistent):
             candidates = consistent
         elif pool.kind == "sample":
-            size = min(pool.size, len(all_guesses))
-            drawn = rng.choice(len(all_guesses), size=size, replace=False)
+            size = min(pool.size, len(self._all_guesses))
+            drawn = rng.choice(len(self._all_guesses), size=size, replace=False)
             candidates = np.union1d(drawn, consistent)
         else:
-            candidates = all_guesses
+            candidates = self._all_guesses
         candidates = sym.representatives(candidates)
-        if pool.kind == "all" and repeats_allowed:
-            candidates = _merge_dead_colours(guess_masks, secret_masks, candidates, secrets)
+        if pool.kind == "all" and self._repeats_allowed:
+            candidates = _merge_dead_colours(
+                self._guess_masks, self._secret_masks, candidates, secrets
+            )
         if perfect_possible:
             # no possible secret does it; the first guess that does is the best
             at = kernels.first_perfect(game, candidates, secrets, check=False)
@@ -197,6 +237,36 @@ def build_greedy(
             if is_secret.any():
                 best = best[is_secret]
         return int(candidates[best[0]])
+
+
+def build_greedy(
+    game: Game,
+    rule: str = "entropy",
+    pool: str | Pool = "all",
+    *,
+    seed: int = 0,
+    first: str | None = None,
+    symmetry: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> Strategy:
+    """Build a strategy for ``game`` with a one-step rule (see the module doc).
+
+    ``first`` forces the opening guess (letters); ``seed`` makes the ``random``
+    rule and ``sample:N`` pools reproducible; ``progress`` is called with the
+    number of secrets settled so far, now and then.  Each node's guess is
+    :meth:`GreedyChooser.choose`'s.
+    """
+    from . import kernels
+
+    chooser = GreedyChooser(game, rule, pool, seed=seed, symmetry=symmetry, first=first)
+    rule = chooser.rule
+    as_guess = chooser.as_guess
+    gpos, gcnt = game.guess_bits
+    spos, scnt = game.secret_bits
+    pegs, win = game.pegs, game.win
+    replies_of = [game.reply(code) for code in range(game.n_replies)]
+    opening = chooser.opening
+    choose = chooser.choose
 
     letters = (game.guesses + ord("A")).tobytes().decode("ascii")
     text = [letters[i * pegs : (i + 1) * pegs] for i in range(len(game.guesses))]
@@ -232,7 +302,7 @@ def build_greedy(
 
     root = Node("")
     todo: list[tuple[Node, np.ndarray, Symmetry]] = [
-        (root, np.arange(len(game.secrets)), Symmetry.of(game, symmetry))
+        (root, np.arange(len(game.secrets)), chooser.root_symmetry())
     ]
     settled = 0
     reply_out = np.empty(len(game.secrets), dtype=np.int8)

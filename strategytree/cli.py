@@ -254,7 +254,7 @@ def show_command(
         Optional[str],
         typer.Option(
             "--format", "-f",
-            help="text, markdown, csv, dot or html [default: from the -o suffix, else text].",
+            help="text, markdown, csv, dot or html (default: from the -o suffix, else text).",
         ),
     ] = None,
     output: Annotated[
@@ -265,6 +265,7 @@ def show_command(
     colors: Colors = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
+    game_name: GameName = "mastermind",
 ) -> None:
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
@@ -284,7 +285,7 @@ def show_command(
         if depth is not None and kind in ("markdown", "csv", "html"):
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
         strategy = load(file)
-        game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses)
+        game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
         unsolved = False
         if secret is not None:
             unsolved = play_secret(strategy, game, secret)[1] is not None
@@ -332,6 +333,7 @@ def stats_command(
     colors: Colors = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
+    game_name: GameName = "mastermind",
 ) -> None:
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
 
@@ -342,7 +344,7 @@ def stats_command(
 
     try:
         strategy = load(file)
-        game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses)
+        game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
         stats = guess_stats(GuideTree.build(strategy, game))
         if plot is not None:
             plot_stats(stats, plot, title=file.name)
@@ -408,8 +410,30 @@ def generate_command(
         Optional[int], typer.Option("--indent", min=0, help="Write the file indented.")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method", "-m", help="greedy (a one-step --rule) or optimal (exact search)."
+        ),
+    ] = "greedy",
+    max_guesses: Annotated[
+        Optional[int],
+        typer.Option(
+            "--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret."
+        ),
+    ] = None,
+    checkpoint: Annotated[
+        Optional[Path],
+        typer.Option("--checkpoint", help="optimal: save the search here and resume from it."),
+    ] = None,
 ) -> None:
-    """Build a strategy with a one-step rule, write it atomically, and score it."""
+    """Build a strategy with a one-step rule or an exact search, write it atomically, and score it.
+
+    --method optimal finds the fewest guesses in total (with --max-guesses K: the
+    fewest among strategies that never need more than K).  It shows its progress,
+    stops cleanly on Ctrl-C (exit 130; with --checkpoint the work is kept, and a
+    later run with the same --checkpoint resumes it).
+    """
     import time
 
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -429,25 +453,56 @@ def generate_command(
             game = preset(game_name)
         else:
             game = preset(game_name, pegs, colors)
-        with Progress(
-            TextColumn("building {task.description}"),
-            BarColumn(),
-            TextColumn("{task.completed:,}/{task.total:,} secrets"),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-            disable=not err.is_terminal,
-        ) as bar:
-            task = bar.add_task(game.name, total=len(game.secrets))
-            strategy = build_greedy(
-                game,
-                rule=rule,
-                pool=pool,
-                seed=seed,
-                first=first,
-                symmetry=not no_symmetry,
-                progress=lambda done: bar.update(task, completed=done),
-            )
+        if method not in ("greedy", "optimal"):
+            raise StrategyTreeError(f"unknown method {method!r}; choose greedy or optimal")
+        if method == "greedy" and (max_guesses is not None or checkpoint is not None):
+            raise StrategyTreeError("--max-guesses and --checkpoint need --method optimal")
+        if method == "optimal" and first is not None:
+            raise StrategyTreeError("--first is for --method greedy")
+        if method == "optimal":
+            from .search import build_optimal
+
+            with Progress(
+                TextColumn("searching {task.description}: {task.fields[status]}"),
+                console=err,
+                transient=True,
+                disable=not err.is_terminal,
+            ) as bar:
+                task = bar.add_task(game.name, total=None, status="starting")
+                try:
+                    strategy = build_optimal(
+                        game,
+                        max_guesses=max_guesses,
+                        checkpoint=checkpoint,
+                        symmetry=not no_symmetry,
+                        progress=lambda state: bar.update(task, status=str(state)),
+                    )
+                except KeyboardInterrupt:
+                    strategy = None
+            if strategy is None:
+                kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
+                err.print(f"interrupted{kept}", markup=False, soft_wrap=True)
+                raise typer.Exit(130)
+        else:
+            with Progress(
+                TextColumn("building {task.description}"),
+                BarColumn(),
+                TextColumn("{task.completed:,}/{task.total:,} secrets"),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+                disable=not err.is_terminal,
+            ) as bar:
+                task = bar.add_task(game.name, total=len(game.secrets))
+                strategy = build_greedy(
+                    game,
+                    rule=rule,
+                    pool=pool,
+                    seed=seed,
+                    first=first,
+                    symmetry=not no_symmetry,
+                    progress=lambda done: bar.update(task, completed=done),
+                )
         built = time.perf_counter() - started
         dump(strategy, output, indent=indent, force=force)
         report = verify(strategy, game)
@@ -459,6 +514,69 @@ def generate_command(
     if not report.valid:
         raise typer.Exit(EXIT_INVALID)
 
+
+
+@app.command("bound")
+def bound_command(
+    pegs: Annotated[int, typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code.")] = 4,
+    colors: Annotated[
+        int, typer.Option("--colors", "-c", min=1, max=26, help="Number of colours.")
+    ] = 6,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+    game_name: GameName = "mastermind",
+    no_symmetry: Annotated[
+        bool, typer.Option("--no-symmetry", help="Try every guess near the root (slower).")
+    ] = False,
+) -> None:
+    """The fewest guesses that solve every secret, proved by exhaustion.
+
+    A strategy within K guesses is found and the search shows that none
+    exists within K - 1.  Prints K and the time; Ctrl-C stops (exit 130).
+    """
+    import time
+
+    from rich.progress import Progress, TextColumn
+
+    from .game import distinct as distinct_game
+    from .game import preset
+    from .search import prove_bound
+
+    started = time.perf_counter()
+    try:
+        if distinct or distinct_guesses:
+            game = distinct_game(pegs, colors, distinct_guesses=distinct_guesses)
+        elif game_name in ("bulls-and-cows", "bagel"):
+            game = preset(game_name)
+        else:
+            game = preset(game_name, pegs, colors)
+        with Progress(
+            TextColumn("proving {task.description}: {task.fields[status]}"),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
+        ) as bar:
+            task = bar.add_task(game.name, total=None, status="starting")
+            try:
+                answer = prove_bound(
+                    game,
+                    symmetry=not no_symmetry,
+                    progress=lambda state: bar.update(task, status=str(state)),
+                )
+            except KeyboardInterrupt:
+                answer = None
+    except StrategyTreeError as problem:
+        raise _fail(str(problem)) from None
+    if answer is None:
+        err.print("interrupted", markup=False)
+        raise typer.Exit(130)
+    elapsed = time.perf_counter() - started
+    below = f"; none within {answer - 1}" if answer > 1 else ""
+    out.print(
+        f"{escape(game.name)}: {answer} guesses solve every secret{below} "
+        f"(proved in {elapsed:.2f} s)",
+        soft_wrap=True,
+    )
 
 def main() -> None:
     """Entry point of the console script."""

@@ -28,8 +28,8 @@ import tempfile
 from html import escape
 from pathlib import Path
 
-from .errors import StrategyTreeError
 from ._page import PAGE
+from .errors import StrategyTreeError
 from .guide import GuideTree
 
 __all__ = ["MAX_DOT_NODES", "ExportError", "dot_node_count", "guide_format", "html_data",
@@ -151,7 +151,7 @@ def render_dot(dot: str, path: str | os.PathLike[str]) -> Path:
     try:
         done = subprocess.run(
             [binary, f"-T{fmt}", "-o", tmp], input=dot.encode(), capture_output=True,
-            timeout=300,
+            timeout=300, check=False,
         )
         if done.returncode != 0:
             why = done.stderr.decode(errors="replace").strip()
@@ -212,9 +212,16 @@ def html_data(tree: GuideTree, start: int = 0, title: str = "strategy") -> dict:
 
     ``guess`` (index into ``codes``), ``reply`` (``10 * black + white``, -1 at
     the top), ``count`` (secrets reaching the node), ``end`` (one past its
-    subtree) and ``win`` (1 if the guess can be the secret there), per node.
+    subtree) and ``win`` (1 if the guess can be the secret there), per node;
+    ``winReply`` is the winning reply and ``labels`` how replies read in a
+    game whose replies are not key pegs.
     """
     stop = tree.end[start]
+    game = tree.game
+    win = game.reply(game.win)
+    labels: dict[str, str] = {}  # how replies read, where key pegs would not say it
+    if getattr(game, "scoring", "black-white") == "table":
+        labels = {str(game.reply(c)): str(game.labels[c]) for c in sorted(game.possible_replies)}
     codes: dict[str, int] = {}
     guess = [codes.setdefault(g, len(codes)) for g in tree.guess[start:stop]]
     reply = [-1] + [10 * r.black + r.white for r in tree.reply[start + 1 : stop]]  # type: ignore[union-attr]
@@ -229,6 +236,8 @@ def html_data(tree: GuideTree, start: int = 0, title: str = "strategy") -> dict:
         "count": tree.visits[start:stop].tolist(),
         "end": [e - start for e in tree.end[start:stop]],
         "win": (tree.won[start:stop] >= 0).astype(int).tolist(),
+        "winReply": 10 * win.black + win.white,
+        "labels": labels,
     }
 
 

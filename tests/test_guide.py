@@ -9,9 +9,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import naive
 import pytest
 
-import naive
 import strategytree as st
 from strategytree.errors import StrategyTreeError
 from strategytree.export import MAX_DOT_NODES, ExportError, html_data, to_dot, to_html
@@ -26,6 +26,7 @@ from strategytree.guide import (
     parse_path,
 )
 from strategytree.stats import guess_stats
+from strategytree.verify import node_visits
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"
@@ -116,8 +117,8 @@ def test_depth_and_path() -> None:
     "path, message",
     [
         ("AC 10", "step 1 of the path (AC 10): the strategy guesses AB here, not AC"),
-        ("AB 10, AC 11", "step 2 of the path (AC 11): the strategy has no branch for reply 11 "
-                         "to AC (it has 10, 01, 00)"),
+        ("AB 10, AC 11", ("step 2 of the path (AC 11): the strategy has no branch for reply 11 "
+                          "to AC (it has 10, 01, 00)")),
         ("AB 02, BA 10", "step 2 of the path (BA 10): the strategy expects BA to be the secret"),
         ("AB 20", "step 1 of the path (AB 20): 20 is the win"),
         ("AB, 10", "step 1 of the path (AB None): a step needs a reply"),
@@ -268,7 +269,7 @@ def test_html_is_self_contained() -> None:
     page = to_html(example(), title="mm23 <test>")
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"https?:", page)
-    assert not re.search(r"""\b(src|href)\s*=""", page, re.I)
+    assert not re.search(r"""\b(src|href)\s*=""", page, re.IGNORECASE)
     assert not re.search(r"@import|url\(", page)
     assert "mm23 &lt;test&gt;" in page
     assert page.count("<script") == 2  # the data and the code, both inline
@@ -300,3 +301,21 @@ def test_a_tree_200000_levels_deep() -> None:
     assert guess_stats(tree).histogram == {1: 1, n + 1: 1}
     assert len(html_data(tree)["end"]) == n + 1
     assert to_dot(tree, depth=2).count("->") == 3
+
+
+# -- other games ----------------------------------------------------------------------------
+@pytest.mark.parametrize("name, pegs, colors", [("black-only", 3, 4), ("bagel", None, None)])
+def test_guides_of_other_games(name: str, pegs: int | None, colors: int | None) -> None:
+    preset = getattr(st.game, "preset", None)
+    if preset is None:
+        pytest.skip("this strategytree has no game presets")
+    from strategytree.builders import build_greedy
+
+    game = preset(name, pegs, colors)
+    strategy = build_greedy(game, rule="minimax")
+    tree = GuideTree.build(strategy, game)
+    report = st.verify(strategy, game)
+    rows = lookup_rows(tree)
+    assert sorted(r.secret for r in rows) == sorted(naive.text(s) for s in game.secrets.tolist())
+    assert sum(r.guesses for r in rows) == report.total == guess_stats(tree).total
+    assert tree.visits.tolist() == node_visits(strategy, game)

@@ -15,7 +15,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 import strategytree as st
-import strategytree.cli as cli
+from strategytree import cli
 from strategytree.cli import app
 from strategytree.guide import GuideTree, guide_text
 
@@ -174,9 +174,9 @@ def test_stats(here: Path) -> None:
     assert result.exit_code == 0
     text = result.stdout
     assert "9 of 9 secrets solved, 21 guesses, average 2.3333, max 3" in text
-    histogram = re.findall(r"^ (\d)\s+(\d+)\s+#+\s*$", text, re.M)
+    histogram = re.findall(r"^ (\d)\s+(\d+)\s+#+\s*$", text, re.MULTILINE)
     assert histogram == [("1", "1"), ("2", "4"), ("3", "4")]
-    by_reply = re.findall(r"^ (\d\d)\s+(\d+)\s+([\d.]+)\s+(\d)\s*$", text, re.M)
+    by_reply = re.findall(r"^ (\d\d)\s+(\d+)\s+([\d.]+)\s+(\d)\s*$", text, re.MULTILINE)
     assert by_reply == [
         ("20", "1", "1.0000", "1"),
         ("10", "4", "2.7500", "3"),
