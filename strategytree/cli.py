@@ -578,6 +578,291 @@ def bound_command(
         soft_wrap=True,
     )
 
+def _play_game(
+    pegs: int | None, colors: int | None, distinct: bool, distinct_guesses: bool, game_name: str
+) -> Game:
+    """The game of ``play`` and ``simulate`` without a strategy file (as ``generate``)."""
+    from .game import distinct as distinct_game
+    from .game import preset
+
+    if distinct or distinct_guesses:
+        return distinct_game(pegs or 4, colors or 6, distinct_guesses=distinct_guesses)
+    return preset(game_name, pegs, colors)
+
+
+class _Terminal:
+    """The console a game of ``play`` talks to (plain text, no markup)."""
+
+    def ask(self, prompt: str) -> str:
+        return out.input(prompt, markup=False, emoji=False)
+
+    def say(self, text: str) -> None:
+        out.print(text, markup=False, soft_wrap=True)
+
+
+BreakerOption = Annotated[
+    str,
+    typer.Option("--breaker", "-b", help="Who guesses: computer (you reply) or you (the computer keeps a secret)."),
+]
+AlphabetOption = Annotated[
+    str,
+    typer.Option(
+        "--alphabet", help="Show colours as letters or digits [default: digits for bulls-and-cows and bagel]."
+    ),
+]
+StrategyOption = Annotated[
+    Optional[Path],
+    typer.Option("--strategy", "-s", help="Follow this strategy file instead of a --rule."),
+]
+RuleOption = Annotated[
+    str, typer.Option("--rule", "-r", help="entropy, expected, minimax, parts, first or random.")
+]
+PoolOption = Annotated[
+    str, typer.Option("--pool", help="Candidate guesses of the rule: all, consistent or sample:N.")
+]
+FirstOption = Annotated[
+    Optional[str], typer.Option("--first", help="Force the rule's opening guess, e.g. AABB.")
+]
+AdversaryOption = Annotated[
+    bool,
+    typer.Option("--adversary", help="Reply so as to keep the most secrets possible (the worst case)."),
+]
+
+
+@app.command("play")
+def play_command(
+    strategy_file: StrategyOption = None,
+    rule: RuleOption = "entropy",
+    pool: PoolOption = "all",
+    seed: Annotated[
+        Optional[int], typer.Option("--seed", help="Seed for the secret drawn and for random rules.")
+    ] = None,
+    first: FirstOption = None,
+    breaker: BreakerOption = "computer",
+    adversary: AdversaryOption = False,
+    hints: Annotated[
+        bool, typer.Option("--hints", help="You guessing: show how many secrets still fit (which, when few).")
+    ] = False,
+    game_name: GameName = "mastermind",
+    pegs: Pegs = None,
+    colors: Colors = None,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+    alphabet: AlphabetOption = "auto",
+) -> None:
+    """Play a game: the computer breaks your code, or you break the computer's.
+
+    By default you think of a secret and reply to each guess (1 2, 12 or b1 w2);
+    impossible replies are refused with the reason, and when no secret fits your
+    replies the game says which may be wrong.  --breaker you: the computer draws
+    a secret (--seed) and scores your guesses.  --adversary: the computer replies
+    so as to keep the most secrets alive, against you or against its own rule.
+    Exit 0 when the secret is found, 1 when the game is stopped (quit, end of input).
+    """
+    from .builders import GreedyChooser
+    from .play import (
+        RuleBreaker, StrategyBreaker, adversary_game, alphabet_for, computer_breaks,
+        draw_secret, moves_text, you_break,
+    )
+
+    if breaker not in ("computer", "you"):
+        raise _fail(f"unknown breaker {breaker!r}; choose computer or you")
+    if breaker == "you" and strategy_file is not None:
+        raise _fail("--strategy chooses the computer's guesses; with --breaker you, you guess")
+    terminal = _Terminal()
+    try:
+        if strategy_file is not None:
+            strategy = load(strategy_file)
+            game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
+        else:
+            game = _play_game(pegs, colors, distinct, distinct_guesses, game_name)
+        shown = alphabet_for(game, alphabet)
+        chooser = GreedyChooser(game, rule, pool, seed=seed or 0, first=first)
+        guesser = (
+            StrategyBreaker(strategy, game, chooser) if strategy_file is not None else RuleBreaker(chooser)
+        )
+        if breaker == "you":
+            secret = None if adversary else draw_secret(game, seed)
+            outcome = you_break(game, terminal, shown, secret=secret, hints=hints)
+        elif adversary:
+            outcome = adversary_game(game, guesser)
+            for turn, (g, r) in enumerate(outcome.moves, 1):
+                terminal.say(f"guess {turn}: {shown.text(game, g)}  reply {game.reply(r)}")
+            if guesser.note:
+                terminal.say(guesser.note)
+            terminal.say(
+                f"The adversary held out for {outcome.guesses} guesses: "
+                f"{moves_text(game, outcome.moves, shown)}"
+            )
+        else:
+            outcome = computer_breaks(game, guesser, terminal, shown)
+    except StrategyTreeError as problem:
+        raise _fail(str(problem)) from None
+    except (EOFError, KeyboardInterrupt) as stop:
+        out.print()
+        out.print("game stopped", markup=False)
+        raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID) from None
+    if not outcome.solved:
+        out.print(f"game stopped after {outcome.guesses} guess{'es' * (outcome.guesses != 1)}")
+        raise typer.Exit(EXIT_INVALID)
+
+
+@app.command("simulate")
+def simulate_command(
+    strategy_file: StrategyOption = None,
+    rule: RuleOption = "entropy",
+    pool: PoolOption = "all",
+    seed: Annotated[
+        int, typer.Option("--seed", help="Seed for the secrets drawn and for random rules (run k: seed + k).")
+    ] = 0,
+    first: FirstOption = None,
+    fraction: Annotated[
+        Optional[float], typer.Option("--fraction", help="Play this fraction of the secrets, drawn at random.")
+    ] = None,
+    games: Annotated[
+        Optional[int],
+        typer.Option("--games", "-n", min=1, help="Play this many secrets drawn at random (with repeats)."),
+    ] = None,
+    runs: Annotated[
+        int, typer.Option("--runs", min=1, help="Repeat with this many seeds and report the spread.")
+    ] = 1,
+    csv_file: Annotated[
+        Optional[Path], typer.Option("--csv", help="Write one row per game to this file (atomically).")
+    ] = None,
+    plot: Annotated[
+        Optional[Path], typer.Option("--plot", help="Draw the histogram into this PNG (needs matplotlib).")
+    ] = None,
+    adversary: Annotated[
+        bool, typer.Option("--adversary", help="Play one game against the adversary instead (the worst case it finds).")
+    ] = False,
+    game_name: GameName = "mastermind",
+    pegs: Pegs = None,
+    colors: Colors = None,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+    alphabet: AlphabetOption = "auto",
+) -> None:
+    """Play many games with a rule or a strategy file: average, max and histogram.
+
+    All secrets by default, --fraction F of them, or --games N drawn at random
+    (--seed makes it reproducible).  --runs K repeats with seeds seed..seed+K-1
+    (for random rules and sampled pools, and random secrets) and reports the
+    spread of the average.  Exit 1 when some game is not solved.
+    """
+    import time
+
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .builders import GreedyChooser
+    from .files import write_text_atomic
+    from .play import Alphabet as Letters
+    from .play import RuleBreaker, StrategyBreaker, adversary_game, alphabet_for, moves_text
+    from .simulate import games_csv, plot_histogram, simulate_runs, spread
+
+    started = time.perf_counter()
+    try:
+        if strategy_file is not None:
+            strategy = load(strategy_file)
+            game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
+        else:
+            game = _play_game(pegs, colors, distinct, distinct_guesses, game_name)
+        shown = alphabet_for(game, alphabet)
+        in_files = shown if alphabet != "auto" else Letters()
+
+        def player(run_seed: int):
+            if strategy_file is not None:
+                return strategy
+            return GreedyChooser(game, rule, pool, seed=run_seed, first=first)
+
+        if adversary:
+            chooser = GreedyChooser(game, rule, pool, seed=seed, first=first)
+            guesser = StrategyBreaker(strategy, game, chooser) if strategy_file is not None else RuleBreaker(chooser)
+            outcome = adversary_game(game, guesser)
+            what = str(strategy_file) if strategy_file is not None else f"the {chooser.rule} rule"
+            out.print(f"{escape(game.name)}: {escape(what)} against the adversary", soft_wrap=True)
+            out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
+            if guesser.note:
+                out.print(guesser.note, markup=False, soft_wrap=True)
+            out.print(f"{outcome.guesses} guesses ({time.perf_counter() - started:.2f} s)")
+            return
+        planned = runs * (games or (max(1, round(fraction * len(game.secrets))) if fraction else len(game.secrets)))
+        with Progress(
+            TextColumn("playing {task.description}"),
+            BarColumn(),
+            TextColumn("{task.completed:,}/{task.total:,} games"),
+            TimeElapsedColumn(),
+            console=err,
+            transient=True,
+            disable=not err.is_terminal,
+        ) as bar:
+            task = bar.add_task(game.name, total=planned)
+            results = simulate_runs(
+                game, player, runs=runs, seed=seed, fraction=fraction, games=games,
+                progress=lambda done: bar.update(task, completed=done),
+            )
+        elapsed = time.perf_counter() - started
+        if csv_file is not None:
+            write_text_atomic(csv_file, games_csv(results, in_files))
+        if plot is not None:
+            plot_histogram(results, plot)
+    except StrategyTreeError as problem:
+        raise _fail(str(problem)) from None
+    first_run = results[0]
+    played = sum(len(r.games) for r in results)
+    out.print(
+        f"[bold]{escape(game.name)}[/]: {escape(first_run.player)}; secrets: {escape(first_run.secrets)}"
+        + (f", {runs} runs" if runs > 1 else ""),
+        soft_wrap=True,
+    )
+    solved = sum(r.solved for r in results)
+    total = sum(r.total for r in results)
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    table.add_row("games", f"{played:,}")
+    table.add_row("solved", f"{solved:,}")
+    table.add_row("total guesses", f"{total:,}")
+    table.add_row("average", f"{total / solved:.4f}" if solved else "-")
+    table.add_row("max guesses", str(max(r.max_guesses for r in results)))
+    out.print(table)
+    counts: dict[int, int] = {}
+    for r in results:
+        for guesses, n in r.histogram.items():
+            counts[guesses] = counts.get(guesses, 0) + n
+    if counts:
+        histogram = Table(box=None, padding=(0, 1), show_edge=False)
+        histogram.add_column("guesses", justify="left")
+        for guesses in sorted(counts):
+            histogram.add_column(str(guesses), justify="right", no_wrap=True)
+        histogram.add_row("games", *(f"{counts[g]:,}" for g in sorted(counts)))
+        out.print(histogram)
+    if runs > 1:
+        per_run = Table(box=None, padding=(0, 1), show_edge=False)
+        for name in ("run", "seed", "average", "max"):
+            per_run.add_column(name, justify="right")
+        for k, r in enumerate(results, 1):
+            per_run.add_row(str(k), str(r.seed), f"{r.average:.4f}", str(r.max_guesses))
+        out.print(per_run)
+        s = spread(results)
+        out.print(
+            f"average over {s.runs} runs: {s.mean:.4f} ± {s.stdev:.4f} (sd), "
+            f"from {s.low:.4f} to {s.high:.4f}; worst game {s.worst} guesses"
+        )
+    unsolved = [(r, g) for r in results for g in r.games if not g.solved]
+    if unsolved:
+        out.print(f"[red]{len(unsolved):,} games not solved[/], e.g.:")
+        for r, g in unsolved[:5]:
+            out.print(
+                f"  {shown.text(game, g.secret, secret=True)}: {moves_text(game, g.moves, shown)}: {g.reason}",
+                markup=False, soft_wrap=True,
+            )
+    out.print(f"played in {elapsed:.2f} s")
+    if csv_file is not None:
+        out.print(f"games written to {escape(str(csv_file))}")
+    if plot is not None:
+        out.print(f"histogram drawn to {escape(str(plot))}")
+    if unsolved:
+        raise typer.Exit(EXIT_INVALID)
+
+
 def main() -> None:
     """Entry point of the console script."""
     try:

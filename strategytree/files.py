@@ -25,6 +25,15 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, *, force: bool = 
     except OSError as err:
         raise StrategyTreeError(f"cannot write {path}: {err.strerror}") from None
     try:
+        # mkstemp makes the file private; give it the mode a new file would have
+        # (or the mode of the file it replaces)
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
             handle.flush()
