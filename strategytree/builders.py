@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -211,19 +212,7 @@ class GreedyChooser:
             at = kernels.first_perfect(game, consistent, secrets, check=False)
             if at >= 0:
                 return int(consistent[at])
-        if pool.kind == "consistent" and len(consistent):
-            candidates = consistent
-        elif pool.kind == "sample":
-            size = min(pool.size, len(self._all_guesses))
-            drawn = rng.choice(len(self._all_guesses), size=size, replace=False)
-            candidates = np.union1d(drawn, consistent)
-        else:
-            candidates = self._all_guesses
-        candidates = sym.representatives(candidates)
-        if pool.kind == "all" and self._repeats_allowed:
-            candidates = _merge_dead_colours(
-                self._guess_masks, self._secret_masks, candidates, secrets
-            )
+        candidates = self.candidates(secrets, sym, consistent)
         if perfect_possible:
             # no possible secret does it; the first guess that does is the best
             at = kernels.first_perfect(game, candidates, secrets, check=False)
@@ -237,6 +226,45 @@ class GreedyChooser:
             if is_secret.any():
                 best = best[is_secret]
         return int(candidates[best[0]])
+
+    def candidates(
+        self, secrets: np.ndarray, sym: Symmetry, consistent: np.ndarray | None = None
+    ) -> np.ndarray:
+        """The guesses worth scoring for these secrets: the pool, one per class of
+        equivalent guesses (increasing indices into ``game.guesses``)."""
+        pool, rng = self.pool, self.rng
+        if consistent is None:
+            consistent = self.as_guess[secrets]
+            consistent = consistent[consistent >= 0]
+        if pool.kind == "consistent" and len(consistent):
+            candidates = consistent
+        elif pool.kind == "sample":
+            size = min(pool.size, len(self._all_guesses))
+            drawn = rng.choice(len(self._all_guesses), size=size, replace=False)
+            candidates = np.union1d(drawn, consistent)
+        else:
+            candidates = self._all_guesses
+        candidates = sym.representatives(candidates)
+        if pool.kind == "all" and self._repeats_allowed:
+            candidates = _merge_dead_colours(
+                self._guess_masks, self._secret_masks, candidates, secrets
+            )
+        return candidates
+
+    def shortlist(self, secrets: np.ndarray, sym: Symmetry, size: int) -> np.ndarray:
+        """The ``size`` best guesses by the rule's score, best first (ties: a
+        possible secret first, then code order); the first is :meth:`choose`'s
+        whenever the rule scores (not for ``first`` and ``random``)."""
+        from . import kernels
+
+        consistent = self.as_guess[secrets]
+        consistent = consistent[consistent >= 0]
+        candidates = self.candidates(secrets, sym, consistent)
+        scoring = self.rule if self.rule in kernels.RULES else "entropy"
+        score = kernels.scores(self.game, scoring, candidates, secrets, check=False)
+        is_secret = np.isin(candidates, consistent, assume_unique=True)
+        order = np.lexsort((np.arange(len(candidates)), ~is_secret, -score))
+        return candidates[order[:size]]
 
 
 def build_greedy(
@@ -256,23 +284,52 @@ def build_greedy(
     number of secrets settled so far, now and then.  Each node's guess is
     :meth:`GreedyChooser.choose`'s.
     """
+    chooser = GreedyChooser(game, rule, pool, seed=seed, symmetry=symmetry, first=first)
+    grown = grow_greedy(
+        chooser,
+        np.arange(len(game.secrets)),
+        chooser.root_symmetry(),
+        opening=chooser.opening,
+        progress=progress,
+    )
+    return Strategy(grown.node, source=f"<greedy {chooser.rule} {game.name}>")
+
+
+class Grown(NamedTuple):
+    """A subtree built for a set of secrets, and what it costs."""
+
+    node: Node
+    """its first guess and everything after"""
+    total: int
+    """guesses summed over its secrets, counting its first guess as guess 1"""
+    depth: int
+    """the most guesses any of its secrets needs, counting from 1"""
+
+
+def grow_greedy(
+    chooser: GreedyChooser,
+    secrets: np.ndarray,
+    sym: Symmetry,
+    *,
+    opening: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Grown:
+    """The greedy subtree for ``secrets`` (indices, increasing) after a history
+    whose symmetry is ``sym``: what :func:`build_greedy` builds below a node."""
     from . import kernels
 
-    chooser = GreedyChooser(game, rule, pool, seed=seed, symmetry=symmetry, first=first)
+    game = chooser.game
     rule = chooser.rule
     as_guess = chooser.as_guess
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
     pegs, win = game.pegs, game.win
     replies_of = [game.reply(code) for code in range(game.n_replies)]
-    opening = chooser.opening
     choose = chooser.choose
 
-    letters = (game.guesses + ord("A")).tobytes().decode("ascii")
-    text = [letters[i * pegs : (i + 1) * pegs] for i in range(len(game.guesses))]
+    text = _guess_texts(game)
     # python ints for the pairs of secrets settled without numpy
-    gp_list, gc_list = gpos.tolist(), gcnt.tolist()
-    sp_list, sc_list = spos.tolist(), scnt.tolist()
+    (pos_g, pos_s), (cnt_g, cnt_s) = _as_lists(game)
 
     def leaf(secret: int) -> Node:
         return Node(text[as_guess[secret]])
@@ -296,18 +353,16 @@ def build_greedy(
     def kernels_feedback_pair(guess: int, secret: int) -> int:
         if game.scoring == "table":
             return int(game.table[guess, secret])
-        black = sum((a & b).bit_count() for a, b in zip(gp_list[guess], sp_list[secret]))
-        both = sum((a & b).bit_count() for a, b in zip(gc_list[guess], sc_list[secret]))
+        black = sum((a & b).bit_count() for a, b in zip(pos_g[guess], pos_s[secret]))
+        both = sum((a & b).bit_count() for a, b in zip(cnt_g[guess], cnt_s[secret]))
         return black * (pegs + 1) + both - black
 
     root = Node("")
-    todo: list[tuple[Node, np.ndarray, Symmetry]] = [
-        (root, np.arange(len(game.secrets)), chooser.root_symmetry())
-    ]
-    settled = 0
-    reply_out = np.empty(len(game.secrets), dtype=np.int8)
+    todo: list[tuple[Node, np.ndarray, Symmetry, int]] = [(root, secrets, sym, 1)]
+    settled = total = deepest = 0
+    reply_out = np.empty(len(secrets), dtype=np.int8)
     while todo:
-        node, secrets, sym = todo.pop()
+        node, secrets, sym, depth = todo.pop()
         if opening is not None:
             guess, opening = opening, None
         else:
@@ -317,12 +372,14 @@ def build_greedy(
         order = np.argsort(-replies.astype(np.int64), kind="stable")
         cuts = np.flatnonzero(np.diff(replies[order])) + 1
         branches: list[tuple[Reply, Node]] = []
-        pending: list[tuple[Node, np.ndarray, Symmetry]] = []
+        pending: list[tuple[Node, np.ndarray, Symmetry, int]] = []
         child_sym = None
         for group in np.split(order, cuts):
             code = int(replies[group[0]])
             if code == win:
                 settled += 1
+                total += depth
+                deepest = max(deepest, depth)
                 continue
             if len(group) == len(secrets):
                 raise StrategyTreeError(
@@ -332,11 +389,13 @@ def build_greedy(
             child = simple(subset)
             if child is not None:
                 settled += len(subset)
+                total += (depth + 1) + (depth + 2) * (len(subset) - 1)
+                deepest = max(deepest, depth + len(subset))
             else:
                 child = Node("")
                 if child_sym is None:
                     child_sym = sym.after(game.guesses[guess])
-                pending.append((child, subset, child_sym))
+                pending.append((child, subset, child_sym, depth + 1))
             branches.append((replies_of[code], child))
         node.branches = tuple(branches)
         todo.extend(reversed(pending))  # the highest reply is built first
@@ -344,4 +403,26 @@ def build_greedy(
             progress(settled)
     if progress is not None:
         progress(settled)
-    return Strategy(root, source=f"<greedy {rule} {game.name}>")
+    return Grown(root, total, deepest)
+
+
+def _guess_texts(game: Game) -> list[str]:
+    """Every allowed guess in letters, by index (kept on the game: made once)."""
+    cached = game.__dict__.get("_guess_texts")
+    if cached is None:
+        pegs = game.pegs
+        letters = (game.guesses + ord("A")).tobytes().decode("ascii")
+        cached = [letters[i * pegs : (i + 1) * pegs] for i in range(len(game.guesses))]
+        game.__dict__["_guess_texts"] = cached
+    return cached
+
+
+def _as_lists(game: Game) -> tuple[tuple[list, list], tuple[list, list]]:
+    """The bit encodings as Python ints (guesses, secrets), made once per game."""
+    cached = game.__dict__.get("_bit_lists")
+    if cached is None:
+        gpos, gcnt = game.guess_bits
+        spos, scnt = game.secret_bits
+        cached = ((gpos.tolist(), spos.tolist()), (gcnt.tolist(), scnt.tolist()))
+        game.__dict__["_bit_lists"] = cached
+    return cached
