@@ -413,9 +413,18 @@ def generate_command(
     method: Annotated[
         str,
         typer.Option(
-            "--method", "-m", help="greedy (a one-step --rule) or optimal (exact search)."
+            "--method", "-m",
+            help="greedy (a one-step --rule), lookahead (search the best --widths guesses "
+            "of the rule, level by level) or optimal (exact search).",
         ),
     ] = "greedy",
+    widths: Annotated[
+        str,
+        typer.Option(
+            "--widths", "-w",
+            help="lookahead: how many of the rule's best guesses to try at each level, e.g. 8,8,4.",
+        ),
+    ] = "8,4",
     max_guesses: Annotated[
         Optional[int],
         typer.Option(
@@ -453,13 +462,17 @@ def generate_command(
             game = preset(game_name)
         else:
             game = preset(game_name, pegs, colors)
-        if method not in ("greedy", "optimal"):
-            raise StrategyTreeError(f"unknown method {method!r}; choose greedy or optimal")
-        if method == "greedy" and (max_guesses is not None or checkpoint is not None):
+        if method not in ("greedy", "lookahead", "optimal"):
+            raise StrategyTreeError(
+                f"unknown method {method!r}; choose greedy, lookahead or optimal"
+            )
+        if method != "optimal" and (max_guesses is not None or checkpoint is not None):
             raise StrategyTreeError("--max-guesses and --checkpoint need --method optimal")
-        if method == "optimal" and first is not None:
+        if method != "greedy" and first is not None:
             raise StrategyTreeError("--first is for --method greedy")
-        if method == "optimal":
+        if method == "lookahead":
+            strategy = _lookahead(game, rule, widths, not no_symmetry)
+        elif method == "optimal":
             from .search import build_optimal
 
             with Progress(
@@ -514,6 +527,37 @@ def generate_command(
     if not report.valid:
         raise typer.Exit(EXIT_INVALID)
 
+
+
+def _lookahead(game: Game, rule: str, widths: str, symmetry: bool) -> Strategy:
+    """``generate --method lookahead``, with its progress on the terminal."""
+    from rich.progress import Progress, TextColumn, TimeElapsedColumn
+
+    from .lookahead import build_lookahead
+
+    try:
+        levels = tuple(int(w) for w in widths.split(",") if w.strip())
+    except ValueError:
+        raise StrategyTreeError(f"--widths {widths!r}: expected numbers such as 8,8,4") from None
+    with Progress(
+        TextColumn("searching {task.description}: {task.fields[status]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as bar:
+        task = bar.add_task(game.name, total=None, status="first level")
+        return build_lookahead(
+            game,
+            rule,
+            levels,
+            symmetry=symmetry,
+            progress=lambda s: bar.update(
+                task,
+                status=f"{s.nodes:,} nodes searched, {s.completions:,} completions, "
+                f"{s.saved:,} guesses saved",
+            ),
+        )
 
 
 @app.command("bound")
@@ -844,7 +888,8 @@ def simulate_command(
         s = spread(results)
         out.print(
             f"average over {s.runs} runs: {s.mean:.4f} ± {s.stdev:.4f} (sd), "
-            f"from {s.low:.4f} to {s.high:.4f}; worst game {s.worst} guesses"
+            f"from {s.low:.4f} to {s.high:.4f}; worst game {s.worst} guesses",
+            soft_wrap=True,
         )
     unsolved = [(r, g) for r in results for g in r.games if not g.solved]
     if unsolved:

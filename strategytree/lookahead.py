@@ -1,0 +1,182 @@
+"""Search beyond one step, for games too large for exact search (MM(5,8)).
+
+At a node, the builder takes the ``width`` best guesses of a one-step rule
+(its shortlist), completes the subtree under each greedily, and keeps the
+guess whose completed subtree needs the fewest guesses in total (ties: the
+fewest in the worst case, then the rule's order).  It then does the same in
+every part below the kept guess, with the width of the next level.  Where the
+widths run out, the greedy completion is kept as it is.
+
+Since the shortlist always holds the rule's own choice, whose completion is
+the greedy subtree, no node ever gets worse than greedy: the total only goes
+down as the widths grow.  The cost is about ``width`` greedy builds of the
+whole game per level searched, so the widths trade time for quality:
+
+===================  ==============================================
+``widths``           what it means
+===================  ==============================================
+``(8,)``             best of 8 openings, greedy after
+``(8, 8, 4)``        8 at the first two levels, 4 at the third
+``(16, 8, 8, 4, 2)`` a long run
+===================  ==============================================
+
+>>> from strategytree.game import mastermind
+>>> from strategytree.verify import verify
+>>> game = mastermind(3, 4)
+>>> greedy = verify(build_lookahead(game, widths=()), game).total
+>>> deeper = verify(build_lookahead(game, widths=(4, 4)), game).total
+>>> deeper <= greedy
+True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .builders import GreedyChooser, Grown, grow_greedy
+from .errors import StrategyTreeError
+from .game import Game, Reply
+from .symmetry import Symmetry
+from .tree import Node, Strategy
+
+__all__ = ["LookaheadProgress", "build_lookahead"]
+
+
+@dataclass
+class LookaheadProgress:
+    """How far a lookahead build has got (passed to ``progress``)."""
+
+    nodes: int = 0
+    """nodes decided by search so far"""
+    completions: int = 0
+    """greedy completions built so far"""
+    saved: int = 0
+    """guesses saved so far against the greedy subtrees they replaced"""
+    started: float = 0.0
+    """``time.perf_counter()`` at the start"""
+
+    @property
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
+
+
+def build_lookahead(
+    game: Game,
+    rule: str = "entropy",
+    widths: Sequence[int] = (8, 4),
+    *,
+    symmetry: bool = True,
+    progress: Callable[[LookaheadProgress], None] | None = None,
+) -> Strategy:
+    """A strategy for ``game`` found by searching the ``widths[d]`` best guesses
+    of ``rule`` at depth ``d`` (see the module doc)."""
+    if any(int(w) < 1 for w in widths):
+        raise StrategyTreeError("every width must be at least 1")
+    chooser = GreedyChooser(game, rule, symmetry=symmetry)
+    if chooser.randomised:
+        raise StrategyTreeError("search needs a rule that scores guesses, not first or random")
+    state = LookaheadProgress(started=time.perf_counter())
+    search = _Search(chooser, tuple(int(w) for w in widths), state, progress)
+    secrets = np.arange(len(game.secrets))
+    root = search.subtree(secrets, chooser.root_symmetry(), 0).node
+    widths_text = ",".join(str(w) for w in widths) or "greedy"
+    return Strategy(root, source=f"<lookahead {chooser.rule} {widths_text} {game.name}>")
+
+
+class _Search:
+    def __init__(
+        self,
+        chooser: GreedyChooser,
+        widths: tuple[int, ...],
+        state: LookaheadProgress,
+        progress: Callable[[LookaheadProgress], None] | None,
+    ) -> None:
+        self.chooser = chooser
+        self.game = chooser.game
+        self.widths = widths
+        self.state = state
+        self.progress = progress
+        self.replies = [self.game.reply(code) for code in range(self.game.n_replies)]
+
+    def parts(self, secrets: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
+        """The secrets split by their reply to ``guess``, highest reply first."""
+        from . import kernels
+
+        out = np.empty(len(secrets), dtype=np.int8)
+        replies = kernels.feedback_into(self.game, guess, secrets, out).astype(np.int64)
+        order = np.argsort(-replies, kind="stable")
+        cuts = np.flatnonzero(np.diff(replies[order])) + 1
+        return [(int(replies[g[0]]), secrets[np.sort(g)]) for g in np.split(order, cuts)]
+
+    def complete(self, secrets: np.ndarray, sym: Symmetry, guess: int) -> list[tuple[int, Grown | None]]:
+        """Each part below ``guess``, with its greedy subtree (None for the win)."""
+        after = sym.after(self.game.guesses[guess])
+        done = []
+        for code, part in self.parts(secrets, guess):
+            if code == self.game.win:
+                done.append((code, None))
+            elif len(part) == len(secrets):
+                return []  # the guess does not split: never the best
+            else:
+                done.append((code, grow_greedy(self.chooser, part, after)))
+                self.state.completions += 1
+        return done
+
+    @staticmethod
+    def cost(secrets: np.ndarray, below: list[tuple[int, Grown | None]]) -> tuple[int, int]:
+        """(total, worst case) of the subtree: this guess, then the parts."""
+        total = len(secrets)
+        depth = 1
+        for _, grown in below:
+            if grown is not None:
+                total += grown.total
+                depth = max(depth, grown.depth + 1)
+        return total, depth
+
+    def subtree(self, secrets: np.ndarray, sym: Symmetry, level: int) -> Grown:
+        """The searched subtree for ``secrets`` at ``level`` (0 at the root)."""
+        width = self.widths[level] if level < len(self.widths) else 1
+        if width <= 1 or len(secrets) <= 2:
+            return grow_greedy(self.chooser, secrets, sym)
+        best: tuple[tuple[int, int], int, list] | None = None
+        greedy_cost = None
+        for guess in self.chooser.shortlist(secrets, sym, width).tolist():
+            below = self.complete(secrets, sym, guess)
+            if not below:
+                continue
+            cost = self.cost(secrets, below)
+            if greedy_cost is None:
+                greedy_cost = cost
+            if best is None or cost < best[0]:
+                best = (cost, guess, below)
+        assert best is not None and greedy_cost is not None
+        (total, depth), guess, below = best
+        self.state.nodes += 1
+        self.state.saved += greedy_cost[0] - total
+        if self.progress is not None:
+            self.progress(self.state)
+        # search again below the kept guess, one level deeper
+        after = sym.after(self.game.guesses[guess])
+        branches: list[tuple[Reply, Node]] = []
+        total, depth = len(secrets), 1
+        for (code, grown), (_, part) in zip(below, self.parts(secrets, guess)):
+            if grown is None:
+                continue
+            if level + 1 < len(self.widths) and self.widths[level + 1] > 1 and len(part) > 2:
+                searched = self.subtree(part, after, level + 1)
+                if (searched.total, searched.depth) < (grown.total, grown.depth):
+                    self.state.saved += grown.total - searched.total
+                    grown = searched
+            branches.append((self.replies[code], grown.node))
+            total += grown.total
+            depth = max(depth, grown.depth + 1)
+        node = Node(_guess_text(self.game, guess), tuple(branches))
+        return Grown(node, total, depth)
+
+
+def _guess_text(game: Game, guess: int) -> str:
+    return game.code_text(game.guesses[guess])

@@ -1,0 +1,61 @@
+"""The search-based builder: never worse than greedy, close to the optimum."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+import strategytree as st
+from strategytree.builders import build_greedy
+from strategytree.cli import app
+from strategytree.literature import published
+from strategytree.lookahead import build_lookahead
+
+
+@pytest.mark.parametrize(
+    "game",
+    [st.mastermind(3, 4), st.mastermind(4, 4), st.distinct(4, 6, distinct_guesses=True), st.game.black_only(3, 4)],
+    ids=lambda g: g.name,
+)
+@pytest.mark.parametrize("rule", ["entropy", "minimax"])
+def test_never_worse_than_greedy_and_monotone(game: st.Game, rule: str) -> None:
+    greedy = st.verify(build_greedy(game, rule=rule), game)
+    previous = greedy.total
+    for widths in [(), (2,), (4, 2), (8, 4, 2)]:
+        report = st.verify(build_lookahead(game, rule, widths), game)
+        assert report.valid
+        assert report.total <= previous
+        previous = report.total
+    # no width at all is the greedy tree itself
+    assert build_lookahead(game, rule, ()) == build_greedy(game, rule=rule)
+
+
+def test_mm46_within_half_a_percent_of_the_optimum_in_seconds() -> None:
+    game = st.mastermind(4, 6)
+    report = st.verify(build_lookahead(game, "entropy", (8, 8)), game)
+    optimum = published("MM(4,6)", "optimal").low
+    assert report.valid and report.total <= optimum * 1.005
+
+
+def test_mm47_within_half_a_percent_of_the_optimum_in_seconds() -> None:
+    game = st.mastermind(4, 7)
+    report = st.verify(build_lookahead(game, "entropy", (8, 8, 8)), game)
+    optimum = published("MM(4,7)", "optimal").low
+    assert report.valid and report.total <= optimum * 1.005
+
+
+def test_widths_are_checked() -> None:
+    with pytest.raises(st.StrategyTreeError):
+        build_lookahead(st.mastermind(2, 3), "entropy", (0,))
+    with pytest.raises(st.StrategyTreeError):
+        build_lookahead(st.mastermind(2, 3), "random", (2,))
+
+
+def test_cli_lookahead(tmp_path) -> None:
+    out = tmp_path / "la.txt"
+    runner = CliRunner()
+    result = runner.invoke(app, ["generate", "-m", "lookahead", "-w", "4,2", "-p", "3", "-c", "4", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert st.verify(st.load(out), st.mastermind(3, 4)).valid
+    result = runner.invoke(app, ["generate", "-m", "lookahead", "-w", "x", "-o", str(tmp_path / "y.txt")])
+    assert result.exit_code == 2 and "--widths" in result.output
