@@ -1,0 +1,617 @@
+"""Playing one game with a person: replies and guesses typed as text, the
+secrets that still fit, contradictions, and an adversary that answers so as to
+keep the most secrets alive.
+
+The pieces are library calls; :func:`computer_breaks` and :func:`you_break`
+are the two interactive games of ``strategytree play``, written against a
+two-method :class:`Terminal` so that tests can drive them with a script.
+
+>>> from strategytree.game import mastermind
+>>> game = mastermind(4, 6)
+>>> [str(game.reply(parse_reply(game, text))) for text in ("1 2", "12", "b1 w2", "w2 b1")]
+['12', '12', '12', '12']
+>>> known = Knowledge(game)
+>>> known.add(guess_index(game, "AABB"), parse_reply(game, "1 1"))
+>>> len(known.candidates)
+208
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from .builders import GreedyChooser
+from .errors import CodeError, StrategyTreeError
+from .game import LETTERS, CodeIndex, Game, ReplyCode
+from .tree import Node, Strategy
+
+__all__ = [
+    "ALPHABETS",
+    "Alphabet",
+    "Contradiction",
+    "Knowledge",
+    "Outcome",
+    "RuleBreaker",
+    "StrategyBreaker",
+    "Suspect",
+    "Terminal",
+    "adversary_game",
+    "adversary_reply",
+    "alphabet_for",
+    "computer_breaks",
+    "draw_secret",
+    "guess_index",
+    "parse_reply",
+    "you_break",
+]
+
+#: the names ``--alphabet`` accepts
+ALPHABETS = ("auto", "letters", "digits")
+#: games whose players think in digits (colour A is 0, B is 1, ...)
+DIGIT_GAMES = ("bulls-and-cows", "bagel")
+#: lists of secrets are printed only when at most this many are left
+SHOWN_CANDIDATES = 10
+
+
+# -- codes and replies as text ------------------------------------------------------
+@dataclass(frozen=True)
+class Alphabet:
+    """How colours are shown to a person: letters ``A..`` or digits ``0..9``.
+
+    With digits, input may be in either (``0123`` and ``ABCD`` are the same
+    code); with letters only letters are read (a digit is refused, since some
+    players number colours from 1).
+    """
+
+    digits: bool = False
+    """True to show colour ``k`` as the digit ``k`` (at most 10 colours)"""
+
+    def text(self, game: Game, code: np.ndarray | CodeIndex, *, secret: bool = False) -> str:
+        """A code (a row, or an index into the guesses or, with ``secret``, the secrets)."""
+        if not isinstance(code, np.ndarray):
+            code = (game.secrets if secret else game.guesses)[int(code)]
+        symbols = "0123456789" if self.digits else LETTERS
+        return "".join(symbols[int(x)] for x in code)
+
+    def colours(self, game: Game) -> str:
+        """The range of colours, e.g. ``A..F`` or ``0..9``."""
+        last = game.colors - 1
+        return f"0..{last}" if self.digits else f"A..{LETTERS[last]}"
+
+    def parse(self, game: Game, text: str) -> np.ndarray:
+        """A code typed by a person, checked against the game's size.
+
+        Raises :class:`CodeError` with the reason.
+        """
+        typed = "".join(text.split()).upper()
+        if not typed:
+            raise CodeError(f"type a code of {game.pegs} colours ({self.colours(game)})")
+        row = np.empty(len(typed), dtype=np.int64)
+        for i, ch in enumerate(typed):
+            if ch.isascii() and ch.isdigit() and not self.digits:
+                raise CodeError(
+                    f"{ch!r}: colours are the letters {self.colours(game)} (--alphabet digits reads 0..9)"
+                )
+            k = int(ch) if ch.isascii() and ch.isdigit() else LETTERS.find(ch)
+            if not ch.isascii() or k < 0 or k >= game.colors:
+                raise CodeError(f"{ch!r} is not a colour of the game ({self.colours(game)})")
+            row[i] = k
+        if len(row) != game.pegs:
+            raise CodeError(f"{typed} has {len(row)} pegs; a code of {game.name} has {game.pegs}")
+        return row.astype(np.uint8)
+
+
+#: colours as letters, the default everywhere
+LETTERS_ONLY = Alphabet()
+
+
+def alphabet_for(game: Game, name: str = "auto") -> Alphabet:
+    """``letters``, ``digits``, or ``auto``: digits for Bulls and Cows and Bagel."""
+    if name not in ALPHABETS:
+        raise StrategyTreeError(f"unknown alphabet {name!r}; choose from {', '.join(ALPHABETS)}")
+    if name == "auto":
+        return Alphabet(game.name in DIGIT_GAMES)
+    if name == "digits" and game.colors > 10:
+        raise StrategyTreeError(f"{game.colors} colours cannot be written as digits 0..9")
+    return Alphabet(name == "digits")
+
+
+def guess_index(game: Game, text: str, alphabet: Alphabet = LETTERS_ONLY) -> CodeIndex:
+    """The index among the allowed guesses of a code typed by a person.
+
+    >>> from strategytree.game import preset
+    >>> guess_index(preset("bulls-and-cows"), "0012", Alphabet(True))
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.CodeError: 0012 repeats a colour; guesses of bulls-and-cows may not
+    """
+    row = alphabet.parse(game, text)
+    index = int(game.guess_index(row)[0])
+    if index < 0:
+        shown = alphabet.text(game, row)
+        if len(set(row.tolist())) < len(row) and _guesses_distinct(game):
+            raise CodeError(f"{shown} repeats a colour; guesses of {game.name} may not")
+        raise CodeError(f"{shown} is not an allowed guess of {game.name}")
+    return index
+
+
+def _guesses_distinct(game: Game) -> bool:
+    g = game.guesses
+    return bool((np.sort(g, axis=1)[:, 1:] != np.sort(g, axis=1)[:, :-1]).all())
+
+
+_BLACK = r"(?:b|bl|black|blacks|bull|bulls|red|reds)"
+_WHITE = r"(?:w|wh|white|whites|c|cow|cows)"
+_TAGGED = re.compile(
+    rf"(?:(?P<k1>{_BLACK}|{_WHITE})\s*(?P<n1>\d+))|(?:(?P<n2>\d+)\s*(?P<k2>{_BLACK}|{_WHITE})(?![a-z]))"
+)
+
+
+def parse_reply(game: Game, text: str) -> ReplyCode:
+    """A reply typed by a person: ``1 2``, ``12``, ``1,2``, ``b1 w2``, ``1b 2w``,
+    ``2 bulls 1 cow``; in a black-only game also one number.  ``win`` is the
+    winning reply.  Raises :class:`CodeError` with the reason when the text is
+    not a reply of the game.
+
+    >>> from strategytree.game import mastermind
+    >>> parse_reply(mastermind(4, 6), "3 1")
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.CodeError: 3 blacks and 1 white is impossible: the last peg cannot be misplaced alone
+    """
+    typed = text.strip().lower()
+    if typed in ("win", "won", "yes", "y", "solved", "correct"):
+        return game.win
+    if not typed:
+        raise CodeError(_reply_usage(game))
+    if game.scoring == "table":
+        digits = re.sub(r"[\s,;/:-]", "", typed)
+        if not (digits.isdigit() and len(digits) == 2):
+            raise CodeError(f"{text.strip()!r}: {_reply_usage(game)}")
+        code = game.reply_code((int(digits[0]), int(digits[1])))
+        return _checked(game, code)
+    black = white = None
+    if re.search(r"[a-z]", typed):
+        rest = typed
+        for match in _TAGGED.finditer(typed):
+            kind = match.group("k1") or match.group("k2")
+            number = int(match.group("n1") or match.group("n2"))
+            is_black = re.fullmatch(_BLACK, kind) is not None
+            if (black if is_black else white) is not None:
+                raise CodeError(f"{text.strip()!r} gives the {'blacks' if is_black else 'whites'} twice")
+            if is_black:
+                black = number
+            else:
+                white = number
+            rest = rest.replace(match.group(0), " ", 1)
+        if re.search(r"[a-z0-9]", re.sub(r"\b(and|&)\b", " ", rest)) or (black is None and white is None):
+            raise CodeError(f"{text.strip()!r}: {_reply_usage(game)}")
+        black, white = black or 0, white or 0
+    else:
+        numbers = re.findall(r"\d+", typed)
+        if re.sub(r"[\d\s,;/:-]", "", typed):
+            raise CodeError(f"{text.strip()!r}: {_reply_usage(game)}")
+        if len(numbers) == 1 and len(numbers[0]) == 2:
+            black, white = int(numbers[0][0]), int(numbers[0][1])
+        elif len(numbers) == 2:
+            black, white = int(numbers[0]), int(numbers[1])
+        elif len(numbers) == 1 and game.scoring == "black-only":
+            black, white = int(numbers[0]), 0
+        else:
+            raise CodeError(f"{text.strip()!r}: {_reply_usage(game)}")
+    if black > game.pegs or white > game.pegs:
+        raise CodeError(
+            f"{black} black and {white} white: more key pegs than the {game.pegs} pegs of the game"
+        )
+    return _checked(game, game.reply_code((black, white)))
+
+
+def _checked(game: Game, code: ReplyCode) -> ReplyCode:
+    if code == game.win:
+        return code
+    problem = game.reply_problem(game.reply(code))
+    if problem is not None:
+        raise CodeError(problem)
+    return code
+
+
+def _reply_usage(game: Game) -> str:
+    if game.scoring == "black-only":
+        return "type the number of blacks, e.g. 2"
+    if game.scoring == "table":
+        return f"type the reply as its two digits 00..{game.n_replies - 1:02d}"
+    return "type blacks and whites, e.g. 1 2 (or 12, or b1 w2)"
+
+
+def _reply_hint(game: Game) -> str:
+    if game.scoring == "black-only":
+        return "the number of blacks (e.g. 2)"
+    if game.scoring == "table":
+        return "the reply's two digits"
+    if game.name in DIGIT_GAMES:
+        return "bulls and cows (1 2, 12 or 1 bull 2 cows)"
+    return "blacks and whites (1 2, 12 or b1 w2)"
+
+
+def reply_words(game: Game, code: ReplyCode) -> str:
+    """A reply as a person reads it: ``1 black, 2 white`` (``1 bull, 2 cows``)."""
+    if game.scoring == "table":
+        return game.label(code)
+    b, w = game.reply(code)
+    if game.name in DIGIT_GAMES:
+        return f"{b} bull{'s' * (b != 1)}, {w} cow{'s' * (w != 1)}"
+    if game.scoring == "black-only":
+        return f"{b} black"
+    return f"{b} black, {w} white"
+
+
+# -- what the replies so far leave -------------------------------------------------
+@dataclass(frozen=True)
+class Suspect:
+    """A reply that may be the wrong one: without it, some secrets fit the others."""
+
+    turn: int
+    """which guess (1 for the first)"""
+    guess: CodeIndex
+    reply: ReplyCode
+    """the reply that was given"""
+    alternatives: dict[ReplyCode, int]
+    """replies that would fit, and how many secrets each would leave"""
+
+
+class Contradiction(StrategyTreeError):
+    """No secret fits all the replies.  ``suspects`` are the replies that, if
+    wrong, would explain it; ``fitting_turns`` is how many replies, from the
+    first, still leave secrets."""
+
+    def __init__(self, message: str, suspects: list[Suspect], fitting_turns: int) -> None:
+        super().__init__(message)
+        self.suspects = suspects
+        self.fitting_turns = fitting_turns
+
+
+class Knowledge:
+    """The guesses played, the replies they got, and the secrets that fit them."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.history: list[tuple[CodeIndex, ReplyCode]] = []
+        """(guess, reply) pairs, in order"""
+        self._rows: list[np.ndarray] = []  # the replies of each guess against every secret
+        self.candidates = np.arange(len(game.secrets))
+        """the secrets (indices into ``game.secrets``) that fit every reply"""
+
+    @property
+    def guesses(self) -> list[CodeIndex]:
+        return [g for g, _ in self.history]
+
+    def replies(self, guess: CodeIndex) -> np.ndarray:
+        """The reply of ``guess`` to every secret of the game (int64)."""
+        from . import kernels
+
+        return kernels.feedback(self.game, int(guess)).astype(np.int64)
+
+    def problem(self, guess: CodeIndex, reply: ReplyCode, alphabet: Alphabet = LETTERS_ONLY) -> str | None:
+        """Why no secret of the game at all could give ``reply`` to ``guess``, or None."""
+        row = self.replies(guess)
+        if (row == reply).any():
+            return None
+        possible = sorted({int(r) for r in np.unique(row)})
+        return (
+            f"no secret can reply {self.game.reply(reply)} to {alphabet.text(self.game, guess)}; "
+            f"it can get only {', '.join(str(self.game.reply(r)) for r in possible)}"
+        )
+
+    def add(self, guess: CodeIndex, reply: ReplyCode, alphabet: Alphabet = LETTERS_ONLY) -> None:
+        """Record a reply.  Raises :class:`CodeError` when no secret could give it
+        to this guess, :class:`Contradiction` when no secret fits every reply
+        (nothing is recorded then)."""
+        row = self.replies(guess)
+        if not (row == reply).any():
+            raise CodeError(self.problem(guess, reply, alphabet) or "")
+        left = self.candidates[row[self.candidates] == reply]
+        if not len(left):
+            raise self._contradiction(guess, reply, row, alphabet)
+        self.history.append((int(guess), int(reply)))
+        self._rows.append(row)
+        self.candidates = left
+
+    def undo(self) -> bool:
+        """Take back the last reply (and its guess); False when there is none."""
+        if not self.history:
+            return False
+        self.history.pop()
+        self._rows.pop()
+        fits = np.ones(len(self.game.secrets), dtype=bool)
+        for (_, r), row in zip(self.history, self._rows):
+            fits &= row == r
+        self.candidates = np.flatnonzero(fits)
+        return True
+
+    def suspects(self, extra: tuple[CodeIndex, ReplyCode] | None = None) -> list[Suspect]:
+        """The replies (with ``extra`` as the last) whose change alone makes some secret fit."""
+        history = self.history + ([extra] if extra else [])
+        rows = self._rows + ([self.replies(extra[0])] if extra else [])
+        fits = np.array([row == r for (_, r), row in zip(history, rows)])
+        out = []
+        for i, ((g, r), row) in enumerate(zip(history, rows)):
+            others = np.delete(fits, i, axis=0).all(axis=0) if len(history) > 1 else np.ones(fits.shape[1], bool)
+            if not others.any():
+                continue
+            values, counts = np.unique(row[others], return_counts=True)
+            alternatives = {int(v): int(c) for v, c in zip(values, counts) if v != r}
+            out.append(Suspect(i + 1, g, r, alternatives))
+        return out
+
+    def _contradiction(
+        self, guess: CodeIndex, reply: ReplyCode, row: np.ndarray, alphabet: Alphabet
+    ) -> Contradiction:
+        game = self.game
+        suspects = self.suspects((guess, reply))
+        turn = len(self.history) + 1
+        left = len(self.candidates)
+        said = "reply leaves" if turn == 2 else f"{turn - 1} replies leave"
+        first = (
+            f"no secret fits all your replies: your first {said} {left:,} secret"
+            f"{'s' * (left != 1)}, and none of them gives {game.reply(reply)} to "
+            f"{alphabet.text(game, guess)}."
+        )
+        lines = [first]
+        if turn == 1:
+            lines[0] = f"no secret gives {game.reply(reply)} to {alphabet.text(game, guess)}."
+        if suspects:
+            lines.append("One of these replies must be wrong:")
+            for s in suspects:
+                fixes = ", ".join(
+                    f"{game.reply(r)} ({n:,} secret{'s' * (n != 1)})"
+                    for r, n in sorted(s.alternatives.items(), key=lambda kv: -kv[1])[:4]
+                )
+                which = "this reply" if s.turn == turn else f"reply {s.turn}"
+                lines.append(
+                    f"  {which}: {alphabet.text(game, s.guess)} got {game.reply(s.reply)}; "
+                    f"would fit as {fixes}"
+                )
+        else:
+            lines.append(
+                f"More than one reply must be wrong; replies 1 to {turn - 1} are the last that fit."
+            )
+        return Contradiction("\n".join(lines), suspects, turn - 1)
+
+
+def adversary_reply(game: Game, guess: CodeIndex, candidates: np.ndarray) -> ReplyCode:
+    """The reply that keeps the most candidates alive (the "best evaluation"):
+    the largest part of the split ``guess`` makes; ties go to a reply that is
+    not the win, then to the lowest reply code.
+
+    >>> from strategytree.game import mastermind
+    >>> game = mastermind(4, 6)
+    >>> str(game.reply(adversary_reply(game, 7, np.arange(1296))))  # AABB
+    '00'
+    """
+    from . import kernels
+
+    row = kernels.feedback(game, int(guess), np.asarray(candidates, dtype=np.int64))
+    counts = np.bincount(row.astype(np.int64), minlength=game.n_replies)
+    key = counts * 2
+    if counts[game.win]:
+        key[game.win] -= 1  # the win (a part of one) loses ties
+    return int(np.argmax(key))  # the first of the best: the lowest reply code
+
+
+def draw_secret(game: Game, seed: int | None = None) -> CodeIndex:
+    """A secret drawn at random (``seed`` makes it reproducible)."""
+    return int(np.random.default_rng(seed).integers(len(game.secrets)))
+
+
+# -- the computer's guesses ---------------------------------------------------------
+class RuleBreaker:
+    """Guesses with a one-step rule, built as the game goes (:class:`GreedyChooser`)."""
+
+    def __init__(self, chooser: GreedyChooser) -> None:
+        self.chooser = chooser
+        self.note: str | None = None
+
+    def next_guess(self, known: Knowledge) -> CodeIndex:
+        self.note = None
+        return self.chooser.next_guess(known.candidates, known.guesses)
+
+
+class StrategyBreaker:
+    """Follows a strategy file; where it has no branch for a reply (or its guess
+    does not fit the game), goes on with ``fallback`` and says so in :attr:`note`."""
+
+    def __init__(self, strategy: Strategy, game: Game, fallback: GreedyChooser) -> None:
+        self.strategy = strategy
+        self.game = game
+        self.fallback = fallback
+        self.note: str | None = None
+        self._warned = False
+
+    def next_guess(self, known: Knowledge) -> CodeIndex:
+        self.note = None
+        node: Node | None = self.strategy.root
+        problem = None
+        for g, r in known.history:
+            assert node is not None
+            reply = self.game.reply(r)
+            if r == self.game.win:
+                break
+            child = node.child(reply)
+            if child is None:
+                problem = f"the strategy has no branch for reply {reply} to {node.guess}"
+                node = None
+                break
+            node = child
+        if node is not None:
+            index = int(self.game.guess_index(_letters(self.game, node.guess))[0])
+            if index >= 0:
+                return index
+            problem = f"the strategy's guess {node.guess} is not an allowed guess of {self.game.name}"
+        if not self._warned:
+            self.note = f"{problem}; going on with the {self.fallback.rule} rule"
+            self._warned = True
+        return self.fallback.next_guess(known.candidates, known.guesses)
+
+
+def _letters(game: Game, text: str) -> np.ndarray:
+    try:
+        return game.parse_code(text)
+    except CodeError:
+        return np.full(game.pegs, 255, dtype=np.int64)
+
+
+# -- the interactive games ----------------------------------------------------------
+class Terminal(Protocol):
+    """Where a game talks to a person."""
+
+    def ask(self, prompt: str) -> str:
+        """A line typed by the person (raises EOFError at the end of input)."""
+
+    def say(self, text: str) -> None:
+        """Show a line (or several)."""
+
+
+@dataclass
+class Outcome:
+    """How a game ended."""
+
+    moves: list[tuple[CodeIndex, ReplyCode]] = field(default_factory=list)
+    """the guesses and their replies"""
+    secret: str | None = None
+    """the secret as shown to the person, when the game was won"""
+    solved: bool = False
+    """False when the person stopped the game"""
+
+    @property
+    def guesses(self) -> int:
+        return len(self.moves)
+
+
+QUIT = ("q", "quit", "exit", "bye")
+
+
+def computer_breaks(
+    game: Game,
+    breaker: RuleBreaker | StrategyBreaker,
+    terminal: Terminal,
+    alphabet: Alphabet = LETTERS_ONLY,
+) -> Outcome:
+    """The computer guesses, the person replies to each guess.
+
+    Replies no secret could give are refused with the reason; when no secret
+    fits every reply the game says which replies may be wrong, and the person
+    retypes the reply or types ``undo`` to take back the last one.
+    """
+    known = Knowledge(game)
+    terminal.say(
+        f"Think of a secret of {game.name}: {game.pegs} pegs, colours {alphabet.colours(game)}. "
+        f"Reply to each guess with {_reply_hint(game)}; 'undo' takes back a reply, 'quit' stops."
+    )
+    while True:
+        guess = breaker.next_guess(known)
+        if breaker.note:
+            terminal.say(breaker.note)
+        turn = len(known.history) + 1
+        shown = alphabet.text(game, guess)
+        terminal.say(f"guess {turn}: {shown}")
+        while True:
+            line = terminal.ask(f"reply to {shown}> ").strip()
+            if line.lower() in QUIT:
+                return Outcome(list(known.history))
+            if line.lower() == "undo":
+                if known.undo():
+                    terminal.say(f"took back the reply to guess {turn - 1}")
+                    break
+                terminal.say("nothing to take back")
+                continue
+            try:
+                reply = parse_reply(game, line)
+                known.add(guess, reply, alphabet)
+            except StrategyTreeError as problem:
+                terminal.say(str(problem))
+                continue
+            break
+        if len(known.history) < turn:  # undone
+            continue
+        if reply == game.win:
+            terminal.say(f"Solved: your secret is {shown}, found in {turn} guess{'es' * (turn != 1)}.")
+            return Outcome(list(known.history), shown, True)
+        left = len(known.candidates)
+        if left <= 3:
+            listed = ", ".join(alphabet.text(game, game.secrets[s]) for s in known.candidates)
+            terminal.say(f"{left} secret{'s' * (left != 1)} fit{'s' * (left == 1)}: {listed}")
+
+
+def you_break(
+    game: Game,
+    terminal: Terminal,
+    alphabet: Alphabet = LETTERS_ONLY,
+    *,
+    secret: CodeIndex | None = None,
+    hints: bool = False,
+) -> Outcome:
+    """The person guesses; the computer replies for ``secret`` (an index into
+    ``game.secrets``), or, when it is None, as the adversary that keeps the
+    most secrets alive.  ``hints`` shows how many secrets still fit (and which,
+    when few)."""
+    known = Knowledge(game)
+    who = "I have chosen a secret" if secret is not None else "I will answer so as to keep the most secrets possible"
+    terminal.say(
+        f"{who} of {game.name}: {game.pegs} pegs, colours {alphabet.colours(game)}. "
+        "Type your guesses; 'quit' stops."
+    )
+    while True:
+        turn = len(known.history) + 1
+        line = terminal.ask(f"guess {turn}> ").strip()
+        if line.lower() in QUIT:
+            if secret is not None:
+                terminal.say(f"The secret was {alphabet.text(game, secret, secret=True)}.")
+            return Outcome(list(known.history))
+        try:
+            guess = guess_index(game, line, alphabet)
+        except CodeError as problem:
+            terminal.say(str(problem))
+            continue
+        if secret is not None:
+            reply = int(game.feedback(game.guesses[guess], game.secrets[secret]))
+        else:
+            reply = adversary_reply(game, guess, known.candidates)
+        known.add(guess, reply)
+        shown = alphabet.text(game, guess)
+        if reply == game.win:
+            terminal.say(
+                f"{shown}: solved! The secret is {shown}; you found it in {turn} guess{'es' * (turn != 1)}."
+            )
+            return Outcome(list(known.history), shown, True)
+        terminal.say(f"{shown}: {game.reply(reply)}  ({reply_words(game, reply)})")
+        if hints:
+            left = known.candidates
+            text = f"{len(left):,} secret{'s' * (len(left) != 1)} fit{'s' * (len(left) == 1)}"
+            if len(left) <= SHOWN_CANDIDATES:
+                text += ": " + ", ".join(alphabet.text(game, game.secrets[s]) for s in left)
+            terminal.say(text)
+
+
+def adversary_game(
+    game: Game, breaker: RuleBreaker | StrategyBreaker, max_guesses: int = 100
+) -> Outcome:
+    """The computer guesses and the adversary replies: the worst case the
+    adversary finds for the breaker (no person involved)."""
+    known = Knowledge(game)
+    while len(known.history) < max_guesses:
+        guess = breaker.next_guess(known)
+        reply = adversary_reply(game, guess, known.candidates)
+        known.add(guess, reply)
+        if reply == game.win:
+            return Outcome(list(known.history), game.code_text(game.guesses[guess]), True)
+    return Outcome(list(known.history))
+
+
+def moves_text(game: Game, moves: Sequence[tuple[CodeIndex, ReplyCode]], alphabet: Alphabet = LETTERS_ONLY) -> str:
+    """``AABB 11, ABCD 40``: the path of a game, as :mod:`strategytree.guide` writes it."""
+    return ", ".join(f"{alphabet.text(game, g)} {game.reply(r)}" for g, r in moves)

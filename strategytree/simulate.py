@@ -1,0 +1,405 @@
+"""Playing many games: a rule or a strategy against all secrets, a fraction of
+them, or secrets drawn at random; the average, the worst case, the histogram,
+and the spread over several seeds for randomised rules.
+
+A rule is played game by game with :class:`~strategytree.builders.GreedyChooser`,
+and each set of secrets still possible is split once: the choices and the
+splits are kept in a tree grown as the games need it, so playing every secret
+costs about one build of the tree (and, with a deterministic rule, plays
+exactly the tree :func:`~strategytree.builders.build_greedy` builds).  A
+randomised rule (``random``, ``sample:N`` pools) with one seed is one such
+tree, drawn as the games go; ``runs`` repeats with other seeds.
+
+>>> from strategytree.game import mastermind
+>>> from strategytree.builders import GreedyChooser
+>>> game = mastermind(4, 6)
+>>> result = simulate(game, GreedyChooser(game, "minimax"))
+>>> result.total, result.max_guesses, result.histogram
+(5801, 5, {1: 1, 2: 6, 3: 62, 4: 533, 5: 694})
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .builders import GreedyChooser
+from .errors import StrategyError, StrategyTreeError
+from .game import CodeIndex, Game, ReplyCode
+from .play import LETTERS_ONLY, Alphabet, moves_text
+from .symmetry import Symmetry
+from .tree import Node, Strategy
+
+__all__ = [
+    "Played",
+    "Simulation",
+    "Spread",
+    "choose_secrets",
+    "games_csv",
+    "plot_histogram",
+    "simulate",
+    "simulate_runs",
+    "spread",
+]
+
+#: what a game can be played with: a strategy, or a rule choosing as it goes
+Player = Strategy | GreedyChooser
+
+
+@dataclass
+class Played:
+    """One game."""
+
+    secret: CodeIndex
+    """the secret, an index into ``game.secrets``"""
+    moves: list[tuple[CodeIndex, ReplyCode]]
+    """the guesses (indices into ``game.guesses``) and their replies"""
+    solved: bool = True
+    reason: str | None = None
+    """why the strategy stopped, when it did not solve the secret"""
+
+    @property
+    def guesses(self) -> int:
+        return len(self.moves)
+
+
+@dataclass
+class Simulation:
+    """The games one player played."""
+
+    game: Game
+    player: str
+    """what played: ``minimax`` (a rule, with its pool) or the strategy's source"""
+    games: list[Played]
+    seed: int | None = None
+    """the seed of the run (secrets drawn, randomised rule), when one was used"""
+    secrets: str = "all"
+    """which secrets: ``all``, ``fraction 0.1`` or ``10,000 random``"""
+
+    @property
+    def solved(self) -> int:
+        return sum(g.solved for g in self.games)
+
+    @property
+    def unsolved(self) -> int:
+        return len(self.games) - self.solved
+
+    @property
+    def total(self) -> int:
+        """Guesses summed over the solved games (verify's total for all secrets)."""
+        return sum(g.guesses for g in self.games if g.solved)
+
+    @property
+    def average(self) -> float:
+        """Guesses per solved game."""
+        return self.total / self.solved if self.solved else 0.0
+
+    @property
+    def max_guesses(self) -> int:
+        return max((g.guesses for g in self.games if g.solved), default=0)
+
+    @property
+    def histogram(self) -> dict[int, int]:
+        """Guesses -> solved games that took that many."""
+        counts: dict[int, int] = {}
+        for g in self.games:
+            if g.solved:
+                counts[g.guesses] = counts.get(g.guesses, 0) + 1
+        return dict(sorted(counts.items()))
+
+
+# -- the tree grown as games need it ----------------------------------------------------
+class _Node:
+    __slots__ = ("child_sym", "children", "guess", "problem", "replies", "reply_of", "secrets", "source", "sym")
+
+    def __init__(self, secrets: np.ndarray, sym: Symmetry | None, source: Node | None) -> None:
+        self.secrets = secrets  # indices into game.secrets, increasing
+        self.sym = sym  # for rules
+        self.source = source  # for strategies
+        self.guess = -1
+        self.replies: np.ndarray | None = None  # the guess's reply to each of self.secrets
+        self.reply_of: dict[int, int] = {}  # the same, by secret
+        self.children: dict[int, _Node] = {}
+        self.problem: str | None = None
+        self.child_sym: Symmetry | None = None
+
+
+class _Grower:
+    """Plays one secret at a time, growing the tree of choices and splits."""
+
+    def __init__(self, game: Game, player: Player) -> None:
+        self.game = game
+        self.player = player
+        everything = np.arange(len(game.secrets))
+        if isinstance(player, GreedyChooser):
+            self.root = _Node(everything, player.root_symmetry(), None)
+        else:
+            self.root = _Node(everything, None, player.root)
+        self._index: dict[str, int] | None = None  # the allowed guesses by their letters
+        self._buffer = np.empty(len(game.secrets), dtype=np.int8)
+
+    def _guess(self, node: _Node, is_root: bool) -> None:
+        player = self.player
+        if isinstance(player, GreedyChooser):
+            if is_root and player.opening is not None:
+                node.guess = player.opening
+            else:
+                node.guess = player.choose(node.secrets, node.sym)
+            return
+        if self._index is None:
+            pegs = self.game.pegs
+            letters = (self.game.guesses + ord("A")).tobytes().decode("ascii")
+            self._index = {letters[i * pegs : (i + 1) * pegs]: i for i in range(len(self.game.guesses))}
+        text = node.source.guess
+        index = self._index.get(text.upper(), -1)
+        node.guess = index
+        if index < 0:
+            node.problem = f"{text} is not an allowed guess of {self.game.name}"
+
+    def _split(self, node: _Node) -> None:
+        from . import kernels
+
+        node.replies = kernels.feedback_into(self.game, node.guess, node.secrets, self._buffer).copy()
+        node.reply_of = dict(zip(node.secrets.tolist(), node.replies.tolist()))
+
+    def _child(self, node: _Node, reply: int) -> _Node | None:
+        child = node.children.get(reply)
+        if child is not None:
+            return child
+        subset = node.secrets[node.replies == reply]
+        if isinstance(self.player, GreedyChooser):
+            if len(subset) == len(node.secrets):
+                guess = self.game.code_text(self.game.guesses[node.guess])
+                raise StrategyTreeError(f"no progress: guess {guess} does not split {len(subset)} secrets")
+            if node.child_sym is None:
+                node.child_sym = node.sym.after(self.game.guesses[node.guess])
+            child = _Node(subset, node.child_sym, None)
+        else:
+            source = node.source.child(self.game.reply(reply))
+            if source is None:
+                return None
+            child = _Node(subset, None, source)
+        node.children[reply] = child
+        return child
+
+    def play(self, secret: CodeIndex) -> Played:
+        game = self.game
+        node = self.root
+        moves: list[tuple[int, int]] = []
+        while True:
+            if node.guess < 0 and node.problem is None:
+                self._guess(node, node is self.root)
+            if node.problem is not None:
+                return Played(secret, moves, False, node.problem)
+            if node.replies is None:
+                self._split(node)
+            reply = node.reply_of[secret]
+            moves.append((node.guess, reply))
+            if reply == game.win:
+                return Played(secret, moves)
+            if node.source is not None and node.source.is_leaf:
+                return Played(
+                    secret, moves, False,
+                    f"the strategy expected {node.source.guess}, but the secret is "
+                    f"{game.code_text(game.secrets[secret])}",
+                )
+            child = self._child(node, reply)
+            if child is None:
+                return Played(
+                    secret, moves, False,
+                    f"the strategy has no branch for reply {game.reply(reply)} to {node.source.guess}",
+                )
+            node = child
+
+
+# -- which secrets ------------------------------------------------------------------
+def choose_secrets(
+    game: Game, *, fraction: float | None = None, games: int | None = None, seed: int | None = 0
+) -> np.ndarray:
+    """The secrets to play (indices into ``game.secrets``): all of them, a
+    ``fraction`` of them drawn without repeats (in code order), or ``games``
+    secrets drawn at random with repeats (in the order drawn).
+
+    >>> from strategytree.game import mastermind
+    >>> choose_secrets(mastermind(2, 3), fraction=0.5, seed=1)
+    array([2, 3, 6, 8])
+    """
+    n = len(game.secrets)
+    if fraction is not None and games is not None:
+        raise StrategyTreeError("give a fraction of the secrets or a number of games, not both")
+    rng = np.random.default_rng(seed)
+    if fraction is not None:
+        if not 0 < fraction <= 1:
+            raise StrategyTreeError(f"the fraction must be in (0, 1], got {fraction}")
+        size = max(1, round(fraction * n))
+        return np.sort(rng.choice(n, size=size, replace=False))
+    if games is not None:
+        if games < 1:
+            raise StrategyTreeError(f"the number of games must be at least 1, got {games}")
+        return rng.integers(n, size=games)
+    return np.arange(n)
+
+
+def _describe(player: Player) -> str:
+    if isinstance(player, GreedyChooser):
+        pool = player.pool.kind + (f":{player.pool.size}" if player.pool.kind == "sample" else "")
+        return f"{player.rule} rule, pool {pool}"
+    return player.source
+
+
+def simulate(
+    game: Game,
+    player: Player,
+    secrets: np.ndarray | None = None,
+    *,
+    seed: int | None = None,
+    which: str = "all",
+    progress: Callable[[int], None] | None = None,
+) -> Simulation:
+    """Play ``player`` (a strategy, or a rule as a :class:`GreedyChooser`)
+    against each of ``secrets`` (indices into ``game.secrets``; default all).
+
+    ``seed`` and ``which`` only label the result.  ``progress`` is called with
+    the number of games played, now and then.
+    """
+    if isinstance(player, Strategy) and not isinstance(player.root, Node):
+        raise StrategyError("the strategy has no root")
+    secrets = np.arange(len(game.secrets)) if secrets is None else np.asarray(secrets, dtype=np.int64)
+    grower = _Grower(game, player)
+    games = []
+    for k, secret in enumerate(secrets.tolist()):
+        games.append(grower.play(secret))
+        if progress is not None and k % 256 == 255:
+            progress(k + 1)
+    if progress is not None:
+        progress(len(games))
+    return Simulation(game, _describe(player), games, seed, which)
+
+
+def simulate_runs(
+    game: Game,
+    make_player: Callable[[int], Player],
+    *,
+    runs: int = 1,
+    seed: int = 0,
+    fraction: float | None = None,
+    games: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Simulation]:
+    """``runs`` simulations, run ``k`` with seed ``seed + k``: ``make_player(seed)``
+    plays the secrets :func:`choose_secrets` draws with that seed."""
+    if runs < 1:
+        raise StrategyTreeError(f"runs must be at least 1, got {runs}")
+    if fraction is not None:
+        which = f"fraction {fraction:g}"
+    elif games is not None:
+        which = f"{games:,} random"
+    else:
+        which = "all"
+    out = []
+    done = 0
+    for k in range(runs):
+        run_seed = seed + k
+        secrets = choose_secrets(game, fraction=fraction, games=games, seed=run_seed)
+        step = None if progress is None else (lambda n, base=done: progress(base + n))
+        out.append(simulate(game, make_player(run_seed), secrets, seed=run_seed, which=which, progress=step))
+        done += len(secrets)
+    return out
+
+
+@dataclass(frozen=True)
+class Spread:
+    """How the average varies over runs."""
+
+    runs: int
+    mean: float
+    """the mean of the runs' averages"""
+    stdev: float
+    """their sample standard deviation (0 for one run)"""
+    low: float
+    high: float
+    worst: int
+    """the most guesses of any game of any run"""
+
+
+def spread(simulations: list[Simulation]) -> Spread:
+    """The spread of the averages of several runs."""
+    averages = [s.average for s in simulations]
+    return Spread(
+        len(averages),
+        statistics.fmean(averages),
+        statistics.stdev(averages) if len(averages) > 1 else 0.0,
+        min(averages),
+        max(averages),
+        max(s.max_guesses for s in simulations),
+    )
+
+
+# -- files --------------------------------------------------------------------------
+def games_csv(simulations: list[Simulation], alphabet: Alphabet = LETTERS_ONLY) -> str:
+    """One row per game: run, seed, secret, guesses, solved, path (``AABB 11, ABCD 40``)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["run", "seed", "secret", "guesses", "solved", "path"])
+    for run, sim in enumerate(simulations, 1):
+        game = sim.game
+        for g in sim.games:
+            writer.writerow([
+                run,
+                "" if sim.seed is None else sim.seed,
+                alphabet.text(game, g.secret, secret=True),
+                g.guesses,
+                "yes" if g.solved else "no",
+                moves_text(game, g.moves, alphabet),
+            ])
+    return buffer.getvalue()
+
+
+def plot_histogram(simulations: list[Simulation], path: str | Path, title: str | None = None) -> Path:
+    """Draw the histogram of guesses per game (all runs together) into an image file.
+
+    Needs matplotlib (``pip install "strategytree[plot]"``).
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise StrategyTreeError(
+            'plotting needs matplotlib, which is not installed: pip install "strategytree[plot]"'
+        ) from None
+    counts: dict[int, int] = {}
+    for sim in simulations:
+        for guesses, n in sim.histogram.items():
+            counts[guesses] = counts.get(guesses, 0) + n
+    played = sum(counts.values())
+    first = simulations[0]
+    figure, axes = plt.subplots(figsize=(6.4, 4.0))
+    xs = sorted(counts)
+    axes.bar(xs, [counts[x] for x in xs], color="#4c72b0")
+    axes.set_xticks(xs)
+    axes.set_xlabel("guesses")
+    axes.set_ylabel("games")
+    s = spread(simulations)
+    extra = f" ± {s.stdev:.4f} over {s.runs} runs" if s.runs > 1 else ""
+    axes.set_title(
+        title
+        or f"{first.game.name}, {first.player}: {played:,} games, average {s.mean:.4f}{extra}",
+        fontsize=9,
+    )
+    path = Path(path)
+    try:
+        figure.tight_layout()
+        figure.savefig(path, dpi=100)
+    except (OSError, ValueError) as err:
+        raise StrategyTreeError(f"cannot write {path}: {err}") from None
+    finally:
+        plt.close(figure)
+    return path
