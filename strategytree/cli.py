@@ -433,7 +433,9 @@ def generate_command(
     ] = None,
     checkpoint: Annotated[
         Optional[Path],
-        typer.Option("--checkpoint", help="optimal: save the search here and resume from it."),
+        typer.Option(
+            "--checkpoint", help="lookahead, optimal: save the search here and resume from it."
+        ),
     ] = None,
 ) -> None:
     """Build a strategy with a one-step rule or an exact search, write it atomically, and score it.
@@ -466,12 +468,14 @@ def generate_command(
             raise StrategyTreeError(
                 f"unknown method {method!r}; choose greedy, lookahead or optimal"
             )
-        if method != "optimal" and (max_guesses is not None or checkpoint is not None):
-            raise StrategyTreeError("--max-guesses and --checkpoint need --method optimal")
+        if method != "optimal" and max_guesses is not None:
+            raise StrategyTreeError("--max-guesses needs --method optimal")
+        if method == "greedy" and checkpoint is not None:
+            raise StrategyTreeError("--checkpoint is for --method lookahead or optimal")
         if method != "greedy" and first is not None:
             raise StrategyTreeError("--first is for --method greedy")
         if method == "lookahead":
-            strategy = _lookahead(game, rule, widths, not no_symmetry)
+            strategy = _lookahead(game, rule, widths, not no_symmetry, checkpoint)
         elif method == "optimal":
             from .search import build_optimal
 
@@ -529,8 +533,11 @@ def generate_command(
 
 
 
-def _lookahead(game: Game, rule: str, widths: str, symmetry: bool) -> Strategy:
-    """``generate --method lookahead``, with its progress on the terminal."""
+def _lookahead(
+    game: Game, rule: str, widths: str, symmetry: bool, checkpoint: Path | None
+) -> Strategy:
+    """``generate --method lookahead``, with its progress on the terminal; Ctrl-C
+    saves the checkpoint (when given) and exits 130."""
     from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
     from .lookahead import build_lookahead
@@ -547,17 +554,24 @@ def _lookahead(game: Game, rule: str, widths: str, symmetry: bool) -> Strategy:
         disable=not err.is_terminal,
     ) as bar:
         task = bar.add_task(game.name, total=None, status="first level")
-        return build_lookahead(
-            game,
-            rule,
-            levels,
-            symmetry=symmetry,
-            progress=lambda s: bar.update(
-                task,
-                status=f"{s.nodes:,} nodes searched, {s.completions:,} completions, "
-                f"{s.saved:,} guesses saved",
-            ),
-        )
+        try:
+            return build_lookahead(
+                game,
+                rule,
+                levels,
+                symmetry=symmetry,
+                checkpoint=checkpoint,
+                progress=lambda s: bar.update(
+                    task,
+                    status=f"{s.nodes:,} nodes searched, {s.completions:,} completions, "
+                    f"{s.saved:,} guesses saved",
+                ),
+            )
+        except KeyboardInterrupt:
+            pass
+    kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
+    err.print(f"interrupted{kept}", markup=False, soft_wrap=True)
+    raise typer.Exit(130)
 
 
 @app.command("bound")

@@ -31,14 +31,19 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
 from .builders import GreedyChooser, Grown, grow_greedy
 from .errors import StrategyTreeError
+from .files import write_text_atomic
 from .game import Game, Reply
 from .symmetry import Symmetry
 from .tree import Node, Strategy
@@ -64,6 +69,10 @@ class LookaheadProgress:
         return time.perf_counter() - self.started
 
 
+#: seconds between two saves of a checkpoint
+CHECKPOINT_EVERY = 5.0
+
+
 def build_lookahead(
     game: Game,
     rule: str = "entropy",
@@ -71,20 +80,67 @@ def build_lookahead(
     *,
     symmetry: bool = True,
     progress: Callable[[LookaheadProgress], None] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> Strategy:
     """A strategy for ``game`` found by searching the ``widths[d]`` best guesses
-    of ``rule`` at depth ``d`` (see the module doc)."""
+    of ``rule`` at depth ``d`` (see the module doc).
+
+    With ``checkpoint``, every decision is saved to that file (atomically, every
+    few seconds and when interrupted) and a run with the same file, game, rule
+    and widths takes the decisions already made instead of searching again.
+    """
     if any(int(w) < 1 for w in widths):
         raise StrategyTreeError("every width must be at least 1")
     chooser = GreedyChooser(game, rule, symmetry=symmetry)
     if chooser.randomised:
         raise StrategyTreeError("search needs a rule that scores guesses, not first or random")
     state = LookaheadProgress(started=time.perf_counter())
-    search = _Search(chooser, tuple(int(w) for w in widths), state, progress)
+    levels = tuple(int(w) for w in widths)
+    saved = _Checkpoint(checkpoint, game, chooser.rule, levels) if checkpoint else None
+    search = _Search(chooser, levels, state, progress, saved)
     secrets = np.arange(len(game.secrets))
-    root = search.subtree(secrets, chooser.root_symmetry(), 0).node
+    try:
+        root = search.subtree(secrets, chooser.root_symmetry(), 0).node
+    finally:
+        if saved is not None:
+            saved.save()
     widths_text = ",".join(str(w) for w in widths) or "greedy"
     return Strategy(root, source=f"<lookahead {chooser.rule} {widths_text} {game.name}>")
+
+
+class _Checkpoint:
+    """The decisions of a lookahead run, kept in a JSON file between runs."""
+
+    def __init__(self, path: str | os.PathLike[str], game: Game, rule: str, widths: tuple) -> None:
+        self.path = Path(path)
+        self.what = {"game": game.name, "rule": rule, "widths": list(widths)}
+        self.decisions: dict[str, int] = {}
+        self.last = time.perf_counter()
+        if self.path.exists():
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as err:
+                raise StrategyTreeError(f"{self.path}: not a lookahead checkpoint ({err})") from None
+            if not isinstance(data, dict) or data.get("run") != self.what:
+                raise StrategyTreeError(
+                    f"{self.path} is the checkpoint of another run ({data.get('run') if isinstance(data, dict) else '?'}); "
+                    "use another file, or the same game, rule and widths"
+                )
+            self.decisions = {str(k): int(v) for k, v in data.get("decisions", {}).items()}
+
+    @staticmethod
+    def key(secrets: np.ndarray, level: int) -> str:
+        return f"{level}:{hashlib.blake2b(secrets.tobytes(), digest_size=12).hexdigest()}"
+
+    def note(self, key: str, guess: int) -> None:
+        self.decisions[key] = guess
+        if time.perf_counter() - self.last > CHECKPOINT_EVERY:
+            self.save()
+
+    def save(self) -> None:
+        data = {"run": self.what, "decisions": self.decisions}
+        write_text_atomic(self.path, json.dumps(data))
+        self.last = time.perf_counter()
 
 
 class _Search:
@@ -94,7 +150,9 @@ class _Search:
         widths: tuple[int, ...],
         state: LookaheadProgress,
         progress: Callable[[LookaheadProgress], None] | None,
+        checkpoint: _Checkpoint | None = None,
     ) -> None:
+        self.checkpoint = checkpoint
         self.chooser = chooser
         self.game = chooser.game
         self.widths = widths
@@ -144,7 +202,10 @@ class _Search:
             return grow_greedy(self.chooser, secrets, sym)
         best: tuple[tuple[int, int], int, list] | None = None
         greedy_cost = None
-        for guess in self.chooser.shortlist(secrets, sym, width).tolist():
+        key = _Checkpoint.key(secrets, level) if self.checkpoint is not None else ""
+        known = self.checkpoint.decisions.get(key) if self.checkpoint is not None else None
+        shortlist = [known] if known is not None else self.chooser.shortlist(secrets, sym, width).tolist()
+        for guess in shortlist:
             below = self.complete(secrets, sym, guess)
             if not below:
                 continue
@@ -156,7 +217,10 @@ class _Search:
         assert best is not None and greedy_cost is not None
         (total, depth), guess, below = best
         self.state.nodes += 1
-        self.state.saved += greedy_cost[0] - total
+        if known is None:
+            self.state.saved += greedy_cost[0] - total
+        if self.checkpoint is not None:
+            self.checkpoint.note(key, guess)
         if self.progress is not None:
             self.progress(self.state)
         # search again below the kept guess, one level deeper

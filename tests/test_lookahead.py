@@ -59,3 +59,26 @@ def test_cli_lookahead(tmp_path) -> None:
     assert st.verify(st.load(out), st.mastermind(3, 4)).valid
     result = runner.invoke(app, ["generate", "-m", "lookahead", "-w", "x", "-o", str(tmp_path / "y.txt")])
     assert result.exit_code == 2 and "--widths" in result.output
+
+
+def test_checkpoint_resumes_an_interrupted_run(tmp_path) -> None:
+    game = st.mastermind(4, 5)
+    path = tmp_path / "run.json"
+    whole = build_lookahead(game, "entropy", (4, 4, 2))
+
+    def stop_after_three(state) -> None:
+        if state.nodes == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        build_lookahead(game, "entropy", (4, 4, 2), checkpoint=path, progress=stop_after_three)
+    assert path.exists()
+    seen = []
+    resumed = build_lookahead(game, "entropy", (4, 4, 2), checkpoint=path, progress=seen.append)
+    assert resumed == whole
+    # the decisions already made were not searched again: fewer completions
+    fresh = []
+    build_lookahead(game, "entropy", (4, 4, 2), progress=fresh.append)
+    assert seen[-1].completions < fresh[-1].completions
+    with pytest.raises(st.StrategyTreeError, match="another run"):
+        build_lookahead(game, "minimax", (4, 4, 2), checkpoint=path)
