@@ -94,6 +94,30 @@ def _small(token: Any) -> tuple[Reply, Node]:
     return _reply(token), node
 
 
+_ITEM = re.compile(
+    r"([0-9])([0-9])[ \t\r\n\f]*:[ \t\r\n\f]*(?:([A-Z]+)|\{[ \t\r\n\f]*([A-Z]+)"
+    r"[ \t\r\n\f]*:[ \t\r\n\f]*\{([^{}]*)\})"
+)
+
+
+def _medium(token: Any) -> tuple[Reply, Node]:
+    """A ``MEDIUM`` token: a branch to a node whose branches are leaves or SMALL."""
+    inside = token.index("{", token.index("{") + 1) + 1
+    node = _open(token)
+    base = token.start_pos
+    branches = []
+    for m in _ITEM.finditer(token, inside):
+        black, white, leaf, guess, leaves = m.groups()
+        reply = Reply(ord(black) - 48, ord(white) - 48)
+        if leaf is not None:
+            branches.append((reply, Node(leaf, (), base + m.start(3))))
+        else:
+            child = Node(guess, _leaves(leaves, base + m.start(5)), base + m.start(4))
+            branches.append((reply, child))
+    node.branches = tuple(branches)
+    return _reply(token), node
+
+
 def _branches(children: list[Any]) -> tuple[tuple[Reply, Node], ...]:
     out: list[tuple[Reply, Node]] = []
     for item in children:
@@ -101,6 +125,8 @@ def _branches(children: list[Any]) -> tuple[tuple[Reply, Node], ...]:
             out.append(item)
         elif item.type in ("SMALL", "NEXT_SMALL"):
             out.append(_small(item))
+        elif item.type in ("MEDIUM", "NEXT_MEDIUM"):
+            out.append(_medium(item))
         else:  # a run of leaves: "10:ABC,01:ABD"
             out.extend(_leaves(item, item.start_pos))
     return tuple(out)
