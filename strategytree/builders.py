@@ -196,7 +196,7 @@ class GreedyChooser:
         """:meth:`next_guess` given the symmetry of the history (no opening)."""
         from . import kernels
 
-        game, rule, pool, rng = self.game, self.rule, self.pool, self.rng
+        game, rule, rng = self.game, self.rule, self.rng
         n = len(secrets)
         consistent = self.as_guess[secrets]
         consistent = consistent[consistent >= 0]

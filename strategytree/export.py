@@ -24,16 +24,16 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from html import escape
 from pathlib import Path
 
 from ._page import PAGE
 from .errors import StrategyTreeError
+from .files import atomic_path
 from .guide import GuideTree
 
 __all__ = ["MAX_DOT_NODES", "ExportError", "dot_node_count", "guide_format", "html_data",
-           "render_dot", "to_dot", "to_html", "write_bytes_atomic"]
+           "render_dot", "to_dot", "to_html"]
 
 #: the most nodes a DOT export draws: beyond this a drawing is a blur of labels
 #: (use a depth limit or a path to draw part of the tree)
@@ -142,67 +142,14 @@ def render_dot(dot: str, path: str | os.PathLike[str]) -> Path:
             "(apt-get install graphviz, brew install graphviz); "
             "or write the DOT text with -o FILE.dot"
         )
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as err:
-        raise ExportError(f"cannot write {path}: {err.strerror}") from None
-    os.close(fd)
-    try:
+    with atomic_path(path) as tmp:
         done = subprocess.run(
-            [binary, f"-T{fmt}", "-o", tmp], input=dot.encode(), capture_output=True,
+            [binary, f"-T{fmt}", "-o", str(tmp)], input=dot.encode(), capture_output=True,
             timeout=300, check=False,
         )
         if done.returncode != 0:
             why = done.stderr.decode(errors="replace").strip()
             raise ExportError(f"dot could not draw {path}: {why}")
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        _usual_mode(tmp, path)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
-
-
-def _usual_mode(tmp: str, path: Path) -> None:
-    """Give the temporary file the mode a new file (or the file it replaces) would have."""
-    try:
-        mode = path.stat().st_mode & 0o777
-    except OSError:
-        mask = os.umask(0)
-        os.umask(mask)
-        mode = 0o666 & ~mask
-    os.chmod(tmp, mode)
-
-
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write ``data`` to ``path`` so that it holds the old or the new content, never half."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as err:
-        raise StrategyTreeError(f"cannot write {path}: {err.strerror}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        _usual_mode(tmp, path)
-        os.replace(tmp, path)
-    except BaseException as err:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(err, OSError):
-            raise StrategyTreeError(f"cannot write {path}: {err.strerror or err}") from None
-        raise
     return path
 
 

@@ -366,15 +366,9 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
 
     Needs matplotlib (``pip install "strategytree[plot]"``).
     """
-    try:
-        import matplotlib
+    from .stats import pyplot
 
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise StrategyTreeError(
-            'plotting needs matplotlib, which is not installed: pip install "strategytree[plot]"'
-        ) from None
+    plt = pyplot()
     counts: dict[int, int] = {}
     for sim in simulations:
         for guesses, n in sim.histogram.items():

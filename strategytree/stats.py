@@ -105,11 +105,8 @@ def guess_stats(tree: GuideTree) -> GuessStats:
     return GuessStats(tree.game.name, tree.guess[0], len(tree.game.secrets), histogram, branches)
 
 
-def plot_stats(stats: GuessStats, path: str | os.PathLike[str], title: str = "") -> Path:
-    """Draw the histogram and the averages by first reply into a PNG, atomically.
-
-    Needs matplotlib (``pip install "strategytree[plot]"``).
-    """
+def pyplot():  # noqa: ANN201 - matplotlib.pyplot
+    """matplotlib's pyplot, drawing into files (raises our error when missing)."""
     try:
         import matplotlib
 
@@ -119,7 +116,16 @@ def plot_stats(stats: GuessStats, path: str | os.PathLike[str], title: str = "")
         raise StrategyTreeError(
             'plotting needs matplotlib, which is not installed: pip install "strategytree[plot]"'
         ) from None
-    from .export import write_bytes_atomic
+    return plt
+
+
+def plot_stats(stats: GuessStats, path: str | os.PathLike[str], title: str = "") -> Path:
+    """Draw the histogram and the averages by first reply into a PNG, atomically.
+
+    Needs matplotlib (``pip install "strategytree[plot]"``).
+    """
+    plt = pyplot()
+    from .files import write_bytes_atomic
 
     path = Path(path)
     fig, (left, right) = plt.subplots(

@@ -22,7 +22,6 @@ from .game import (
     Game,
     Reply,
     distinct,
-    mastermind,
     preset,
 )
 from .tree import Node, Strategy, Visitor
