@@ -425,6 +425,14 @@ def generate_command(
             help="lookahead: how many of the rule's best guesses to try at each level, e.g. 8,8,4.",
         ),
     ] = "8,4",
+    also: Annotated[
+        str,
+        typer.Option(
+            "--also",
+            help="lookahead: more rules whose best guesses join the shortlist and whose "
+            "completions compete, e.g. parts,expected.",
+        ),
+    ] = "",
     max_guesses: Annotated[
         Optional[int],
         typer.Option(
@@ -475,7 +483,8 @@ def generate_command(
         if method != "greedy" and first is not None:
             raise StrategyTreeError("--first is for --method greedy")
         if method == "lookahead":
-            strategy = _lookahead(game, rule, widths, not no_symmetry, checkpoint)
+            others = tuple(r.strip() for r in also.split(",") if r.strip())
+            strategy = _lookahead(game, rule, widths, not no_symmetry, checkpoint, others)
         elif method == "optimal":
             from .search import build_optimal
 
@@ -534,7 +543,12 @@ def generate_command(
 
 
 def _lookahead(
-    game: Game, rule: str, widths: str, symmetry: bool, checkpoint: Path | None
+    game: Game,
+    rule: str,
+    widths: str,
+    symmetry: bool,
+    checkpoint: Path | None,
+    also: tuple[str, ...] = (),
 ) -> Strategy:
     """``generate --method lookahead``, with its progress on the terminal; Ctrl-C
     saves the checkpoint (when given) and exits 130."""
@@ -561,6 +575,7 @@ def _lookahead(
                 levels,
                 symmetry=symmetry,
                 checkpoint=checkpoint,
+                also=also,
                 progress=lambda s: bar.update(
                     task,
                     status=f"{s.nodes:,} nodes searched, {s.completions:,} completions, "

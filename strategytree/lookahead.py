@@ -81,6 +81,7 @@ def build_lookahead(
     symmetry: bool = True,
     progress: Callable[[LookaheadProgress], None] | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    also: Sequence[str] = (),
 ) -> Strategy:
     """A strategy for ``game`` found by searching the ``widths[d]`` best guesses
     of ``rule`` at depth ``d`` (see the module doc).
@@ -88,16 +89,22 @@ def build_lookahead(
     With ``checkpoint``, every decision is saved to that file (atomically, every
     few seconds and when interrupted) and a run with the same file, game, rule
     and widths takes the decisions already made instead of searching again.
+
+    ``also`` names more rules: their best guesses join the shortlist, and each
+    part below a guess is completed by every rule, keeping the cheapest
+    completion (slower by about the number of rules, never worse).
     """
     if any(int(w) < 1 for w in widths):
         raise StrategyTreeError("every width must be at least 1")
     chooser = GreedyChooser(game, rule, symmetry=symmetry)
-    if chooser.randomised:
-        raise StrategyTreeError("search needs a rule that scores guesses, not first or random")
+    others = [GreedyChooser(game, other, symmetry=symmetry) for other in also]
+    if chooser.randomised or any(other.randomised for other in others):
+        raise StrategyTreeError("search needs rules that score guesses, not first or random")
     state = LookaheadProgress(started=time.perf_counter())
     levels = tuple(int(w) for w in widths)
-    saved = _Checkpoint(checkpoint, game, chooser.rule, levels) if checkpoint else None
-    search = _Search(chooser, levels, state, progress, saved)
+    rules = "+".join([chooser.rule, *(other.rule for other in others)])
+    saved = _Checkpoint(checkpoint, game, rules, levels) if checkpoint else None
+    search = _Search(chooser, levels, state, progress, saved, others)
     secrets = np.arange(len(game.secrets))
     try:
         root = search.subtree(secrets, chooser.root_symmetry(), 0).node
@@ -105,7 +112,7 @@ def build_lookahead(
         if saved is not None:
             saved.save()
     widths_text = ",".join(str(w) for w in widths) or "greedy"
-    return Strategy(root, source=f"<lookahead {chooser.rule} {widths_text} {game.name}>")
+    return Strategy(root, source=f"<lookahead {rules} {widths_text} {game.name}>")
 
 
 class _Checkpoint:
@@ -151,9 +158,11 @@ class _Search:
         state: LookaheadProgress,
         progress: Callable[[LookaheadProgress], None] | None,
         checkpoint: _Checkpoint | None = None,
+        others: Sequence[GreedyChooser] = (),
     ) -> None:
         self.checkpoint = checkpoint
         self.chooser = chooser
+        self.choosers = [chooser, *others]
         self.game = chooser.game
         self.widths = widths
         self.state = state
@@ -180,9 +189,19 @@ class _Search:
             elif len(part) == len(secrets):
                 return []  # the guess does not split: never the best
             else:
-                done.append((code, grow_greedy(self.chooser, part, after)))
-                self.state.completions += 1
+                done.append((code, self.greedy(part, after)))
         return done
+
+    def greedy(self, secrets: np.ndarray, sym: Symmetry) -> Grown:
+        """The cheapest greedy subtree of the rules for these secrets."""
+        best = None
+        for chooser in self.choosers:
+            grown = grow_greedy(chooser, secrets, sym)
+            self.state.completions += 1
+            if best is None or (grown.total, grown.depth) < (best.total, best.depth):
+                best = grown
+        assert best is not None
+        return best
 
     @staticmethod
     def cost(secrets: np.ndarray, below: list[tuple[int, Grown | None]]) -> tuple[int, int]:
@@ -199,12 +218,19 @@ class _Search:
         """The searched subtree for ``secrets`` at ``level`` (0 at the root)."""
         width = self.widths[level] if level < len(self.widths) else 1
         if width <= 1 or len(secrets) <= 2:
-            return grow_greedy(self.chooser, secrets, sym)
+            return self.greedy(secrets, sym)
         best: tuple[tuple[int, int], int, list] | None = None
         greedy_cost = None
         key = _Checkpoint.key(secrets, level) if self.checkpoint is not None else ""
         known = self.checkpoint.decisions.get(key) if self.checkpoint is not None else None
-        shortlist = [known] if known is not None else self.chooser.shortlist(secrets, sym, width).tolist()
+        if known is not None:
+            shortlist = [known]
+        else:  # the first rule's choice first: its completion is the greedy tree
+            shortlist = []
+            for chooser in self.choosers:
+                for guess in chooser.shortlist(secrets, sym, width).tolist():
+                    if guess not in shortlist:
+                        shortlist.append(guess)
         for guess in shortlist:
             below = self.complete(secrets, sym, guess)
             if not below:

@@ -82,3 +82,12 @@ def test_checkpoint_resumes_an_interrupted_run(tmp_path) -> None:
     assert seen[-1].completions < fresh[-1].completions
     with pytest.raises(st.StrategyTreeError, match="another run"):
         build_lookahead(game, "minimax", (4, 4, 2), checkpoint=path)
+
+
+def test_more_rules_only_help() -> None:
+    game = st.mastermind(4, 5)
+    alone = st.verify(build_lookahead(game, "entropy", (4, 2)), game)
+    helped = st.verify(build_lookahead(game, "entropy", (4, 2), also=("parts", "expected")), game)
+    assert helped.valid and helped.total <= alone.total
+    with pytest.raises(st.StrategyTreeError):
+        build_lookahead(game, "entropy", (2,), also=("random",))
