@@ -44,6 +44,9 @@ FIGURES: tuple[Figure, ...] = (
     Figure("bulls-and-cows", "parts", 26751, 26751, None, "published"),
     Figure("bulls-and-cows", "minimax", 27139, 27139, None, "published"),
     Figure("bulls-and-cows", "optimal", 26274, 26274, 7, "published optimum"),
+    Figure("MM(4,6)", "optimal-max-5", 5626, 5626, 5, "Koyama & Lai 1993"),
+    Figure("4-distinct-of-6", "optimal", 1446, 1446, None, "published optimum (distinct guesses)"),
+    Figure("4-distinct-of-8", "optimal", 7817, 7817, None, "published optimum (distinct guesses)"),
 )
 
 
