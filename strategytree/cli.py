@@ -446,7 +446,10 @@ def generate_command(
         ),
     ] = None,
 ) -> None:
-    """Build a strategy with a one-step rule or an exact search, write it atomically, and score it.
+    """Build a strategy (one-step rule, lookahead search or exact search), write it atomically, score it.
+
+    --method lookahead tries, at each level, the --widths best guesses of the
+    rule with greedy completions and keeps the cheapest (never worse than greedy).
 
     --method optimal finds the fewest guesses in total (with --max-guesses K: the
     fewest among strategies that never need more than K).  It shows its progress,
