@@ -1,0 +1,269 @@
+"""Exact search: optimal totals against brute force and the literature, bounds, CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import naive
+import naive_search
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+import strategytree as st
+from strategytree import search
+from strategytree.cli import app
+from strategytree.literature import published
+
+TINY = {
+    "MM(2,3)": lambda: st.mastermind(2, 3),
+    "MM(2,4)": lambda: st.mastermind(2, 4),
+    "MM(3,2)": lambda: st.mastermind(3, 2),
+    "MM(3,3)": lambda: st.mastermind(3, 3),
+    "3 distinct of 4": lambda: st.distinct(3, 4),
+    "3 distinct of 4, distinct guesses": lambda: st.distinct(3, 4, distinct_guesses=True),
+}
+
+runner = CliRunner()
+
+
+def checked(tree: st.Strategy, game: st.Game) -> st.Report:
+    report = st.verify(tree, game)
+    assert report.valid, report
+    return report
+
+
+# -- the small kernels against their twins ---------------------------------------------
+@pytest.mark.parametrize("branching", [1, 2, 3, 13])
+def test_lower_bounds_match_the_naive_tree(branching: int) -> None:
+    L, cap = search.lower_bounds(200, branching, 6)
+    assert [int(x) for x in L] == [naive_search.lower_bound(n, branching) for n in range(201)]
+    for d in range(1, 7):
+        assert cap[d] == sum(branching**k for k in range(d))
+
+
+def test_canonical_free_matches_the_naive_renaming() -> None:
+    codes = naive.mm_codes(3, 5)
+    for free in (0b11111, 0b11100, 0b10110, 0b00001, 0b01010):
+        colours = {c for c in range(5) if free >> c & 1}
+        for code in codes:
+            row = np.array(code, dtype=np.uint8)
+            assert search._canonical_free(row, free) == naive_search.canonical_free(code, colours)
+
+
+def test_set_keys_tell_sets_apart() -> None:
+    rng = np.random.default_rng(1)
+    seen = {}
+    for _ in range(3000):
+        S = np.unique(rng.integers(0, 300, size=rng.integers(1, 12))).astype(np.int32)
+        key = search._set_key(S, 0)
+        assert seen.setdefault(key, tuple(S)) == tuple(S)
+    S = np.arange(5, dtype=np.int32)
+    assert search._set_key(S, 0) != search._set_key(S, 3)
+
+
+def test_feedback_table_matches_the_game() -> None:
+    game = st.mastermind(3, 4)
+    table = search._table(game)
+    for g in (0, 7, 33, 63):
+        assert list(table[g]) == list(game.feedback(game.guesses[g], game.secrets))
+
+
+# -- exact search against brute force ----------------------------------------------------
+@pytest.mark.parametrize("name", list(TINY))
+def test_optimal_total_matches_brute_force(name: str) -> None:
+    game = TINY[name]()
+    report = checked(search.build_optimal(game), game)
+    assert report.total == naive_search.optimal_total(game)
+
+
+@pytest.mark.parametrize("name", ["MM(2,4)", "MM(3,3)", "3 distinct of 4, distinct guesses"])
+def test_optimal_within_a_maximum_matches_brute_force(name: str) -> None:
+    game = TINY[name]()
+    bound = naive_search.worst_case_bound(game)
+    for k in (bound, bound + 1):
+        report = checked(search.build_optimal(game, max_guesses=k), game)
+        assert report.max_guesses <= k
+        assert report.total == naive_search.optimal_total(game, k)
+    with pytest.raises(search.SearchError, match="within"):
+        search.build_optimal(game, max_guesses=bound - 1)
+
+
+@pytest.mark.parametrize("name", list(TINY))
+def test_symmetry_changes_nothing_but_speed(name: str) -> None:
+    game = TINY[name]()
+    with_sym = checked(search.build_optimal(game), game).total
+    without = checked(search.build_optimal(game, symmetry=False), game).total
+    assert with_sym == without
+
+
+@pytest.mark.parametrize("name", list(TINY))
+def test_prove_bound_matches_brute_force(name: str) -> None:
+    game = TINY[name]()
+    assert search.prove_bound(game) == naive_search.worst_case_bound(game)
+
+
+def test_a_game_of_one_secret() -> None:
+    game = st.mastermind(1, 1)
+    assert checked(search.build_optimal(game), game).total == 1
+    assert search.prove_bound(game) == 1
+
+
+def test_secrets_must_be_guesses() -> None:
+    codes = st.game.all_codes(2, 3)
+    game = st.Game(2, 3, codes, codes[:4])
+    with pytest.raises(search.SearchError, match="allowed guess"):
+        search.build_optimal(game)
+
+
+# -- the literature ----------------------------------------------------------------------
+def test_mm46_optimal_is_koyama_lai() -> None:
+    game = st.mastermind(4, 6)
+    report = checked(search.build_optimal(game), game)
+    assert report.total == published("MM(4,6)", "optimal").low == 5625
+    assert report.max_guesses == 6
+
+
+def test_mm46_optimal_within_five() -> None:
+    game = st.mastermind(4, 6)
+    report = checked(search.build_optimal(game, max_guesses=5), game)
+    assert report.total == published("MM(4,6)", "optimal-max-5").low == 5626
+    assert report.max_guesses == 5
+
+
+def test_four_distinct_of_six_optimal() -> None:
+    game = st.distinct(4, 6, distinct_guesses=True)
+    report = checked(search.build_optimal(game), game)
+    assert report.total == published("4-distinct-of-6", "optimal").low == 1446
+
+
+def test_mm46_bound_is_five() -> None:
+    assert search.prove_bound(st.mastermind(4, 6)) == 5
+
+
+@pytest.mark.slow
+def test_four_distinct_of_eight_optimal() -> None:
+    game = st.distinct(4, 8, distinct_guesses=True)
+    report = checked(search.build_optimal(game), game)
+    assert report.total == published("4-distinct-of-8", "optimal").low == 7817
+
+
+@pytest.mark.slow
+def test_mm47_optimal_is_ville() -> None:
+    game = st.mastermind(4, 7)
+    report = checked(search.build_optimal(game), game)
+    assert report.total == published("MM(4,7)", "optimal").low == 11228
+
+
+# -- progress, interruption, checkpoints -----------------------------------------------
+def test_progress_is_reported() -> None:
+    seen: list[search.SearchProgress] = []
+    search.build_optimal(st.mastermind(3, 3), progress=seen.append)
+    assert seen and seen[-1].best == 73 and seen[-1].nodes > 0
+    assert "73" in str(seen[-1])
+
+
+def test_interrupt_saves_a_checkpoint_that_resumes(tmp_path: Path) -> None:
+    game = st.mastermind(3, 4)
+    saved = tmp_path / "search.ckpt"
+
+    def stop(_: search.SearchProgress) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        search.build_optimal(game, progress=stop, checkpoint=saved)
+    assert saved.exists()
+    assert json.loads(saved.read_text())["format"] == "strategytree-search-checkpoint"
+    assert not list(tmp_path.glob(".*.tmp"))  # written atomically
+    resumed = checked(search.build_optimal(game, checkpoint=saved), game)
+    fresh = checked(search.build_optimal(game), game)
+    assert resumed.total == fresh.total
+
+
+def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
+    saved = tmp_path / "search.ckpt"
+    search.build_optimal(st.mastermind(3, 3), checkpoint=saved)
+    with pytest.raises(search.SearchError, match="another search"):
+        search.build_optimal(st.mastermind(3, 4), checkpoint=saved)
+    saved.write_text("not json")
+    with pytest.raises(search.SearchError, match="not a checkpoint"):
+        search.build_optimal(st.mastermind(3, 3), checkpoint=saved)
+
+
+# -- the command line ----------------------------------------------------------------------
+def invoke(args: list[str]):
+    result = runner.invoke(app, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_cli_generate_optimal(tmp_path: Path) -> None:
+    out = tmp_path / "mm33.txt"
+    result = invoke(["generate", "-p", "3", "-c", "3", "--method", "optimal", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "73" in result.output
+    assert st.verify(st.load(out), st.mastermind(3, 3)).total == 73
+
+
+def test_cli_generate_optimal_within_k(tmp_path: Path) -> None:
+    out = tmp_path / "mm24.txt"
+    args = ["generate", "-p", "2", "-c", "4", "--method", "optimal", "-o", str(out)]
+    result = invoke([*args, "--max-guesses", "3"])
+    assert result.exit_code == 2 and not out.exists()
+    assert "within 3 guesses" in result.output
+    result = invoke([*args, "--max-guesses", "4", "--checkpoint", str(tmp_path / "ck")])
+    assert result.exit_code == 0, result.output
+    assert st.verify(st.load(out), st.mastermind(2, 4)).max_guesses <= 4
+    assert (tmp_path / "ck").exists()
+
+
+def test_cli_greedy_refuses_search_options(tmp_path: Path) -> None:
+    out = tmp_path / "x.txt"
+    result = invoke(["generate", "-p", "2", "-c", "3", "--max-guesses", "3", "-o", str(out)])
+    assert result.exit_code == 2 and "--method optimal" in result.output
+    result = invoke(["generate", "-p", "2", "-c", "3", "--method", "best", "-o", str(out)])
+    assert result.exit_code == 2 and "unknown method" in result.output
+
+
+def test_cli_interrupt_exits_130_and_writes_nothing(tmp_path: Path, monkeypatch) -> None:
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(search, "build_optimal", interrupted)
+    out = tmp_path / "x.txt"
+    result = invoke(["generate", "-p", "2", "-c", "3", "--method", "optimal", "-o", str(out)])
+    assert result.exit_code == 130
+    assert "interrupted" in result.output
+    assert not out.exists()
+
+
+def test_cli_bound() -> None:
+    result = invoke(["bound", "--pegs", "3", "--colors", "3"])
+    assert result.exit_code == 0, result.output
+    assert "MM(3,3): 4 guesses" in result.output and "none within 3" in result.output
+    result = invoke(["bound", "--pegs", "3", "--colors", "4", "--distinct-guesses"])
+    assert result.exit_code == 0, result.output
+    assert f": {naive_search.worst_case_bound(st.distinct(3, 4, distinct_guesses=True))} guesses" in result.output
+
+
+# -- games given by a table of replies ---------------------------------------------------------
+def test_two_d_needs_four_where_greedy_entropy_needs_five() -> None:
+    _, replies, win = naive_search.two_d_table()
+    assert naive_search.greedy_entropy_worst(replies, win) == 5
+    assert search.prove_bound_table(np.array(replies), win) == 4
+    assert naive_search.table_bound(replies, win) == 4
+
+
+def test_table_bound_matches_the_game_bound() -> None:
+    game = st.mastermind(3, 3)
+    table = search._table(game)
+    assert search.prove_bound_table(table, game.win) == search.prove_bound(game) == 4
+
+
+def test_table_bound_checks_its_input() -> None:
+    with pytest.raises(search.SearchError, match="exactly one guess"):
+        search.prove_bound_table(np.zeros((3, 3), dtype=np.int64), 1)
+    with pytest.raises(search.SearchError, match="array"):
+        search.prove_bound_table(np.zeros(3, dtype=np.int64), 1)
