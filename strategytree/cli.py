@@ -383,10 +383,14 @@ def stats_command(
 @app.command("generate")
 def generate_command(
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the strategy file.")],
-    pegs: Annotated[int, typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code.")] = 4,
+    pegs: Annotated[
+        Optional[int],
+        typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: 4, or the game's]."),
+    ] = None,
     colors: Annotated[
-        int, typer.Option("--colors", "-c", min=1, max=26, help="Number of colours.")
-    ] = 6,
+        Optional[int],
+        typer.Option("--colors", "-c", min=1, max=26, help="Number of colours [default: 6, or the game's]."),
+    ] = None,
     rule: Annotated[
         str,
         typer.Option(
@@ -461,20 +465,13 @@ def generate_command(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from .builders import build_greedy
-    from .game import distinct as distinct_game
-    from .game import preset
     from .notation import dump
 
     if output.exists() and not force:
         raise _fail(f"{output} exists; use --force to overwrite it")
     started = time.perf_counter()
     try:
-        if distinct or distinct_guesses:
-            game = distinct_game(pegs, colors, distinct_guesses=distinct_guesses)
-        elif game_name in ("bulls-and-cows", "bagel"):
-            game = preset(game_name)
-        else:
-            game = preset(game_name, pegs, colors)
+        game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
         if method not in ("greedy", "lookahead", "optimal"):
             raise StrategyTreeError(
                 f"unknown method {method!r}; choose greedy, lookahead or optimal"
@@ -594,10 +591,14 @@ def _lookahead(
 
 @app.command("bound")
 def bound_command(
-    pegs: Annotated[int, typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code.")] = 4,
+    pegs: Annotated[
+        Optional[int],
+        typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: 4, or the game's]."),
+    ] = None,
     colors: Annotated[
-        int, typer.Option("--colors", "-c", min=1, max=26, help="Number of colours.")
-    ] = 6,
+        Optional[int],
+        typer.Option("--colors", "-c", min=1, max=26, help="Number of colours [default: 6, or the game's]."),
+    ] = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
@@ -614,18 +615,11 @@ def bound_command(
 
     from rich.progress import Progress, TextColumn
 
-    from .game import distinct as distinct_game
-    from .game import preset
     from .search import prove_bound
 
     started = time.perf_counter()
     try:
-        if distinct or distinct_guesses:
-            game = distinct_game(pegs, colors, distinct_guesses=distinct_guesses)
-        elif game_name in ("bulls-and-cows", "bagel"):
-            game = preset(game_name)
-        else:
-            game = preset(game_name, pegs, colors)
+        game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
         with Progress(
             TextColumn("proving {task.description}: {task.fields[status]}"),
             console=err,
@@ -654,10 +648,11 @@ def bound_command(
         soft_wrap=True,
     )
 
-def _play_game(
+def _new_game(
     pegs: int | None, colors: int | None, distinct: bool, distinct_guesses: bool, game_name: str
 ) -> Game:
-    """The game of ``play`` and ``simulate`` without a strategy file (as ``generate``)."""
+    """The game of the options, where no strategy file tells it (``generate``,
+    ``bound``, ``play``, ``simulate``)."""
     from .game import distinct as distinct_game
     from .game import preset
 
@@ -751,7 +746,7 @@ def play_command(
             strategy = load(strategy_file)
             game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
         else:
-            game = _play_game(pegs, colors, distinct, distinct_guesses, game_name)
+            game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
         shown = alphabet_for(game, alphabet)
         chooser = GreedyChooser(game, rule, pool, seed=seed or 0, first=first)
         guesser = (
@@ -841,7 +836,7 @@ def simulate_command(
             strategy = load(strategy_file)
             game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
         else:
-            game = _play_game(pegs, colors, distinct, distinct_guesses, game_name)
+            game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
         shown = alphabet_for(game, alphabet)
         in_files = shown if alphabet != "auto" else Letters()
 
