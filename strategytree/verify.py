@@ -24,7 +24,7 @@ from .game import (
     distinct,
     preset,
 )
-from .tree import Node, Strategy, Visitor
+from .tree import Node, Strategy, Visitor, iter_nodes
 
 __all__ = ["Problem", "Report", "Unsolved", "infer_game", "node_visits", "verify"]
 
@@ -146,12 +146,7 @@ def infer_game(
         pegs = len(strategy.root.guess)
         notes.append(f"pegs {pegs} (from the first guess)")
     if colors is None:
-        letters = set()
-        todo = [strategy.root]
-        while todo:
-            node = todo.pop()
-            letters.update(node.guess)
-            todo.extend(child for _, child in node.branches)
+        letters = set("".join(node.guess for node, _, _ in iter_nodes(strategy.root)))
         letters &= set(LETTERS)
         if not letters:
             raise StrategyTreeError("cannot infer the colours: no guess uses a letter A..Z")
@@ -173,13 +168,21 @@ class _Flatten(Visitor):
         self.nodes: list[Node] = []
         self.parent: list[int] = []
         self.reply: list[Reply | None] = []
-        self._stack: list[int] = []
+        self.black: list[int] = []
+        self.white: list[int] = []
+        self._stack: list[int] = [-1]
 
     def enter(self, node: Node, reply: Reply | None, depth: int) -> bool:
-        self.parent.append(self._stack[-1] if self._stack else -1)
+        self.parent.append(self._stack[-1])
         self._stack.append(len(self.nodes))
         self.nodes.append(node)
         self.reply.append(reply)
+        if reply is None:
+            self.black.append(0)
+            self.white.append(0)
+        else:
+            self.black.append(reply[0])
+            self.white.append(reply[1])
         return True
 
     def leave(self, node: Node, reply: Reply | None, depth: int) -> None:
@@ -203,10 +206,9 @@ class _Tree:
         self.parent = flat.parent
         self.reply = flat.reply
         self.parents = np.array(flat.parent, dtype=np.int64)
-        n = len(flat.nodes)
-        self.black = np.fromiter((r.black if r else 0 for r in flat.reply), np.int64, n)
-        self.white = np.fromiter((r.white if r else 0 for r in flat.reply), np.int64, n)
-        self.is_leaf = np.fromiter((not node.branches for node in flat.nodes), bool, n)
+        self.black = np.array(flat.black, dtype=np.int64)
+        self.white = np.array(flat.white, dtype=np.int64)
+        self.is_leaf = np.array([not node.branches for node in flat.nodes], dtype=bool)
 
     def path(self, index: int, last_reply: Reply | None = None) -> str:
         """``"AB 10, AC 01"``: the guesses and replies that lead to node ``index``.
