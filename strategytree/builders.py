@@ -369,13 +369,10 @@ def grow_greedy(
             guess = choose(secrets, sym)
         node.guess = text[guess]
         replies = kernels.feedback_into(game, guess, secrets, reply_out)
-        order = np.argsort(-replies.astype(np.int64), kind="stable")
-        cuts = np.flatnonzero(np.diff(replies[order])) + 1
         branches: list[tuple[Reply, Node]] = []
         pending: list[tuple[Node, np.ndarray, Symmetry, int]] = []
         child_sym = None
-        for group in np.split(order, cuts):
-            code = int(replies[group[0]])
+        for code, group in kernels.group_by_reply(replies, game.n_replies):
             if code == win:
                 settled += 1
                 total += depth
@@ -385,7 +382,7 @@ def grow_greedy(
                 raise StrategyTreeError(
                     f"no progress: guess {node.guess} does not split {len(secrets)} secrets"
                 )
-            subset = secrets[np.sort(group)]
+            subset = secrets[group]
             child = simple(subset)
             if child is not None:
                 settled += len(subset)

@@ -363,6 +363,41 @@ def _first_perfect_table(table, guesses, secrets, n_replies):
     return -1
 
 
+@njit(cache=True)
+def _group(replies, n_replies, order, counts):
+    """Counting sort: ``order`` lists positions by reply, highest reply first,
+    keeping their order within a reply; ``counts[r]`` secrets got reply ``r``."""
+    for r in range(n_replies):
+        counts[r] = 0
+    for j in range(replies.shape[0]):
+        counts[replies[j]] += 1
+    starts = np.empty(n_replies, dtype=np.int64)
+    at = 0
+    for r in range(n_replies - 1, -1, -1):
+        starts[r] = at
+        at += counts[r]
+    for j in range(replies.shape[0]):
+        r = replies[j]
+        order[starts[r]] = j
+        starts[r] += 1
+
+
+def group_by_reply(replies: np.ndarray, n_replies: int) -> list[tuple[int, np.ndarray]]:
+    """``(reply code, positions)`` for each reply that occurs, highest reply first;
+    positions in increasing order (so the parts of sorted secrets stay sorted)."""
+    order = np.empty(len(replies), dtype=np.int64)
+    counts = np.empty(n_replies, dtype=np.int64)
+    _group(replies, n_replies, order, counts)
+    groups = []
+    at = 0
+    for r in range(n_replies - 1, -1, -1):
+        c = int(counts[r])
+        if c:
+            groups.append((r, order[at : at + c]))
+            at += c
+    return groups
+
+
 def _index(game: Game, which: str, index: np.ndarray | None, check: bool) -> np.ndarray:
     """An index array into the game's table of ``which`` (all when None)."""
     size = len(game.secrets) if which == "secrets" else len(game.guesses)

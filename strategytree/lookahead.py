@@ -174,10 +174,8 @@ class _Search:
         from . import kernels
 
         out = np.empty(len(secrets), dtype=np.int8)
-        replies = kernels.feedback_into(self.game, guess, secrets, out).astype(np.int64)
-        order = np.argsort(-replies, kind="stable")
-        cuts = np.flatnonzero(np.diff(replies[order])) + 1
-        return [(int(replies[g[0]]), secrets[np.sort(g)]) for g in np.split(order, cuts)]
+        replies = kernels.feedback_into(self.game, guess, secrets, out)
+        return [(code, secrets[group]) for code, group in kernels.group_by_reply(replies, self.game.n_replies)]
 
     def complete(self, secrets: np.ndarray, sym: Symmetry, guess: int) -> list[tuple[int, Grown | None]]:
         """Each part below ``guess``, with its greedy subtree (None for the win)."""

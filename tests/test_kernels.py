@@ -266,3 +266,14 @@ def test_scoring_kernels_run_as_plain_python_with_jit_disabled() -> None:
         [sys.executable, "-c", SCORES_PURE_PYTHON], env=env, capture_output=True, text=True, timeout=300
     )
     assert run.returncode == 0, run.stderr[-1500:]
+
+
+@pytest.mark.parametrize("n, n_replies", [(0, 4), (1, 4), (50, 9), (1000, 36)])
+def test_group_by_reply_matches_a_sort(n: int, n_replies: int) -> None:
+    from strategytree import kernels
+
+    rng = np.random.default_rng(n)
+    replies = rng.integers(0, n_replies, size=n).astype(np.int8)
+    groups = kernels.group_by_reply(replies, n_replies)
+    want = [(r, [j for j in range(n) if replies[j] == r]) for r in range(n_replies - 1, -1, -1)]
+    assert [(r, g.tolist()) for r, g in groups] == [(r, g) for r, g in want if g]
