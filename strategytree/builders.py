@@ -115,7 +115,20 @@ def _merge_dead_colours(
     absent &= absent - 1  # all absent colours but the first
     if absent == 0:
         return candidates
-    return candidates[(guess_masks[candidates] & absent) == 0]
+    # the same candidates and absent colours come back often: keep the answer
+    key = (id(candidates), absent)
+    kept = _MERGED.get(key)
+    if kept is not None and kept[0] is candidates:
+        return kept[1]
+    merged = candidates[(guess_masks[candidates] & absent) == 0]
+    if len(_MERGED) >= 256:
+        del _MERGED[next(iter(_MERGED))]
+    _MERGED[key] = (candidates, merged)
+    return merged
+
+
+#: answers of _merge_dead_colours by (candidates' identity, absent colours)
+_MERGED: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
 class GreedyChooser:

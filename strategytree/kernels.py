@@ -508,6 +508,12 @@ def scores(
     return out
 
 
+#: copies of the bits of large candidate sets, by identity: the builders ask
+#: again and again for the same arrays of candidates (bounded, oldest out)
+_COPIES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_COPIES_KEPT = 64
+
+
 def _rows(
     game: Game, which: str, index: np.ndarray | None, check: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -516,6 +522,15 @@ def _rows(
     if index is None:
         return pos, cnt
     if not check:
+        if which == "guesses" and len(index) >= 1024:
+            key = (id(game), id(index))
+            kept = _COPIES.get(key)
+            if kept is not None and kept[0] is index:
+                return kept[1], kept[2]
+            if len(_COPIES) >= _COPIES_KEPT:
+                del _COPIES[next(iter(_COPIES))]
+            _COPIES[key] = (index, pos[index], cnt[index])
+            return _COPIES[key][1], _COPIES[key][2]
         return pos[index], cnt[index]
     index = np.asarray(index)
     if (
