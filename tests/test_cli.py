@@ -377,3 +377,13 @@ def test_verify_lenient_reads_dialects_and_reports_repairs(tmp_path: Path) -> No
     lenient = runner.invoke(app, ["verify", "--lenient", str(path)])
     assert lenient.exit_code == 0, lenient.output
     assert "repaired" in lenient.output and "21" in lenient.output
+
+
+def test_python_dash_m_runs_the_command_line(tmp_path: Path) -> None:
+    data = Path(__file__).parent / "data" / "arfst-4-6-5.txt"
+    done = subprocess.run(
+        [sys.executable, "-m", "strategytree", "verify", "--json", str(data)],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["total"] == st.verify(st.load(data)).total
