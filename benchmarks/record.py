@@ -1,6 +1,6 @@
 """The record MM(5,8) strategy: the one command that makes examples/mm58.txt.
 
-    strategytree generate -p 5 -c 8 --method lookahead --widths 8,8,8,4,2 --also parts \\
+    strategytree generate -p 5 -c 8 --method lookahead --widths 12,12,12,8,6,4,2 --also parts \\
         --checkpoint mm58.ckpt -o mm58.txt
 
 This script runs that command (as a fresh process, warm numba cache), prints
@@ -20,7 +20,7 @@ from _common import ROOT, command
 
 import strategytree as st
 
-widths = sys.argv[1] if len(sys.argv) > 1 else "8,8,8,4,2"
+widths = sys.argv[1] if len(sys.argv) > 1 else "12,12,12,8,6,4,2"
 also = sys.argv[2] if len(sys.argv) > 2 else "parts"
 game = st.mastermind(5, 8)
 with tempfile.TemporaryDirectory() as folder:
