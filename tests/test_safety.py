@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
@@ -139,3 +140,29 @@ def test_completed_generate_replaces_the_file_whole(tmp_path: Path) -> None:
     report = st.verify(st.load(out), st.mastermind(4, 4))
     assert report.valid
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mm44.txt"]
+
+
+# -- fuzzing the whole command line ------------------------------------------------------
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as hs  # noqa: E402
+
+from trees import any_trees, damaged  # noqa: E402
+
+
+@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")), deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=hs.data(), command=hs.sampled_from([["verify"], ["verify", "--json"], ["verify", "--strict"],
+                                               ["verify", "--lenient"], ["show"], ["stats"]]))
+def test_damaged_files_through_the_command_line(tmp_path: Path, data, command: list[str]) -> None:
+    text = st.dumps(data.draw(any_trees()))
+    text = data.draw(damaged(text))
+    raw = text.encode("utf-8", errors="surrogatepass")
+    if data.draw(hs.booleans()):  # sometimes raw bytes that are not UTF-8 at all
+        at = data.draw(hs.integers(0, len(raw)))
+        raw = raw[:at] + data.draw(hs.binary(min_size=1, max_size=4)) + raw[at:]
+    path = tmp_path / "fuzz.txt"
+    path.write_bytes(raw)
+    result = runner.invoke(app, [*command, str(path)])
+    assert result.exit_code in (0, 1, 2), result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
