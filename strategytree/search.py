@@ -28,6 +28,9 @@ Both are depth-first branch and bound over the sets of secrets still possible:
 
 The hot loops are numba kernels over a precomputed feedback table (guess x
 secret -> reply code), so any game whose table fits in memory can be searched.
+Most of a node's time goes into scoring every guess by the replies it meets; a
+transposed copy of the table (secret x guess) lets the kernel do that for all
+guesses at once, secret by secret, in a loop the compiler vectorises.
 The search runs in a worker thread (the kernels release the GIL): the caller's
 thread reports progress, and Ctrl-C stops the search cleanly, saving a
 checkpoint first when one was asked for.
@@ -78,6 +81,8 @@ INF = 1 << 40
 UNLIMITED = 60
 #: most feedback-table entries (guesses x secrets, one byte each) the search builds
 MAX_TABLE = 400_000_000
+#: most entries of the transposed feedback table (a second copy) the search builds
+MAX_TRANSPOSED = 100_000_000
 #: the first levels of the search run in Python, with the full symmetry group
 PY_LEVELS = 2
 #: sets smaller than this are not written to a checkpoint (cheap to redo)
@@ -204,7 +209,20 @@ def _bounds(S, cands, d, mode, fb, lbt, cap, win, n_replies, out_lb, out_parts, 
 
 
 @njit(cache=True, nogil=True)
-def _solve(S0, d0, limit0, played0, force0, mode, fb, codes, gmask, smask, as_guess, lbt, cap, win,
+def _scan(fbT, S, out):
+    """``out[g]``: the bit set of the replies guess ``g`` gets from the secrets ``S``
+    (every guess at once, secret by secret: a loop the compiler vectorises)."""
+    m = out.shape[0]
+    for x in range(m):
+        out[x] = 0
+    for j in range(S.shape[0]):
+        col = fbT[S[j]]
+        for x in range(m):
+            out[x] |= np.uint64(1) << np.uint64(col[x])
+
+
+@njit(cache=True, nogil=True)
+def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, as_guess, lbt, cap, win,
            n_replies, nsmall, full, symm, merge, dkeyed, cache, stats, ws):
     """Least total cost of the secrets ``S0`` (sorted indices) with ``d0`` guesses left.
 
@@ -220,7 +238,10 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, codes, gmask, smask, as_gu
     """
     N = S0.shape[0]
     m = fb.shape[0]
-    sets, cand, lbs, hist, start, big, keys_tmp, cand_tmp, lb_tmp, fill, fr, seen, pv = ws
+    sets, cand, lbs, hist, start, big, keys_tmp, cand_tmp, lb_tmp, fill, fr, seen, pv, qt = ws
+    # fbT (secret x guess): the replies met by every guess at once, in a loop the
+    # compiler vectorises (an empty table when it was too big to build)
+    wide_ok = fbT.shape[0] == fb.shape[1] and fbT.shape[1] == m
     sets[0, :N] = S0
     soff, sn, dd, lim, pl, frc, lbv, k1, k2, nc, tt, nbig, aa, total, best, bestg, fail = (
         fr[0], fr[1], fr[2], fr[3], fr[4], fr[5], fr[6], fr[7], fr[8], fr[9], fr[10], fr[11],
@@ -308,6 +329,7 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, codes, gmask, smask, as_gu
                 capd = cap[d - 1]
                 quick = mode == 0 and n_replies <= 64
                 fast = quick and n <= nsmall and capd >= n
+                scanned = False
                 # the possible secrets first: one that splits the rest into parts of
                 # at most two is optimal when it meets the bound, and if none splits
                 # them into singletons, no strategy costs less than 2n
@@ -317,6 +339,18 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, codes, gmask, smask, as_gu
                         seen[g] = stamp
                     else:
                         g = idx - n
+                        if quick and wide_ok:
+                            if not scanned:
+                                _scan(fbT, S, qt)
+                                scanned = True
+                            # pruned by the bound below: equivalent guesses have the
+                            # same bound, so this may come before the symmetry tests
+                            touched = qt[g]
+                            lbg = 3 * n - np.int64((touched >> np.uint64(win)) & np.uint64(1))
+                            lbg -= _popcount(touched)
+                            if lbg >= lim[L] and not (fast and lbg <= lb and lbg <= 2 * n):
+                                fmin = min(fmin, lbg)
+                                continue
                         if seen[g] == stamp:
                             continue
                         if merge and (gmask[g] & dead_rest) != 0:
@@ -327,9 +361,15 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, codes, gmask, smask, as_gu
                     if quick:
                         # L(k) >= 2k - 1, so n + sum L(part) >= 3n - 2 (can win) - parts:
                         # a bound from the replies met alone, exact when every part is small
-                        touched = np.uint64(0)
-                        for j in range(n):
-                            touched |= np.uint64(1) << np.uint64(row[S[j]])
+                        if wide_ok and (idx >= n or not fast):
+                            if not scanned:  # no shortcut among the secrets to wait for
+                                _scan(fbT, S, qt)
+                                scanned = True
+                            touched = qt[g]
+                        else:
+                            touched = np.uint64(0)
+                            for j in range(n):
+                                touched |= np.uint64(1) << np.uint64(row[S[j]])
                         cons = np.int64((touched >> np.uint64(win)) & np.uint64(1))
                         lbg = 3 * n - cons - _popcount(touched)
                         if not fast and lbg >= lim[L]:
@@ -531,6 +571,7 @@ def _workspace(n: int, m: int, n_replies: int, depth: int) -> tuple:
         np.zeros((18, levels), dtype=np.int64),  # the scalars of each level
         np.full(m, -1, dtype=np.int64),  # guesses already scored at a node
         np.zeros((levels, n_replies), dtype=np.int64),  # what each part costs at least
+        np.zeros(m, dtype=np.uint64),  # the replies each guess meets (a bit set)
     )
 
 
@@ -592,6 +633,7 @@ class _Problem:
 
     game: Game
     fb: np.ndarray  # (guesses, secrets) int8 reply codes
+    fbT: np.ndarray  # the same, transposed (empty when too big)
     codes: np.ndarray
     gmask: np.ndarray
     smask: np.ndarray
@@ -609,6 +651,7 @@ class _Problem:
     cache: object
     stats: np.ndarray
     ws: tuple
+    every_guess: np.ndarray | None = None
 
     @classmethod
     def of(
@@ -638,6 +681,7 @@ class _Problem:
         return cls(
             game=game,
             fb=fb,
+            fbT=_transposed(fb, mode),
             codes=np.ascontiguousarray(game.guesses),
             gmask=colour_masks(game.guesses),
             smask=colour_masks(game.secrets),
@@ -660,7 +704,7 @@ class _Problem:
     # thin calls of the kernels
     def solve(self, S: np.ndarray, d: int, limit: int, played: int, force: int = -1) -> int:
         return int(
-            _solve(S, d, limit, played, force, self.mode, self.fb, self.codes, self.gmask, self.smask, self.as_guess,
+            _solve(S, d, limit, played, force, self.mode, self.fb, self.fbT, self.codes, self.gmask, self.smask, self.as_guess,
                    self.lbt, self.cap, self.win, self.n_replies, self.nsmall, self.full, self.symm,
                    self.merge, self.dkeyed, self.cache, self.stats, self.ws)
         )
@@ -703,6 +747,7 @@ class _Problem:
         return cls(
             game=None,  # type: ignore[arg-type]
             fb=fb,
+            fbT=_transposed(fb, mode),
             codes=np.zeros((m, 1), dtype=np.uint8),
             gmask=np.zeros(m, dtype=np.int64),
             smask=np.zeros(n, dtype=np.int64),
@@ -725,12 +770,24 @@ class _Problem:
     def candidates(self, S: np.ndarray, sym: Symmetry | None) -> np.ndarray:
         if sym is None:
             return np.arange(len(self.fb), dtype=np.int64)
-        cands = sym.representatives(np.arange(len(self.game.guesses)))
+        if self.every_guess is None:
+            self.every_guess = np.arange(len(self.game.guesses))
+        # one array for every call: Symmetry remembers its answer for it, so the
+        # sets after one guess (one history) share the classes, computed once
+        cands = sym.representatives(self.every_guess)
         if self.merge:
             from .builders import _merge_dead_colours
 
             cands = _merge_dead_colours(self.gmask, self.smask, cands, S)
         return np.ascontiguousarray(cands, dtype=np.int64)
+
+
+def _transposed(fb: np.ndarray, mode: int) -> np.ndarray:
+    """``fb`` as (secret, guess), for the kernel's all-guesses-at-once scan (only the
+    least-total search uses it; an empty table when it is not used or too big)."""
+    if mode != 0 or fb.size > MAX_TRANSPOSED:
+        return np.zeros((0, 0), dtype=np.int8)
+    return np.ascontiguousarray(fb.T)
 
 
 def _table(game: Game) -> np.ndarray:
