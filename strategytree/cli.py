@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Optional, TypeVar
 
 import typer
 from rich.console import Console
@@ -23,6 +24,8 @@ from .guide import game_text, guide_text, play_secret
 from .notation import load
 from .tree import Strategy
 from .verify import Report, infer_game, verify
+
+T = TypeVar("T")
 
 app = typer.Typer(
     name="strategytree",
@@ -488,27 +491,19 @@ def generate_command(
         elif method == "optimal":
             from .search import build_optimal
 
-            with Progress(
-                TextColumn("searching {task.description}: {task.fields[status]}"),
-                console=err,
-                transient=True,
-                disable=not err.is_terminal,
-            ) as bar:
-                task = bar.add_task(game.name, total=None, status="starting")
-                try:
-                    strategy = build_optimal(
-                        game,
-                        max_guesses=max_guesses,
-                        checkpoint=checkpoint,
-                        symmetry=not no_symmetry,
-                        progress=lambda state: bar.update(task, status=str(state)),
-                    )
-                except KeyboardInterrupt:
-                    strategy = None
+            strategy = _with_status(
+                "searching",
+                game,
+                lambda status: build_optimal(
+                    game,
+                    max_guesses=max_guesses,
+                    checkpoint=checkpoint,
+                    symmetry=not no_symmetry,
+                    progress=lambda state: status(str(state)),
+                ),
+            )
             if strategy is None:
-                kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
-                err.print(f"interrupted{kept}", markup=False, soft_wrap=True)
-                raise typer.Exit(130)
+                raise _interrupted(checkpoint)
         else:
             with Progress(
                 TextColumn("building {task.description}"),
@@ -552,7 +547,6 @@ def _lookahead(
 ) -> Strategy:
     """``generate --method lookahead``, with its progress on the terminal; Ctrl-C
     saves the checkpoint (when given) and exits 130."""
-    from rich.progress import Progress, TextColumn, TimeElapsedColumn
 
     from .lookahead import build_lookahead
 
@@ -560,33 +554,50 @@ def _lookahead(
         levels = tuple(int(w) for w in widths.split(",") if w.strip())
     except ValueError:
         raise StrategyTreeError(f"--widths {widths!r}: expected numbers such as 8,8,4") from None
+    strategy = _with_status(
+        "searching",
+        game,
+        lambda status: build_lookahead(
+            game,
+            rule,
+            levels,
+            symmetry=symmetry,
+            checkpoint=checkpoint,
+            also=also,
+            progress=lambda s: status(
+                f"{s.nodes:,} nodes searched, {s.completions:,} completions, "
+                f"{s.saved:,} guesses saved"
+            ),
+        ),
+    )
+    if strategy is None:
+        raise _interrupted(checkpoint)
+    return strategy
+
+
+def _with_status(verb: str, game: Game, run: Callable[[Callable[[str], None]], T]) -> T | None:
+    """``run(status)`` with its status line on the terminal; None if Ctrl-C stopped it."""
+    from rich.progress import Progress, TextColumn, TimeElapsedColumn
+
     with Progress(
-        TextColumn("searching {task.description}: {task.fields[status]}"),
+        TextColumn(f"{verb} {{task.description}}: {{task.fields[status]}}"),
         TimeElapsedColumn(),
         console=err,
         transient=True,
         disable=not err.is_terminal,
     ) as bar:
-        task = bar.add_task(game.name, total=None, status="first level")
+        task = bar.add_task(game.name, total=None, status="starting")
         try:
-            return build_lookahead(
-                game,
-                rule,
-                levels,
-                symmetry=symmetry,
-                checkpoint=checkpoint,
-                also=also,
-                progress=lambda s: bar.update(
-                    task,
-                    status=f"{s.nodes:,} nodes searched, {s.completions:,} completions, "
-                    f"{s.saved:,} guesses saved",
-                ),
-            )
+            return run(lambda text: bar.update(task, status=text))
         except KeyboardInterrupt:
-            pass
+            return None
+
+
+def _interrupted(checkpoint: Path | None) -> typer.Exit:
+    """Say that a long run was stopped (and where its work is kept); exit 130."""
     kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
     err.print(f"interrupted{kept}", markup=False, soft_wrap=True)
-    raise typer.Exit(130)
+    return typer.Exit(130)
 
 
 @app.command("bound")
@@ -613,33 +624,25 @@ def bound_command(
     """
     import time
 
-    from rich.progress import Progress, TextColumn
 
     from .search import prove_bound
 
     started = time.perf_counter()
     try:
         game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
-        with Progress(
-            TextColumn("proving {task.description}: {task.fields[status]}"),
-            console=err,
-            transient=True,
-            disable=not err.is_terminal,
-        ) as bar:
-            task = bar.add_task(game.name, total=None, status="starting")
-            try:
-                answer = prove_bound(
-                    game,
-                    symmetry=not no_symmetry,
-                    progress=lambda state: bar.update(task, status=str(state)),
-                )
-            except KeyboardInterrupt:
-                answer = None
+        answer = _with_status(
+            "proving",
+            game,
+            lambda status: prove_bound(
+                game,
+                symmetry=not no_symmetry,
+                progress=lambda state: status(str(state)),
+            ),
+        )
     except StrategyTreeError as problem:
         raise _fail(str(problem)) from None
     if answer is None:
-        err.print("interrupted", markup=False)
-        raise typer.Exit(130)
+        raise _interrupted(None)
     elapsed = time.perf_counter() - started
     below = f"; none within {answer - 1}" if answer > 1 else ""
     out.print(
