@@ -11,26 +11,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import naive
+from cli_runner import DATA, EXAMPLE, invoke, runner
 import strategytree as st
 from strategytree.cli import app
 
-DATA = Path(__file__).parent / "data"
-EXAMPLE = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"
 # MM(1,6) tried colour by colour: the same total as EXAMPLE (1+2+...+6 = 21), but 6 at most
 CHAIN = "{A:{00:{B:{00:{C:{00:{D:{00:{E:{00:F}}}}}}}}}}"
 
-runner = CliRunner()
-
-
-def invoke(args: list[str]):
-    """Run the app; it may exit with a code, but must never raise anything else."""
-    result = runner.invoke(app, args)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    return result
 
 
 @pytest.fixture

@@ -12,24 +12,13 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from typer.testing import CliRunner
 
+from cli_runner import DATA, EXAMPLE, invoke
 import strategytree as st
 from strategytree import cli
-from strategytree.cli import app
 from strategytree.guide import GuideTree, guide_text
 
-DATA = Path(__file__).parent / "data"
-EXAMPLE = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"
 
-runner = CliRunner()
-
-
-def invoke(args: list[str]):
-    result = runner.invoke(app, args)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "Traceback" not in result.output
-    return result
 
 
 @pytest.fixture

@@ -1,0 +1,23 @@
+"""What the command-line tests share: the app run in-process, never raising."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from strategytree.cli import app
+
+DATA = Path(__file__).parent / "data"
+#: the MM(2,3) strategy of the code-golf challenge (total 21, max 3)
+EXAMPLE = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"
+
+runner = CliRunner()
+
+
+def invoke(args: list[str]):
+    """Run the app; it may exit with a code, but must never raise anything else."""
+    result = runner.invoke(app, args)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    return result
