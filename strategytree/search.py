@@ -47,7 +47,9 @@ checkpoint first when one was asked for.
 from __future__ import annotations
 
 import base64
+import itertools
 import json
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -85,6 +87,8 @@ MAX_TABLE = 400_000_000
 MAX_TRANSPOSED = 100_000_000
 #: the first levels of the search run in Python, with the full symmetry group
 PY_LEVELS = 2
+#: most maps of a symmetry group the compiled search takes (more: no symmetry below)
+MAX_MAPS = 5040
 #: sets smaller than this are not written to a checkpoint (cheap to redo)
 CHECKPOINT_MIN_SET = 6
 #: seconds between checkpoints
@@ -154,19 +158,66 @@ def _set_key(S, dkey):
 
 
 @njit(cache=True, nogil=True)
-def _canonical_free(code, free):
-    """True when the never-played colours of ``code`` appear in increasing order
-    from the lowest one (one guess per class of renamings of those colours)."""
-    seen = np.int64(0)
-    rest = free
-    for i in range(code.shape[0]):
-        b = np.int64(1) << np.int64(code[i])
-        if (free & b) != 0 and (seen & b) == 0:
-            if b != (rest & -rest):
-                return False
-            seen |= b
-            rest &= ~b
+def _least_in_class(code, perms, taus, k, freec, label):
+    """True when ``code`` is the first (in code order) of its class: no map of the
+    group (``perms[t]``, ``taus[t]``; code ``g`` goes to ``taus[t][g[perms[t]]]``),
+    times the renamings of the colours never played (``taus[t][c] < 0``; ``freec``
+    lists them in increasing order), sends it to a smaller code.  ``label`` is
+    scratch, all -1 (and left so)."""
+    p = code.shape[0]
+    for t in range(k):
+        used = 0
+        verdict = 0
+        for i in range(p):
+            a = code[perms[t, i]]
+            b = taus[t, a]
+            if b < 0:
+                # the least image renames never-played colours by first appearance
+                b = label[a]
+                if b < 0:
+                    b = freec[used]
+                    used += 1
+                    label[a] = b
+            if b != code[i]:
+                verdict = -1 if b < code[i] else 1
+                break
+        for i in range(p):
+            label[code[i]] = -1
+        if verdict < 0:
+            return False
     return True
+
+
+@njit(cache=True, nogil=True)
+def _stabilizer(perms, taus, k, code, out_perms, out_taus):
+    """The maps of (``perms``, ``taus``)[:k] that can be extended to fix ``code``
+    (renaming never-played colours of it to never-played ones); their number."""
+    p = code.shape[0]
+    c = taus.shape[1]
+    kk = 0
+    for t in range(k):
+        for x in range(c):
+            out_taus[kk, x] = taus[t, x]
+        ok = True
+        for i in range(p):
+            a = code[perms[t, i]]
+            b = code[i]
+            if out_taus[kk, a] < 0:
+                for x in range(c):
+                    if out_taus[kk, x] == b:
+                        ok = False
+                        break
+                if not ok:
+                    break
+                out_taus[kk, a] = b
+            elif out_taus[kk, a] != b:
+                ok = False
+                break
+        if ok:
+            for i in range(p):
+                out_perms[kk, i] = perms[t, i]
+            kk += 1
+    return kk
 
 
 @njit(cache=True, nogil=True)
@@ -238,7 +289,9 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
     """
     N = S0.shape[0]
     m = fb.shape[0]
-    sets, cand, lbs, hist, start, big, keys_tmp, cand_tmp, lb_tmp, fill, fr, seen, pv, qt = ws
+    (sets, cand, lbs, hist, start, big, keys_tmp, cand_tmp, lb_tmp, fill, fr, seen, pv, qt,
+     gperm, gtau, gk, label, freec) = ws
+    n_colors = gtau.shape[2]
     # fbT (secret x guess): the replies met by every guess at once, in a loop the
     # compiler vectorises (an empty table when it was too big to build)
     wide_ok = fbT.shape[0] == fb.shape[1] and fbT.shape[1] == m
@@ -321,7 +374,13 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                     present |= smask[S[j]]
                 dead = full & ~present
                 dead_rest = dead & (dead - 1)
-                free = (full & ~pl[L]) if symm else np.int64(0)
+                # the symmetry group of the history: one guess per class
+                nfree = 0
+                for x in range(n_colors):
+                    if (pl[L] >> x) & 1 == 0:
+                        freec[nfree] = x
+                        nfree += 1
+                symtest = symm and gk[L] > 0 and (gk[L] > 1 or nfree > 1)
                 h = hist[L]
                 stamp = stats[0]
                 fmin = INF
@@ -337,6 +396,13 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                     if idx < n:
                         g = as_guess[S[idx]]
                         seen[g] = stamp
+                        if idx == n - 1 and mode == 0 and lb < 2 * n:
+                            # no secret before this one splits the rest into singletons
+                            lb = 2 * n
+                        # the group maps the set to itself: a secret's class holds
+                        # secrets only, and its first member is one of them
+                        if symtest and not _least_in_class(codes[g], gperm[L], gtau[L], gk[L], freec, label):
+                            continue
                     else:
                         g = idx - n
                         if quick and wide_ok:
@@ -355,7 +421,7 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                             continue
                         if merge and (gmask[g] & dead_rest) != 0:
                             continue
-                        if free != 0 and not _canonical_free(codes[g], free):
+                        if symtest and not _least_in_class(codes[g], gperm[L], gtau[L], gk[L], freec, label):
                             continue
                     row = fb[g]
                     if quick:
@@ -376,8 +442,6 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                             fmin = min(fmin, lbg)
                             continue
                     if fast:
-                        if idx == n - 1 and lb < 2 * n:
-                            lb = 2 * n
                         if lbg <= lb and lbg <= 2 * n:
                             # parts of at most two, meeting the bound: optimal
                             cache[(k1[L], k2[L])] = (lbg, np.int64(g), np.int64(2 * n + 1))
@@ -421,8 +485,6 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                                 lbg = INF
                             elif lbg < INF:
                                 lbg += lbt[k]
-                    if idx == n - 1 and mode == 0 and lb < 2 * n:
-                        lb = 2 * n
                     if lbg >= INF:
                         continue
                     if worst <= 2 and lbg <= lb:
@@ -461,6 +523,10 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
             g = cand[L, t]
             n = sn[L]
             S = sets[L, soff[L] : soff[L] + n]
+            if symm and gk[L] > 0:
+                gk[L + 1] = _stabilizer(gperm[L], gtau[L], gk[L], codes[g], gperm[L + 1], gtau[L + 1])
+            else:
+                gk[L + 1] = 0
             h = hist[L]
             for j in range(n):
                 h[fb[g, S[j]]] += 1
@@ -554,8 +620,10 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
             state = NEXT_PART
 
 
-def _workspace(n: int, m: int, n_replies: int, depth: int) -> tuple:
-    """Scratch arrays for :func:`_solve`, one row per level of the search."""
+def _workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors: int = 1,
+               maps: int = 1) -> tuple:
+    """Scratch arrays for :func:`_solve`, one row per level of the search (``maps``:
+    the most maps a symmetry group given to it may have)."""
     levels = min(depth, n) + 2
     return (
         np.empty((levels + 1, n), dtype=np.int32),  # the sets of each level
@@ -572,6 +640,11 @@ def _workspace(n: int, m: int, n_replies: int, depth: int) -> tuple:
         np.full(m, -1, dtype=np.int64),  # guesses already scored at a node
         np.zeros((levels, n_replies), dtype=np.int64),  # what each part costs at least
         np.zeros(m, dtype=np.uint64),  # the replies each guess meets (a bit set)
+        np.zeros((levels + 1, maps, pegs), dtype=np.int64),  # the symmetry group of each level:
+        np.full((levels + 1, maps, colors), -1, dtype=np.int64),  # its maps (perm, tau)
+        np.zeros(levels + 1, dtype=np.int64),  # and their number (0: no symmetry used)
+        np.full(colors, -1, dtype=np.int64),
+        np.empty(colors, dtype=np.int64),
     )
 
 
@@ -698,16 +771,41 @@ class _Problem:
             mode=mode,
             cache=_new_cache(),
             stats=np.zeros(4, dtype=np.int64),
-            ws=_workspace(n, m, game.n_replies, UNLIMITED),
+            ws=_workspace(n, m, game.n_replies, UNLIMITED, game.pegs, game.colors,
+                          min(math.factorial(game.pegs), MAX_MAPS) if closed else 1),
         )
 
     # thin calls of the kernels
-    def solve(self, S: np.ndarray, d: int, limit: int, played: int, force: int = -1) -> int:
+    def solve(
+        self, S: np.ndarray, d: int, limit: int, played: int, force: int = -1,
+        sym: Symmetry | None = None,
+    ) -> int:
+        """:func:`_solve`; ``sym`` the symmetry group of the history (None: none used)."""
+        self._set_group(sym)
         return int(
             _solve(S, d, limit, played, force, self.mode, self.fb, self.fbT, self.codes, self.gmask, self.smask, self.as_guess,
                    self.lbt, self.cap, self.win, self.n_replies, self.nsmall, self.full, self.symm,
                    self.merge, self.dkeyed, self.cache, self.stats, self.ws)
         )
+
+    def _set_group(self, sym: Symmetry | None) -> None:
+        """Give ``sym`` to :func:`_solve` as arrays (its first level's group)."""
+        gperm, gtau, gk = self.ws[14], self.ws[15], self.ws[16]
+        gk[0] = 0
+        if sym is None or not self.symm or not sym.enabled:
+            return
+        if sym.maps is None:  # nothing played: every permutation, every renaming
+            if math.factorial(self.game.pegs) > gperm.shape[1]:
+                return
+            maps = [(np.array(perm), None) for perm in itertools.permutations(range(self.game.pegs))]
+        else:
+            maps = sym.maps
+        if len(maps) > gperm.shape[1]:
+            return
+        for t, (perm, tau) in enumerate(maps):
+            gperm[0, t] = perm
+            gtau[0, t] = -1 if tau is None else tau
+        gk[0] = len(maps)
 
     def get(self, S: np.ndarray, d: int) -> tuple[int, int, int] | None:
         """(cost, guess, 2 * size + exact) cached for ``S``, or None."""
@@ -828,7 +926,7 @@ class _Search:
         p = self.p
         n = len(S)
         if level >= PY_LEVELS or n <= 2:
-            result = p.solve(S, d, limit, played)
+            result = p.solve(S, d, limit, played, sym=sym)
             self.check()
             return result
         if n > p.cap[d]:
@@ -860,7 +958,7 @@ class _Search:
             if level + 1 < PY_LEVELS:
                 total = self.guess(S, d, g, int(lbg[i]), best, sym, played, level)
             else:
-                total = p.solve(S, d, best, played, g)
+                total = p.solve(S, d, best, played, g, sym)
                 self.check()
             if total < best:
                 best, best_guess = total, g

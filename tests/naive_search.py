@@ -7,6 +7,8 @@ secret plus the cost of each part it leaves; memoised on the set, nothing else.
 
 from __future__ import annotations
 
+import itertools
+
 from functools import cache
 
 import naive
@@ -87,15 +89,17 @@ def lower_bound(n: int, branching: int) -> int:
     return sum(depths[:n])
 
 
-def canonical_free(code, free: set[int]) -> bool:
-    """True when renaming the colours of ``free`` by first appearance (lowest
-    first) leaves ``code`` unchanged."""
-    order = sorted(free)
-    rename: dict[int, int] = {}
-    for c in code:
-        if c in free and c not in rename:
-            rename[c] = order[len(rename)]
-    return all(rename.get(c, c) == c for c in code)
+def least_in_class(code, history, colors: int) -> bool:
+    """True when ``code`` is the smallest (as a tuple) of its images under every
+    permutation of positions and of colours that maps each guess of ``history``
+    to itself (all of them tried, one by one)."""
+    pegs = len(code)
+    for sigma in itertools.permutations(range(pegs)):
+        for pi in itertools.permutations(range(colors)):
+            if all(tuple(pi[h[sigma[i]]] for i in range(pegs)) == tuple(h) for h in history):
+                if tuple(pi[code[sigma[i]]] for i in range(pegs)) < tuple(code):
+                    return False
+    return True
 
 
 # -- games given by a table of replies ------------------------------------------------

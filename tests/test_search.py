@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -43,13 +44,29 @@ def test_lower_bounds_match_the_naive_tree(branching: int) -> None:
         assert cap[d] == sum(branching**k for k in range(d))
 
 
-def test_canonical_free_matches_the_naive_renaming() -> None:
-    codes = naive.mm_codes(3, 5)
-    for free in (0b11111, 0b11100, 0b10110, 0b00001, 0b01010):
-        colours = {c for c in range(5) if free >> c & 1}
-        for code in codes:
-            row = np.array(code, dtype=np.uint8)
-            assert search._canonical_free(row, free) == naive_search.canonical_free(code, colours)
+@pytest.mark.parametrize(
+    "history", [(), ((0, 0, 1),), ((0, 1, 2),), ((0, 1, 2), (1, 0, 3)), ((0, 0, 1), (2, 1, 1)), ((0, 1, 1), (2, 3, 4))]
+)
+def test_symmetry_kernels_match_every_permutation(history) -> None:
+    """_stabilizer and _least_in_class (the compiled search's symmetry) against a
+    brute force over all 3! x 5! permutations of positions and colours."""
+    pegs, colors = 3, 5
+    perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
+    taus = np.full((len(perms), colors), -1, dtype=np.int64)
+    k = len(perms)
+    played = set()
+    for h in history:
+        out_p, out_t = np.zeros_like(perms), np.full_like(taus, -1)
+        k = search._stabilizer(perms, taus, k, np.array(h, dtype=np.int64), out_p, out_t)
+        perms, taus = out_p, out_t
+        played |= set(h)
+    freec = np.array([c for c in range(colors) if c not in played] + [0] * len(played), dtype=np.int64)
+    label = np.full(colors, -1, dtype=np.int64)
+    for code in naive.mm_codes(pegs, colors):
+        row = np.array(code, dtype=np.int64)
+        got = search._least_in_class(row, perms, taus, k, freec, label)
+        assert got == naive_search.least_in_class(code, history, colors), (code, history)
+        assert (label == -1).all()
 
 
 def test_set_keys_tell_sets_apart() -> None:
