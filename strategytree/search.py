@@ -63,7 +63,7 @@ from numba.typed import Dict
 
 from .errors import StrategyTreeError
 from .files import write_text_atomic
-from .game import Game, _closed_under_renaming, feedback_bits
+from .game import Game, _closed_under_renaming
 from .kernels import _popcount
 from .symmetry import Symmetry
 from .tree import Node, Strategy
@@ -273,7 +273,7 @@ def _scan(fbT, S, out):
 
 
 @njit(cache=True, nogil=True)
-def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, as_guess, lbt, cap, win,
+def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, as_guess, lbtab, captab, win,
            n_replies, nsmall, full, symm, merge, dkeyed, cache, stats, ws):
     """Least total cost of the secrets ``S0`` (sorted indices) with ``d0`` guesses left.
 
@@ -300,7 +300,11 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
         fr[0], fr[1], fr[2], fr[3], fr[4], fr[5], fr[6], fr[7], fr[8], fr[9], fr[10], fr[11],
         fr[12], fr[13], fr[14], fr[15], fr[16])
     ph = fr[17]
+    # the most parts besides the win a guess makes of the level's set, of its parent's
+    # (a part's guesses make no more parts of it): rows of lbtab and captab
+    bsel, bl = fr[18], fr[19]
     soff[0] = 0
+    bl[0] = lbtab.shape[0] - 1
 
     ENTER, NEXT_CAND, NEXT_PART, FINAL, RETURN = 0, 1, 2, 3, 4
     L = 0
@@ -319,6 +323,9 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
             d = dd[L]
             S = sets[L, soff[L] : soff[L] + n]
             state = RETURN
+            lbt = lbtab[bl[L]]
+            cap = captab[bl[L]]
+            bsel[L] = bl[L]
             if n == 1:
                 ret = lbt[1]
                 continue
@@ -389,6 +396,24 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                 quick = mode == 0 and n_replies <= 64
                 fast = quick and n <= nsmall and capd >= n
                 scanned = False
+                if quick and wide_ok and not fast:
+                    # every guess's replies at once; no guess makes more parts than
+                    # the most any makes here, nor of any part: tighter bounds below
+                    _scan(fbT, S, qt)
+                    scanned = True
+                    nowin = ~(np.uint64(1) << np.uint64(win))
+                    bm = np.int64(1)
+                    for x in range(m):
+                        bx = np.int64(_popcount(qt[x] & nowin))
+                        if bx > bm:
+                            bm = bx
+                    if bm < bl[L]:
+                        bsel[L] = bm
+                        lbt = lbtab[bm]
+                        cap = captab[bm]
+                        capd = cap[d - 1]
+                        if lbt[n] > lb:
+                            lb = lbt[n]
                 # the possible secrets first: one that splits the rest into parts of
                 # at most two is optimal when it meets the bound, and if none splits
                 # them into singletons, no strategy costs less than 2n
@@ -506,6 +531,12 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                 for i in range(count):
                     cand[L, i] = cand_tmp[order[i]]
                     lbs[L, i] = lb_tmp[order[i]]
+                # no guess costs less than its bound: the least bound is the set's
+                least = fmin
+                if count > 0 and lbs[L, 0] < least:
+                    least = lbs[L, 0]
+                if least > lb:
+                    lb = least
                 lbv[L] = lb
                 fail[L] = fmin
             nc[L] = count
@@ -554,6 +585,8 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                 big[L, y + 1] = r
             nbig[L] = nb
             aa[L] = 0
+            lbt = lbtab[bsel[L]]
+            bl[L + 1] = bsel[L]
             for x in range(nb):
                 pv[L, x] = lbt[h[big[L, x]]]
             ph[L] = 0 if nb > 1 else 1
@@ -636,7 +669,7 @@ def _workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors
         np.empty(m, dtype=np.int64),
         np.empty(m, dtype=np.int64),
         np.empty(n_replies, dtype=np.int64),
-        np.zeros((18, levels), dtype=np.int64),  # the scalars of each level
+        np.zeros((20, levels), dtype=np.int64),  # the scalars of each level
         np.full(m, -1, dtype=np.int64),  # guesses already scored at a node
         np.zeros((levels, n_replies), dtype=np.int64),  # what each part costs at least
         np.zeros(m, dtype=np.uint64),  # the replies each guess meets (a bit set)
@@ -711,8 +744,8 @@ class _Problem:
     gmask: np.ndarray
     smask: np.ndarray
     as_guess: np.ndarray
-    lbt: np.ndarray
-    cap: np.ndarray
+    lbtab: np.ndarray  # lbtab[b]: lower bounds (lower_bounds) when guesses make at most b parts
+    captab: np.ndarray  # captab[b]: the most secrets d guesses solve, likewise
     win: int
     n_replies: int
     nsmall: int  # sets this small have only parts with L(k) = 2k - 1
@@ -744,10 +777,7 @@ class _Problem:
         # replies some guess gets from some secret, less the win
         branching = max(int(np.count_nonzero(np.bincount(fb.ravel(), minlength=game.n_replies))) - 1, 1)
         depth = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)
-        lbt, cap = lower_bounds(n, branching, UNLIMITED)
-        if mode == 1:
-            lbt[:] = 0  # feasibility: every cost is 0 (within the guesses) or INF
-        cap[depth + 1 :] = cap[depth]  # never used beyond depth; keep the arrays one size
+        lbtab, captab = _bound_tables(n, branching, depth, mode)
         closed = symmetry and _closed_under_renaming(game)
         from .builders import colour_masks
 
@@ -759,8 +789,8 @@ class _Problem:
             gmask=colour_masks(game.guesses),
             smask=colour_masks(game.secrets),
             as_guess=as_guess,
-            lbt=lbt,
-            cap=cap,
+            lbtab=lbtab,
+            captab=captab,
             win=game.win,
             n_replies=game.n_replies,
             nsmall=branching + 1,
@@ -784,9 +814,18 @@ class _Problem:
         self._set_group(sym)
         return int(
             _solve(S, d, limit, played, force, self.mode, self.fb, self.fbT, self.codes, self.gmask, self.smask, self.as_guess,
-                   self.lbt, self.cap, self.win, self.n_replies, self.nsmall, self.full, self.symm,
+                   self.lbtab, self.captab, self.win, self.n_replies, self.nsmall, self.full, self.symm,
                    self.merge, self.dkeyed, self.cache, self.stats, self.ws)
         )
+
+    @property
+    def lbt(self) -> np.ndarray:
+        """The lower bounds for the game's most parts (the last row of ``lbtab``)."""
+        return self.lbtab[-1]
+
+    @property
+    def cap(self) -> np.ndarray:
+        return self.captab[-1]
 
     def _set_group(self, sym: Symmetry | None) -> None:
         """Give ``sym`` to :func:`_solve` as arrays (its first level's group)."""
@@ -839,9 +878,7 @@ class _Problem:
         fb = np.ascontiguousarray(fb, dtype=np.int8)
         n_replies = max(int(fb.max()), win) + 1
         branching = max(int(np.count_nonzero(np.bincount(fb.ravel()))) - 1, 1)
-        lbt, cap = lower_bounds(n, branching, UNLIMITED)
-        if mode == 1:
-            lbt[:] = 0
+        lbtab, captab = _bound_tables(n, branching, UNLIMITED, mode)
         return cls(
             game=None,  # type: ignore[arg-type]
             fb=fb,
@@ -850,8 +887,8 @@ class _Problem:
             gmask=np.zeros(m, dtype=np.int64),
             smask=np.zeros(n, dtype=np.int64),
             as_guess=np.argmax(wins, axis=0).astype(np.int64),
-            lbt=lbt,
-            cap=cap,
+            lbtab=lbtab,
+            captab=captab,
             win=int(win),
             n_replies=n_replies,
             nsmall=branching + 1,
@@ -880,6 +917,20 @@ class _Problem:
         return np.ascontiguousarray(cands, dtype=np.int64)
 
 
+def _bound_tables(n: int, branching: int, depth: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`lower_bounds` for each most number of parts ``b`` = 0 .. ``branching``
+    (row ``b``; row 0 as row 1): costs all 0 when ``mode`` is 1 (feasibility), and no
+    secret solved beyond ``depth`` guesses."""
+    lbtab = np.zeros((branching + 1, n + 1), dtype=np.int64)
+    captab = np.zeros((branching + 1, UNLIMITED + 1), dtype=np.int64)
+    for b in range(branching + 1):
+        lbt, cap = lower_bounds(n, max(b, 1), UNLIMITED)
+        cap[depth + 1 :] = cap[depth]  # never used beyond depth; keep the arrays one size
+        lbtab[b] = 0 if mode == 1 else lbt
+        captab[b] = cap
+    return lbtab, captab
+
+
 def _transposed(fb: np.ndarray, mode: int) -> np.ndarray:
     """``fb`` as (secret, guess), for the kernel's all-guesses-at-once scan (only the
     least-total search uses it; an empty table when it is not used or too big)."""
@@ -889,20 +940,29 @@ def _transposed(fb: np.ndarray, mode: int) -> np.ndarray:
 
 
 def _table(game: Game) -> np.ndarray:
-    """The reply code of every allowed guess against every secret.
-
-    With numpy, a block of guesses at a time (loading a compiled kernel that
-    counts bits costs more than this takes for the games an exact search can do).
-    """
+    """The reply code of every allowed guess against every secret
+    (:func:`strategytree.game.feedback_bits`, compiled: the search loads compiled
+    code anyway, and this is ten times numpy's speed)."""
     out = np.empty((len(game.guesses), len(game.secrets)), dtype=np.int8)
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
-    block = max(1, (1 << 22) // max(1, len(game.secrets) * gpos.shape[1]))
-    for i in range(0, len(out), block):
-        out[i : i + block] = feedback_bits(
-            gpos[i : i + block, None], gcnt[i : i + block, None], spos[None], scnt[None], game.pegs
-        )
+    _fill_table(gpos, gcnt, spos, scnt, game.pegs, out)
     return out
+
+
+@njit(cache=True, nogil=True)
+def _fill_table(gpos, gcnt, spos, scnt, pegs, out):
+    """``out[g, s]``: the reply code of guess ``g`` against secret ``s`` from their bit
+    encodings (black pegs from the positions, black + white from the counts)."""
+    words = gpos.shape[1]
+    for g in range(gpos.shape[0]):
+        for s in range(spos.shape[0]):
+            black = 0
+            both = 0
+            for w in range(words):
+                black += _popcount(gpos[g, w] & spos[s, w])
+                both += _popcount(gcnt[g, w] & scnt[s, w])
+            out[g, s] = black * (pegs + 1) + (both - black)
 
 
 class _Stopped(Exception):
