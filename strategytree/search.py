@@ -128,13 +128,13 @@ def lower_bounds(n: int, branching: int, depth: int = UNLIMITED) -> tuple[np.nda
     ([0, 1, 3, 5, 7], 30, [0, 1, 14, 183])
     """
     b = max(int(branching), 1)
+    # the k-th secret (k = 1, 2, ...) is solved at the first level whose tree holds k
+    holds = [0]
+    while holds[-1] < n:
+        holds.append(min(1 + b * holds[-1], INF))
+    levels = np.searchsorted(np.array(holds[1:], dtype=np.int64), np.arange(1, n + 1)) + 1
     L = np.zeros(n + 1, dtype=np.int64)
-    level, room, filled = 1, 1, 0
-    for k in range(1, n + 1):
-        if filled == room:
-            level, room, filled = level + 1, min(room * b, INF), 0
-        L[k] = L[k - 1] + level
-        filled += 1
+    np.cumsum(levels, out=L[1:])
     cap = np.zeros(depth + 1, dtype=np.int64)
     for d in range(1, depth + 1):
         cap[d] = min(1 + b * cap[d - 1], INF)
@@ -758,6 +758,8 @@ class _Problem:
     stats: np.ndarray
     ws: tuple
     every_guess: np.ndarray | None = None
+    _group_of: Symmetry | None = None  # the group the workspace's first level holds
+    _group_size: int = 0
 
     @classmethod
     def of(
@@ -830,6 +832,10 @@ class _Problem:
     def _set_group(self, sym: Symmetry | None) -> None:
         """Give ``sym`` to :func:`_solve` as arrays (its first level's group)."""
         gperm, gtau, gk = self.ws[14], self.ws[15], self.ws[16]
+        if sym is not None and sym is self._group_of:
+            gk[0] = self._group_size  # the arrays hold it already (siblings share one)
+            return
+        self._group_of, self._group_size = sym, 0
         gk[0] = 0
         if sym is None or not self.symm or not sym.enabled:
             return
@@ -844,7 +850,7 @@ class _Problem:
         for t, (perm, tau) in enumerate(maps):
             gperm[0, t] = perm
             gtau[0, t] = -1 if tau is None else tau
-        gk[0] = len(maps)
+        gk[0] = self._group_size = len(maps)
 
     def get(self, S: np.ndarray, d: int) -> tuple[int, int, int] | None:
         """(cost, guess, 2 * size + exact) cached for ``S``, or None."""
@@ -1082,6 +1088,11 @@ class _Search:
             n = len(S)
             if n <= 2:
                 g = int(p.as_guess[S[0]])
+                node.guess = text(p.game.guesses[g])
+                if n == 2:
+                    leaf = Node(text(p.game.secrets[S[1]]))
+                    node.branches = ((p.game.reply(int(p.fb[g, S[1]])), leaf),)
+                continue
             else:
                 entry = p.get(S, d)
                 if entry is None or not entry[2] & 1 or entry[1] < 0:
