@@ -5,7 +5,8 @@
 2. ``strategytree bound --pegs 4 --colors 6``, whole process (median of 3).
 3. In this process, after start-up: MM(4,6) (median of 3), 4 distinct of 8 with
    distinct guesses (median of 3), MM(4,7) (one run) and, with ``--bulls``,
-   Bulls and Cows (one run; minutes).  Each tree is verified and its total
+   Bulls and Cows (one run; two to three minutes) and its proven worst case
+   (``prove_bound``, one run).  Each tree is verified and its total
    printed beside the published one, with the number of sets the search
    searched (the work done, whatever the machine's load).
 
@@ -21,7 +22,7 @@ from _common import median_command, median_time
 
 import strategytree as st
 from strategytree.literature import published
-from strategytree.search import build_optimal
+from strategytree.search import build_optimal, prove_bound
 
 quick = "--quick" in sys.argv
 bulls = "--bulls" in sys.argv
@@ -64,3 +65,9 @@ for label, key, make, runs in games:
     nodes = seen[-1].nodes if seen else 0
     print(f"| {label} | {report.total:,} | {report.max_guesses} | {known} | {nodes:,} | {seconds:.2f} |",
           flush=True)
+
+if bulls:
+    game = st.distinct(4, 10, distinct_guesses=True)
+    answer = []
+    seconds = median_time(lambda: answer.append(prove_bound(game)), repeat=1)
+    print(f"bound Bulls and Cows: {answer[-1]} guesses, proved in {seconds:.1f} s")

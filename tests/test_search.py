@@ -174,18 +174,29 @@ def test_mm46_bound_is_five() -> None:
     assert search.prove_bound(st.mastermind(4, 6)) == 5
 
 
-@pytest.mark.slow
 def test_four_distinct_of_eight_optimal() -> None:
     game = st.distinct(4, 8, distinct_guesses=True)
     report = checked(search.build_optimal(game), game)
     assert report.total == published("4-distinct-of-8", "optimal").low == 7817
 
 
-@pytest.mark.slow
 def test_mm47_optimal_is_ville() -> None:
     game = st.mastermind(4, 7)
     report = checked(search.build_optimal(game), game)
     assert report.total == published("MM(4,7)", "optimal").low == 11228
+
+
+def test_bulls_and_cows_bound_is_seven() -> None:
+    assert search.prove_bound(st.distinct(4, 10, distinct_guesses=True)) == 7
+
+
+@pytest.mark.slow
+def test_bulls_and_cows_optimal() -> None:
+    """Two to three minutes here."""
+    game = st.distinct(4, 10, distinct_guesses=True)
+    report = checked(search.build_optimal(game), game)
+    assert report.total == published("bulls-and-cows", "optimal").low == 26274
+    assert report.max_guesses == 7
 
 
 # -- progress, interruption, checkpoints -----------------------------------------------
