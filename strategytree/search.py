@@ -91,6 +91,8 @@ PY_LEVELS = 2
 MAX_MAPS = 5040
 #: sets smaller than this are not written to a checkpoint (cheap to redo)
 CHECKPOINT_MIN_SET = 6
+#: from this many secrets, a greedy strategy's total is the first "best so far" shown
+GREEDY_FIRST = 3000
 #: seconds between checkpoints
 CHECKPOINT_EVERY = 5.0
 
@@ -1028,7 +1030,7 @@ class _Search:
                 self.check()
             if total < best:
                 best, best_guess = total, g
-                if level == 0:
+                if level == 0 and (self.best is None or best < self.best):
                     self.best = best
                 if best <= lb:
                     break
@@ -1231,6 +1233,13 @@ def build_optimal(
     sym = Symmetry.of(game, symmetry)
 
     def work() -> Node | None:
+        if len(S) >= GREEDY_FIRST and max_guesses is None:
+            # a whole strategy to show as the best so far within a second (the
+            # search finds its first one only when the root's parts are solved)
+            from .builders import build_greedy
+            from .verify import verify
+
+            search.best = verify(build_greedy(game, rule="expected"), game).total
         cost = search.node(S, d, INF, sym, 0, 0)
         if cost >= INF:
             return None

@@ -207,6 +207,28 @@ def test_progress_is_reported() -> None:
     assert "73" in str(seen[-1])
 
 
+def test_a_big_search_shows_a_greedy_total_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before the search finds its first whole strategy, a one-step one is shown."""
+    from strategytree.builders import build_greedy
+
+    game = st.mastermind(4, 6)
+    greedy = st.verify(build_greedy(game, rule="expected"), game).total
+    monkeypatch.setattr(search, "GREEDY_FIRST", 1)
+    shown = []
+    real = search._Search.node
+
+    def node(self, S, d, limit, sym, played, level):
+        if level == 0:
+            shown.append(self.best)
+        return real(self, S, d, limit, sym, played, level)
+
+    monkeypatch.setattr(search._Search, "node", node)
+    seen: list[search.SearchProgress] = []
+    search.build_optimal(game, progress=seen.append)
+    assert shown == [greedy] and greedy > 5625
+    assert seen[-1].best == 5625
+
+
 def test_interrupt_saves_a_checkpoint_that_resumes(tmp_path: Path) -> None:
     game = st.mastermind(3, 4)
     saved = tmp_path / "search.ckpt"
