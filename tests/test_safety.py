@@ -111,7 +111,9 @@ def test_interrupted_generate_leaves_the_old_file(tmp_path: Path, how: signal.Si
     out = tmp_path / "mm58.txt"
     out.write_text("the old strategy")
     child = subprocess.Popen(
-        [*_console_script(), "generate", "-p", "5", "-c", "8", "-o", str(out), "--force"],
+        # a lookahead search of MM(5,8): minutes, so the signal lands while it works
+        [*_console_script(), "generate", "-p", "5", "-c", "8", "--method", "lookahead",
+         "--widths", "8,8,8", "-o", str(out), "--force"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
