@@ -46,10 +46,10 @@ checkpoint first when one was asked for.
 
 from __future__ import annotations
 
-import base64
 import itertools
 import json
 import math
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -62,7 +62,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from .errors import StrategyTreeError
-from .files import write_text_atomic
+from .files import atomic_path
 from .game import Game, _closed_under_renaming
 from .kernels import _popcount
 from .symmetry import Symmetry
@@ -1169,7 +1169,7 @@ def _fingerprint(game: Game, max_guesses: int | None, what: str) -> dict:
     )
     return {
         "format": "strategytree-search-checkpoint",
-        "version": 1,
+        "version": 2,
         "what": what,
         "game": game.name,
         "pegs": game.pegs,
@@ -1182,11 +1182,14 @@ def _fingerprint(game: Game, max_guesses: int | None, what: str) -> dict:
 
 
 def _save_checkpoint(path: Path, p: _Problem, max_guesses: int | None, what: str = "optimal") -> None:
+    """One line of JSON (what was searched), then the cache's rows as raw int64."""
     table = _cache_rows(p.cache, CHECKPOINT_MIN_SET)
     head = _fingerprint(p.game, max_guesses, what)
     head["entries"] = len(table)
-    head["table"] = base64.b64encode(table.tobytes()).decode("ascii")
-    write_text_atomic(path, json.dumps(head))
+    head["byteorder"] = sys.byteorder
+    with atomic_path(path) as tmp, open(tmp, "wb") as out:
+        out.write(json.dumps(head).encode("ascii") + b"\n")
+        out.write(memoryview(np.ascontiguousarray(table)).cast("B"))
 
 
 def _load_checkpoint(path: Path, p: _Problem, max_guesses: int | None, what: str = "optimal") -> int:
@@ -1194,12 +1197,16 @@ def _load_checkpoint(path: Path, p: _Problem, max_guesses: int | None, what: str
     if not path.exists():
         return 0
     try:
-        head = json.loads(path.read_text(encoding="utf-8"))
-        table = np.frombuffer(base64.b64decode(head.pop("table")), dtype=np.int64).reshape(-1, 5)
+        with open(path, "rb") as source:
+            head = json.loads(source.readline(1 << 16))
+            rows = source.read()
         entries = head.pop("entries")
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+        if head.pop("byteorder") != sys.byteorder or len(rows) != entries * 40:
+            raise ValueError("its table is cut short or from another kind of machine")
+        table = np.frombuffer(rows, dtype=np.int64).reshape(-1, 5)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError) as err:
         raise SearchError(f"{path}: not a checkpoint of strategytree's search ({err})") from None
-    if head != _fingerprint(p.game, max_guesses, what) or entries != len(table):
+    if head != _fingerprint(p.game, max_guesses, what):
         raise SearchError(f"{path}: a checkpoint of another search (game, limits or method differ)")
     _cache_load(p.cache, np.ascontiguousarray(table))
     return len(table)

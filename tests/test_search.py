@@ -239,7 +239,8 @@ def test_interrupt_saves_a_checkpoint_that_resumes(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         search.build_optimal(game, progress=stop, checkpoint=saved)
     assert saved.exists()
-    assert json.loads(saved.read_text())["format"] == "strategytree-search-checkpoint"
+    with open(saved, "rb") as head:  # a line of JSON, then the table
+        assert json.loads(head.readline())["format"] == "strategytree-search-checkpoint"
     assert not list(tmp_path.glob(".*.tmp"))  # written atomically
     resumed = checked(search.build_optimal(game, checkpoint=saved), game)
     fresh = checked(search.build_optimal(game), game)
@@ -251,9 +252,11 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
     search.build_optimal(st.mastermind(3, 3), checkpoint=saved)
     with pytest.raises(search.SearchError, match="another search"):
         search.build_optimal(st.mastermind(3, 4), checkpoint=saved)
-    saved.write_text("not json")
-    with pytest.raises(search.SearchError, match="not a checkpoint"):
-        search.build_optimal(st.mastermind(3, 3), checkpoint=saved)
+    whole = saved.read_bytes()
+    for damaged in (b"not json", whole[:-8], whole.replace(b'"little"', b'"big"', 1)):
+        saved.write_bytes(damaged)
+        with pytest.raises(search.SearchError, match="not a checkpoint"):
+            search.build_optimal(st.mastermind(3, 3), checkpoint=saved)
 
 
 # -- the command line ----------------------------------------------------------------------
