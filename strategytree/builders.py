@@ -20,7 +20,10 @@ secrets left, or when a possible secret splits the rest into singletons, that
 obvious guess is played without scoring everything (it is the one the rule
 would choose).  Candidates that are images of each other under the
 permutations fixing the history are scored once (:mod:`strategytree.symmetry`);
-this changes the speed, never the tree.
+this changes the speed, never the tree.  Where the game allows it (no reply
+table, at most 7 pegs), the choice at a node is one compiled call,
+:func:`strategytree.kernels.best_guess`, which skips the guesses that a
+bound shows cannot beat the best so far: again the same guess, only sooner.
 
 >>> from strategytree.game import mastermind
 >>> from strategytree.verify import verify
@@ -226,12 +229,16 @@ class GreedyChooser:
             if at >= 0:
                 return int(consistent[at])
         candidates = self.candidates(secrets, sym, consistent)
+        scoring = rule if rule in kernels.RULES else "entropy"
+        # the whole choice in one kernel call, where the game has one
+        at = kernels.best_guess(game, scoring, candidates, secrets, consistent)
+        if at is not None:
+            return int(candidates[at])
         if perfect_possible:
             # no possible secret does it; the first guess that does is the best
             at = kernels.first_perfect(game, candidates, secrets, check=False)
             if at >= 0:
                 return int(candidates[at])
-        scoring = rule if rule in kernels.RULES else "entropy"
         score = kernels.scores(game, scoring, candidates, secrets, check=False)
         best = np.flatnonzero(score == score.max())
         if len(best) > 1:
@@ -341,38 +348,45 @@ def grow_greedy(
     choose = chooser.choose
 
     text = _guess_texts(game)
-    # python ints for the pairs of secrets settled without numpy
-    (pos_g, pos_s), (cnt_g, cnt_s) = _as_lists(game)
+    # the pairs of secrets settled without a kernel call
+    one_word = game.scoring != "table" and game.guess_words[0].ndim == 1
+    if one_word:  # as python ints
+        word_pos_g, word_cnt_g = (words.tolist() for words in game.guess_words)
+        word_pos_s, word_cnt_s = (words.tolist() for words in game.secret_words)
 
-    def leaf(secret: int) -> Node:
-        return Node(text[as_guess[secret]])
+    guess_of = as_guess.tolist()  # python ints: read for every small part
 
-    def simple(secrets: np.ndarray) -> Node | None:
+    def simple(secrets: list[int]) -> Node | None:
         """The node for one or two secrets, built at once (the rules agree)."""
-        if len(secrets) > 2 or rule == "random":
+        if rule == "random":
             return None
-        first_secret = int(secrets[0])
-        if as_guess[first_secret] < 0:
+        first_guess = guess_of[secrets[0]]
+        if first_guess < 0:
             return None
-        node = leaf(first_secret)
+        node = Node(text[first_guess])
         if len(secrets) == 2:
-            second = int(secrets[1])
-            if as_guess[second] < 0:
+            second = secrets[1]
+            if guess_of[second] < 0:
                 return None
-            reply = kernels_feedback_pair(int(as_guess[first_secret]), second)
-            node.branches = ((replies_of[reply], leaf(second)),)
+            reply = kernels_feedback_pair(first_guess, second)
+            node.branches = ((replies_of[reply], Node(text[guess_of[second]])),)
         return node
 
     def kernels_feedback_pair(guess: int, secret: int) -> int:
         if game.scoring == "table":
             return int(game.table[guess, secret])
+        if one_word:
+            black = (word_pos_g[guess] & word_pos_s[secret]).bit_count()
+            both = (word_cnt_g[guess] & word_cnt_s[secret]).bit_count()
+            return black * (pegs + 1) + both - black
+        (pos_g, pos_s), (cnt_g, cnt_s) = _as_lists(game)
         black = sum((a & b).bit_count() for a, b in zip(pos_g[guess], pos_s[secret]))
         both = sum((a & b).bit_count() for a, b in zip(cnt_g[guess], cnt_s[secret]))
         return black * (pegs + 1) + both - black
 
     root = Node("")
     todo: list[tuple[Node, np.ndarray, Symmetry, int]] = [(root, secrets, sym, 1)]
-    settled = total = deepest = 0
+    settled = total = deepest = nodes = 0
     reply_out = np.empty(len(secrets), dtype=np.int8)
     while todo:
         node, secrets, sym, depth = todo.pop()
@@ -385,22 +399,27 @@ def grow_greedy(
         branches: list[tuple[Reply, Node]] = []
         pending: list[tuple[Node, np.ndarray, Symmetry, int]] = []
         child_sym = None
-        for code, group in kernels.group_by_reply(replies, game.n_replies):
+        # the secrets by reply, highest reply first, in order within a reply
+        codes, sizes, order = kernels.reply_groups(replies, game.n_replies)
+        grouped = secrets[order]
+        end = 0
+        for code, size in zip(codes, sizes):
+            start, end = end, end + size
             if code == win:
                 settled += 1
                 total += depth
                 deepest = max(deepest, depth)
                 continue
-            if len(group) == len(secrets):
+            if size == len(secrets):
                 raise StrategyTreeError(
                     f"no progress: guess {node.guess} does not split {len(secrets)} secrets"
                 )
-            subset = secrets[group]
-            child = simple(subset)
+            subset = grouped[start:end]
+            child = simple(subset.tolist()) if size <= 2 else None
             if child is not None:
-                settled += len(subset)
-                total += (depth + 1) + (depth + 2) * (len(subset) - 1)
-                deepest = max(deepest, depth + len(subset))
+                settled += size
+                total += (depth + 1) + (depth + 2) * (size - 1)
+                deepest = max(deepest, depth + size)
             else:
                 child = Node("")
                 if child_sym is None:
@@ -409,7 +428,8 @@ def grow_greedy(
             branches.append((replies_of[code], child))
         node.branches = tuple(branches)
         todo.extend(reversed(pending))  # the highest reply is built first
-        if progress is not None:
+        nodes += 1
+        if progress is not None and nodes % 32 == 0:  # now and then: cheap nodes are many
             progress(settled)
     if progress is not None:
         progress(settled)

@@ -398,6 +398,17 @@ def group_by_reply(replies: np.ndarray, n_replies: int) -> list[tuple[int, np.nd
     return groups
 
 
+def reply_groups(replies: np.ndarray, n_replies: int) -> tuple[list[int], list[int], np.ndarray]:
+    """:func:`group_by_reply` in one piece: the replies that occur (highest
+    first) and how many got each, as lists, and the positions grouped so
+    (increasing within a reply)."""
+    order = np.empty(len(replies), dtype=np.int64)
+    counts = np.empty(n_replies, dtype=np.int64)
+    _group(replies, n_replies, order, counts)
+    codes = np.flatnonzero(counts)[::-1]
+    return codes.tolist(), counts[codes].tolist(), order
+
+
 def _index(game: Game, which: str, index: np.ndarray | None, check: bool) -> np.ndarray:
     """An index array into the game's table of ``which`` (all when None)."""
     size = len(game.secrets) if which == "secrets" else len(game.guesses)
@@ -602,4 +613,516 @@ def partition_counts(
         _partition_counts_1(gpos, gcnt, spos, scnt, game.pegs, game.n_replies, out)
     else:
         _partition_counts_w(gpos, gcnt, spos, scnt, game.pegs, game.n_replies, out)
+    return out
+
+
+# -- the greedy builders' choice: score, break ties and stop early in one call -------------
+@njit(inline="always")
+def _equal_masks(x0, x1, x2, out):
+    """``out[v]``: the bits whose 3-bit number (bit-sliced in ``x0``, ``x1``,
+    ``x2``) is ``v``, for v = 0..7."""
+    n0 = ~x0
+    n1 = ~x1
+    n2 = ~x2
+    l0 = n0 & n1
+    l1 = x0 & n1
+    l2 = n0 & x1
+    l3 = x0 & x1
+    out[0] = l0 & n2
+    out[1] = l1 & n2
+    out[2] = l2 & n2
+    out[3] = l3 & n2
+    out[4] = l0 & x2
+    out[5] = l1 & x2
+    out[6] = l2 & x2
+    out[7] = l3 & x2
+
+
+def _best_guess_sliced_py(
+    gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt, secrets, candidates, by_set, set_start, consistent, pegs, rule, nlogn, mark
+):
+    """Position in ``candidates`` of the guess a greedy rule plays (-1: none).
+
+    The highest score of ``rule`` (as :func:`scores` gives it) on the secrets
+    ``secrets``; ties go to a guess in ``consistent`` (the secrets still
+    possible, as guesses), then to the first in ``candidates``' order.
+
+    The candidates in ``consistent`` are scored first, in order (a later one
+    must do strictly better).  Then the others, a set of colours at a time
+    (``by_set[set_start[k]:set_start[k + 1]]``: the places of those with set
+    ``k``, in order), lowest bound first: a lower bound on the cost of every
+    guess with a set of colours comes from the secrets whose blacks + whites
+    are t, which fall into at most t + 1 parts (by blacks), at best of equal
+    sizes (each rule's cost of a part is convex in its size).  The sets stop
+    where the bound can no longer beat the best (or tie with it earlier in
+    order), so most guesses are never scored, and the scan stops at once at
+    a guess that tells every secret apart.  Once only such a guess could do
+    better, the others are tested one secret after another until two get
+    the same reply.  With
+    more than 64 secrets, a guess is also dropped when the parts of the
+    secrets seen so far cost as much as the best guess's (the cost of
+    minimax, expected and entropy only grows as secrets are added; with
+    parts, each secret adds a part at most).
+
+    Bit-sliced: the secrets are taken 64 at a time, one bit each, and for
+    every bit of the encoding (:func:`strategytree.game.encode`) a word
+    tells which of the 64 have it.  A guess has ``pegs`` bits set in each of
+    its two sets (``gbit_pos[g]``: the numbers of its position bits;
+    ``set_bits[gset[g]]``: those of its colour counts, which only depend on
+    its set of colours), so its blacks (and blacks + whites) against the 64
+    secrets are sums of ``pegs`` words, added bit-sliced into three words
+    (``pegs <= 7``), and the size of each part is the popcount of an AND of
+    two words.  Blacks + whites are worked out once per set of colours.
+
+    ``gpos``, ``gcnt``, ``spos``, ``scnt``: the guesses' and the secrets' bit
+    sets, ``(n, words)`` uint64;
+    ``candidates`` (increasing) and ``consistent`` (increasing) index the
+    guesses, ``secrets`` the secrets; ``mark``: a zeroed uint8 scratch array,
+    one entry per guess, left zeroed.
+    """
+    n = secrets.shape[0]
+    m = candidates.shape[0]
+    words = spos.shape[1]
+    nbits = words * 64
+    blocks = (n + 63) // 64
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    ones = ~zero
+    has_pos = np.zeros((blocks, nbits), dtype=np.uint64)
+    has_cnt = np.zeros((blocks, nbits), dtype=np.uint64)
+    for j in range(n):
+        s = secrets[j]
+        blk = j >> 6
+        bit = one << np.uint64(j & 63)
+        for w in range(words):
+            x = spos[s, w]
+            while x:
+                has_pos[blk, w * 64 + _lowest_bit(x)] |= bit
+                x &= x - one
+            x = scnt[s, w]
+            while x:
+                has_cnt[blk, w * 64 + _lowest_bit(x)] |= bit
+                x &= x - one
+    # the last block's unused bits
+    valid = ones if n % 64 == 0 else (one << np.uint64(n % 64)) - one
+    # what a part of each size costs (lower is better; for parts, -1 a part)
+    weight = np.zeros(n + 2, dtype=np.int64)
+    for size in range(1, n + 2):
+        if rule == 1:
+            weight[size] = size * size
+        elif rule == 2:
+            weight[size] = nlogn[size]
+        elif rule == 3:
+            weight[size] = -1
+    perfect = 1 if rule == 0 else weight[1] * n  # all singletons: none does better
+    # one pair and singletons: no cost lies between this and perfect's
+    if n < 2:
+        pair = perfect
+    else:
+        pair = 2 if rule == 0 else weight[2] + weight[1] * (n - 2)
+    seen = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
+    stamp = 0
+
+    # the least cost of ``size`` secrets in at most ``parts`` parts: sizes
+    # q and q + 1 (each rule's cost of a part is convex in its size)
+    split = np.zeros((pegs + 2, n + 1), dtype=np.int64)
+    for parts in range(1, pegs + 2):
+        q = 0
+        r = 0
+        for size in range(n + 1):
+            if rule == 0:
+                split[parts, size] = q + (1 if r else 0)
+            else:
+                split[parts, size] = (parts - r) * weight[q] + r * weight[q + 1]
+            r += 1
+            if r == parts:
+                q += 1
+                r = 0
+
+    # blacks + whites (as masks of each sum), once per set of colours in use
+    sets = set_bits.shape[0]
+    slot = np.full(sets, -1, dtype=np.int64)
+    used = 0
+    for k in range(sets):
+        if set_start[k + 1] > set_start[k]:
+            slot[k] = used
+            used += 1
+    in_use = np.empty(used, dtype=np.int64)
+    tabled = blocks * used <= 1 << 16
+    table = np.empty((blocks if tabled else 0, used, 8), dtype=np.uint64)
+    floor = np.full(used, -(1 << 62), dtype=np.int64)  # no bound
+    for k in range(sets):
+        u = slot[k]
+        if u < 0:
+            continue
+        in_use[u] = k
+        if not tabled:
+            continue
+        for blk in range(blocks):
+            t0 = zero
+            t1 = zero
+            t2 = zero
+            for p in range(pegs):
+                y = has_cnt[blk, set_bits[k, p]]
+                c = t0 & y
+                t0 ^= y
+                d = t1 & c
+                t1 ^= c
+                t2 |= d
+            _equal_masks(t0, t1, t2, table[blk, u])
+            table[blk, u, 0] &= valid if blk == blocks - 1 else ones
+        bound = 0
+        for t in range(pegs + 1):
+            size = 0
+            for blk in range(blocks):
+                size += np.int64(_popcount(table[blk, u, t]))
+            if rule == 0:
+                bound = max(bound, split[t + 1, size])
+            else:
+                bound += split[t + 1, size]
+        floor[u] = bound
+
+    # the guesses that could be the secret, by their places in the candidates
+    mine = np.empty(consistent.shape[0], dtype=np.int64)
+    mines = 0
+    for i in range(consistent.shape[0]):
+        g = consistent[i]
+        lo = 0
+        hi = m
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if candidates[mid] < g:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < m and candidates[lo] == g:
+            mine[mines] = lo
+            mines += 1
+            mark[g] = 1
+
+    kinds = 36  # pairs (blacks <= blacks + whites) of 3-bit sums
+    hist = np.zeros(kinds, dtype=np.int64)
+    eq_b = np.empty(8, dtype=np.uint64)
+    eq_t = np.empty(8, dtype=np.uint64)
+    none = 1 << 62
+    mine_best = -1  # the best guess that could be the secret, and its cost
+    mine_cost = none
+    other_best = -1  # the best of the others
+    other_cost = none
+    by_floor = np.empty(0, dtype=np.int64)  # the sets worth a look, lowest bound first
+    # first the guesses that could be the secret, in order; then the others,
+    # a set of colours at a time while one can still do better
+    at_set = 0
+    at = -1
+    end = 0
+    k = 0
+    while True:
+        is_mine = k < mines
+        if is_mine:
+            i = mine[k]
+            k += 1
+            g = candidates[i]
+            u = slot[gset[g]]
+            limit = mine_cost  # ties go to the first
+        else:
+            if mine_cost == perfect:
+                break  # nothing does better
+            if at < 0:  # the sets of colours that may hold a better guess
+                worth = np.flatnonzero(floor < mine_cost)
+                by_floor = worth[np.argsort(floor[worth])]
+            at += 1
+            if at >= end:
+                if at_set >= by_floor.shape[0]:
+                    break
+                u = by_floor[at_set]
+                at_set += 1
+                if floor[u] >= mine_cost or floor[u] > other_cost:
+                    break  # nor does any set after it
+                kset = in_use[u]
+                at = set_start[kset]
+                end = set_start[kset + 1]
+            i = by_set[at]
+            g = candidates[i]
+            if mark[g]:
+                continue  # done already
+            if other_best >= 0 and i > other_best:
+                if floor[u] >= other_cost:
+                    at = end  # the rest of the set comes later in order: no better
+                    continue
+                limit = min(mine_cost, other_cost)
+            else:
+                limit = min(mine_cost, other_cost + 1)
+        if floor[u] >= limit:
+            continue  # cannot beat the best
+        if limit <= pair:
+            # only a guess that tells the secrets apart would do: try the
+            # secrets one after another until two get the same reply
+            stamp += 1
+            apart = True
+            for j in range(n):
+                s = secrets[j]
+                b = 0
+                t = 0
+                for w in range(words):
+                    b += _popcount(gpos[g, w] & spos[s, w])
+                    t += _popcount(gcnt[g, w] & scnt[s, w])
+                r = b * (pegs + 1) + t - b
+                if seen[r] == stamp:
+                    apart = False
+                    break
+                seen[r] = stamp
+            if apart:
+                if is_mine:
+                    mine_best = i
+                    mine_cost = perfect
+                else:
+                    other_best = i
+                    other_cost = perfect
+            continue
+        cost = 0
+        dropped = False
+        for blk in range(blocks):
+            b0 = zero
+            b1 = zero
+            b2 = zero
+            for p in range(pegs):
+                x = has_pos[blk, gbit_pos[g, p]]
+                c = b0 & x
+                b0 ^= x
+                d = b1 & c
+                b1 ^= c
+                b2 |= d
+            _equal_masks(b0, b1, b2, eq_b)
+            if tabled:
+                for v in range(8):
+                    eq_t[v] = table[blk, u, v]
+            else:
+                t0 = zero
+                t1 = zero
+                t2 = zero
+                for p in range(pegs):
+                    y = has_cnt[blk, set_bits[gset[g], p]]
+                    c = t0 & y
+                    t0 ^= y
+                    d = t1 & c
+                    t1 ^= c
+                    t2 |= d
+                _equal_masks(t0, t1, t2, eq_t)
+                eq_t[0] &= valid if blk == blocks - 1 else ones
+            # fixed trip counts, so that the compiler unrolls them
+            if blocks == 1:
+                for b in range(8):
+                    if b > pegs:
+                        break
+                    mb = eq_b[b]
+                    for t in range(b, 8):
+                        if t > pegs:
+                            break
+                        size = np.int64(_popcount(mb & eq_t[t]))
+                        if rule == 0:
+                            cost = max(cost, size)
+                        else:
+                            cost += weight[size]
+            else:
+                h = 0
+                for b in range(8):
+                    if b > pegs:
+                        break
+                    mb = eq_b[b]
+                    for t in range(b, 8):
+                        if t > pegs:
+                            break
+                        hist[h] += np.int64(_popcount(mb & eq_t[t]))
+                        h += 1
+                if limit < none and blk < blocks - 1:
+                    # give up on a guess that can no longer beat the best
+                    part = 0
+                    for h in range(kinds):
+                        if rule == 0:
+                            part = max(part, hist[h])
+                        else:
+                            part += weight[hist[h]]
+                    if rule == 3:  # each secret still to come adds a part at most
+                        part -= n - (blk + 1) * 64
+                    if part >= limit:
+                        dropped = True
+                        break
+        if blocks > 1:
+            for h in range(kinds):
+                size = hist[h]
+                hist[h] = 0
+                if rule == 0:
+                    cost = max(cost, size)
+                else:
+                    cost += weight[size]
+        if not dropped and cost < limit:
+            if is_mine:
+                mine_best = i
+                mine_cost = cost
+            else:
+                other_best = i
+                other_cost = cost
+    if other_best >= 0 and other_cost < mine_cost:
+        best = other_best
+    else:
+        best = mine_best
+    for i in range(consistent.shape[0]):
+        mark[consistent[i]] = 0
+    return best
+
+
+_best_guess_sliced = njit(cache=True, nogil=True)(_best_guess_sliced_py)
+
+#: the bit-sliced sums hold up to 7
+SLICED_PEGS = 7
+
+
+def _guess_bit_numbers(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each guess, the numbers of the ``pegs`` bits set in its position
+    bit set, ``(guesses, pegs)`` uint8; the number of its colour-count bit
+    set among the distinct ones (``(guesses,)`` int32); and the bit numbers
+    of each of those, ``(sets, pegs)`` int64.  Made once per game."""
+    cached = game.__dict__.get("_guess_bit_numbers")
+    if cached is None:
+        pegs, colors = game.pegs, game.colors
+        codes = game.guesses.astype(np.int64)
+        pos_numbers = np.arange(pegs) * colors + codes  # as encode() numbers them
+        if game.scoring == "black-only":
+            cnt_numbers = pos_numbers
+        else:
+            seen = np.zeros_like(codes)
+            for i in range(1, pegs):
+                seen[:, i] = (codes[:, :i] == codes[:, i : i + 1]).sum(axis=1)
+            cnt_numbers = codes * pegs + seen
+        words = np.ascontiguousarray(game.guess_bits[1])
+        keys = words[:, 0] if words.shape[1] == 1 else words.view(np.dtype((np.void, 8 * words.shape[1])))[:, 0]
+        _, first, which = np.unique(keys, return_index=True, return_inverse=True)
+        # small types: these are read for every guess scored
+        cached = (
+            np.ascontiguousarray(pos_numbers, dtype=np.uint8),
+            np.ascontiguousarray(which.reshape(-1), dtype=np.int32),
+            np.ascontiguousarray(cnt_numbers[first], dtype=np.int64),
+        )
+        game.__dict__["_guess_bit_numbers"] = cached
+    return cached
+
+
+def best_guess(
+    game: Game,
+    rule: str,
+    candidates: np.ndarray,
+    secrets: np.ndarray,
+    consistent: np.ndarray,
+) -> int | None:
+    """Position in ``candidates`` of the guess a greedy builder plays, or None
+    when this game has no such kernel (then score with :func:`scores`).
+
+    The best score of ``rule`` on ``secrets``; ties to a guess in
+    ``consistent``, then to the first candidate.  All three are int64 index
+    arrays (candidates and consistent into ``game.guesses``, both increasing;
+    secrets into ``game.secrets``).  No checks: for the builders' inner loops.
+    """
+    if game.scoring == "table" or game.pegs > SLICED_PEGS or len(candidates) == 0:
+        return None
+    gbit_pos, gset, set_bits = _guess_bit_numbers(game)
+    gpos, gcnt = game.guess_bits
+    spos, scnt = game.secret_bits
+    candidates = np.ascontiguousarray(candidates, dtype=np.int64)
+    by_set, set_start = _by_set(game, candidates, gset, len(set_bits))
+    mark = _MARKS.get(id(game))
+    if mark is None or mark[0] is not game:
+        mark = (game, np.zeros(len(gbit_pos), dtype=np.uint8))
+        _MARKS.clear()
+        _MARKS[id(game)] = mark
+    as_int = np.int64
+    at = _best_guess_sliced(
+        gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt,
+        np.ascontiguousarray(secrets, dtype=as_int),
+        candidates, by_set, set_start,
+        np.ascontiguousarray(consistent, dtype=as_int),
+        game.pegs, RULES[rule], nlogn_table(len(secrets)), mark[1],
+    )
+    return int(at)
+
+
+def _by_set(
+    game: Game, candidates: np.ndarray, gset: np.ndarray, sets: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The places of the candidates grouped by set of colours (in order within
+    each), and where each set's group starts: kept for the last arrays of
+    candidates seen (the builders ask again and again with the same ones)."""
+    key = (id(game), id(candidates))
+    kept = _BY_SET.get(key)
+    if kept is not None and kept[0] is candidates:
+        return kept[1], kept[2]
+    which = gset[candidates]
+    if sets <= 1 << 15:
+        which = which.astype(np.int16)  # a stable sort of 16-bit keys is a radix sort
+    by_set = np.argsort(which, kind="stable")
+    set_start = np.zeros(sets + 1, dtype=np.int64)
+    np.cumsum(np.bincount(which, minlength=sets), out=set_start[1:])
+    if len(_BY_SET) >= _BY_SET_KEPT:
+        del _BY_SET[next(iter(_BY_SET))]
+    _BY_SET[key] = (candidates, by_set, set_start)
+    return by_set, set_start
+
+
+#: groupings of _by_set, by the identity of the candidates (bounded, oldest out)
+_BY_SET: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+_BY_SET_KEPT = 256
+
+#: one zeroed scratch array per game (the last game asked about)
+_MARKS: dict[int, tuple[Game, np.ndarray]] = {}
+
+
+# -- symmetry: one key per class of codes ---------------------------------------------------
+def _canonical_keys_py(rows, perms, taus, free, colors, out):
+    """``out[i]``: the smallest key of the images of ``rows[i]`` under the maps
+    ``(perms[k], taus[k])`` (see :meth:`strategytree.symmetry.Symmetry.canonical_keys`):
+    positions permuted, played colours renamed by ``taus[k]``, the others (-1
+    there) by first appearance to ``free[0]``, ``free[1]``, ...; the key reads
+    the image as a number in base ``colors``."""
+    m, p = rows.shape
+    label = np.full(colors, -1, dtype=np.int64)
+    for i in range(m):
+        best = -1
+        for k in range(perms.shape[0]):
+            used = 0
+            key = 0
+            for j in range(p):
+                col = rows[i, perms[k, j]]
+                v = taus[k, col]
+                if v < 0:
+                    v = label[col]
+                    if v < 0:
+                        v = free[used]
+                        used += 1
+                        label[col] = v
+                key = key * colors + v
+            for j in range(p):
+                label[rows[i, j]] = -1
+            if best < 0 or key < best:
+                best = key
+        out[i] = best
+
+
+_canonical_keys = njit(cache=True, nogil=True)(_canonical_keys_py)
+
+
+def canonical_keys(
+    rows: np.ndarray, maps: list[tuple[np.ndarray, np.ndarray]], free: np.ndarray, colors: int
+) -> np.ndarray:
+    """The smallest key of each code's images under ``maps`` (``(perm, tau)``
+    pairs; colours with ``tau == -1`` renamed by first appearance to ``free``)."""
+    perms = np.ascontiguousarray([perm for perm, _ in maps], dtype=np.int64)
+    taus = np.ascontiguousarray([tau for _, tau in maps], dtype=np.int64)
+    out = np.empty(len(rows), dtype=np.int64)
+    _canonical_keys(
+        np.ascontiguousarray(rows, dtype=np.int64).reshape(len(rows), -1),
+        perms.reshape(len(maps), -1),
+        taus.reshape(len(maps), -1),
+        np.ascontiguousarray(free, dtype=np.int64),
+        int(colors),
+        out,
+    )
     return out

@@ -27,6 +27,9 @@ from .game import Game, _closed_under_renaming
 #: beyond this many position permutations only colours are permuted
 MAX_PERMUTATIONS = 50_000
 
+#: from this many codes on, the keys are worked out by a compiled kernel
+_COMPILED_FROM = 256
+
 
 class Symmetry:
     """The group of (position, colour) permutations that fix the guesses played.
@@ -48,6 +51,7 @@ class Symmetry:
         self.played = played  # bool per colour
         self.enabled = enabled
         self._cache: tuple[np.ndarray, np.ndarray] | None = None
+        self._trivial: bool | None = None
 
     @classmethod
     def of(cls, game: Game, enabled: bool = True) -> Symmetry:
@@ -98,9 +102,11 @@ class Symmetry:
             return True
         if self.maps is None:
             return False
-        free = int((~self.played).sum())
-        identity_only = len(self.maps) == 1
-        return identity_only and free <= 1
+        if self._trivial is None:  # asked at every node: worked out once
+            free = int((~self.played).sum())
+            identity_only = len(self.maps) == 1
+            self._trivial = identity_only and free <= 1
+        return self._trivial
 
     def canonical_keys(self, rows: np.ndarray) -> np.ndarray:
         """One integer per code, equal exactly for codes in the same class."""
@@ -113,6 +119,10 @@ class Symmetry:
             counts = -np.sort(-counts, axis=1)
             return _as_key(counts, p + 1)
         free_colours = np.flatnonzero(~self.played)
+        if self.maps and len(rows) >= _COMPILED_FROM:
+            from .kernels import canonical_keys  # the same keys, compiled
+
+            return canonical_keys(rows, self.maps, free_colours, c)
         best = None
         for perm, tau in self.maps:
             moved = rows[:, perm].astype(np.int64)
