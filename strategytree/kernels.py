@@ -638,6 +638,24 @@ def _equal_masks(x0, x1, x2, out):
     out[7] = l3 & x2
 
 
+@njit(inline="always")
+def _count_equal(has, blk, bits, pegs, zero, out):
+    """``out[v]``: the secrets (bits of block ``blk``) that have exactly ``v`` of the
+    ``pegs`` features ``has[blk, bits[p]]``: a bit-sliced 3-bit counter, then
+    :func:`_equal_masks`."""
+    x0 = zero
+    x1 = zero
+    x2 = zero
+    for p in range(pegs):
+        y = has[blk, bits[p]]
+        c = x0 & y
+        x0 ^= y
+        d = x1 & c
+        x1 ^= c
+        x2 |= d
+    _equal_masks(x0, x1, x2, out)
+
+
 def _best_guess_sliced_py(
     gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt, secrets, candidates, by_set, set_start, consistent, pegs, rule, nlogn, mark
 ):
@@ -759,17 +777,7 @@ def _best_guess_sliced_py(
         if not tabled:
             continue
         for blk in range(blocks):
-            t0 = zero
-            t1 = zero
-            t2 = zero
-            for p in range(pegs):
-                y = has_cnt[blk, set_bits[k, p]]
-                c = t0 & y
-                t0 ^= y
-                d = t1 & c
-                t1 ^= c
-                t2 |= d
-            _equal_masks(t0, t1, t2, table[blk, u])
+            _count_equal(has_cnt, blk, set_bits[k], pegs, zero, table[blk, u])
             table[blk, u, 0] &= valid if blk == blocks - 1 else ones
         bound = 0
         for t in range(pegs + 1):
@@ -882,32 +890,12 @@ def _best_guess_sliced_py(
         cost = 0
         dropped = False
         for blk in range(blocks):
-            b0 = zero
-            b1 = zero
-            b2 = zero
-            for p in range(pegs):
-                x = has_pos[blk, gbit_pos[g, p]]
-                c = b0 & x
-                b0 ^= x
-                d = b1 & c
-                b1 ^= c
-                b2 |= d
-            _equal_masks(b0, b1, b2, eq_b)
+            _count_equal(has_pos, blk, gbit_pos[g], pegs, zero, eq_b)
             if tabled:
                 for v in range(8):
                     eq_t[v] = table[blk, u, v]
             else:
-                t0 = zero
-                t1 = zero
-                t2 = zero
-                for p in range(pegs):
-                    y = has_cnt[blk, set_bits[gset[g], p]]
-                    c = t0 & y
-                    t0 ^= y
-                    d = t1 & c
-                    t1 ^= c
-                    t2 |= d
-                _equal_masks(t0, t1, t2, eq_t)
+                _count_equal(has_cnt, blk, set_bits[gset[g]], pegs, zero, eq_t)
                 eq_t[0] &= valid if blk == blocks - 1 else ones
             # fixed trip counts, so that the compiler unrolls them
             if blocks == 1:
@@ -1076,31 +1064,40 @@ _MARKS: dict[int, tuple[Game, np.ndarray]] = {}
 
 
 # -- symmetry: one key per class of codes ---------------------------------------------------
+@njit(inline="always")
+def _image_key(row, perm, tau, free, label, colors):
+    """The key (a number in base ``colors``) of the least image of the code ``row``
+    under the map (``perm``, ``tau``): positions permuted, played colours renamed
+    by ``tau``, the others (-1 there) by first appearance to ``free[0]``,
+    ``free[1]``, ...  ``label`` is scratch, all -1 (and left so)."""
+    used = 0
+    key = 0
+    for j in range(row.shape[0]):
+        col = row[perm[j]]
+        v = tau[col]
+        if v < 0:
+            v = label[col]
+            if v < 0:
+                v = free[used]
+                used += 1
+                label[col] = v
+        key = key * colors + v
+    for j in range(row.shape[0]):
+        label[row[j]] = -1
+    return key
+
+
 def _canonical_keys_py(rows, perms, taus, free, colors, out):
     """``out[i]``: the smallest key of the images of ``rows[i]`` under the maps
     ``(perms[k], taus[k])`` (see :meth:`strategytree.symmetry.Symmetry.canonical_keys`):
     positions permuted, played colours renamed by ``taus[k]``, the others (-1
     there) by first appearance to ``free[0]``, ``free[1]``, ...; the key reads
     the image as a number in base ``colors``."""
-    m, p = rows.shape
     label = np.full(colors, -1, dtype=np.int64)
-    for i in range(m):
+    for i in range(rows.shape[0]):
         best = -1
         for k in range(perms.shape[0]):
-            used = 0
-            key = 0
-            for j in range(p):
-                col = rows[i, perms[k, j]]
-                v = taus[k, col]
-                if v < 0:
-                    v = label[col]
-                    if v < 0:
-                        v = free[used]
-                        used += 1
-                        label[col] = v
-                key = key * colors + v
-            for j in range(p):
-                label[rows[i, j]] = -1
+            key = _image_key(rows[i], perms[k], taus[k], free, label, colors)
             if best < 0 or key < best:
                 best = key
         out[i] = best

@@ -64,7 +64,7 @@ from numba.typed import Dict
 from .errors import StrategyTreeError
 from .files import atomic_path
 from .game import Game, _closed_under_renaming
-from .kernels import _popcount
+from .kernels import _image_key, _popcount
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
@@ -166,26 +166,12 @@ def _least_in_class(code, perms, taus, k, freec, label):
     times the renamings of the colours never played (``taus[t][c] < 0``; ``freec``
     lists them in increasing order), sends it to a smaller code.  ``label`` is
     scratch, all -1 (and left so)."""
-    p = code.shape[0]
+    colors = taus.shape[1]
+    own = 0
+    for i in range(code.shape[0]):
+        own = own * colors + code[i]
     for t in range(k):
-        used = 0
-        verdict = 0
-        for i in range(p):
-            a = code[perms[t, i]]
-            b = taus[t, a]
-            if b < 0:
-                # the least image renames never-played colours by first appearance
-                b = label[a]
-                if b < 0:
-                    b = freec[used]
-                    used += 1
-                    label[a] = b
-            if b != code[i]:
-                verdict = -1 if b < code[i] else 1
-                break
-        for i in range(p):
-            label[code[i]] = -1
-        if verdict < 0:
+        if _image_key(code, perms[t], taus[t], freec, label, colors) < own:
             return False
     return True
 
