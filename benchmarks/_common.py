@@ -6,6 +6,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,32 +25,22 @@ def median_time(run: Callable[[], object], repeat: int = 5) -> float:
 
 
 def command(args: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Run ``python -m strategytree ARGS``; wall time in seconds and peak RSS in MiB."""
+    """Run ``python -m strategytree ARGS`` (the console script's own code path);
+    wall time in seconds and peak RSS in MiB (from the child's resource usage)."""
     full_env = dict(os.environ, **(env or {}))
-    start = time.perf_counter()
-    child = subprocess.run(
-        [sys.executable, "-c", _PEAK, *args],
-        env=full_env,
-        capture_output=True,
-        text=True,
-    )
-    elapsed = time.perf_counter() - start
-    if child.returncode not in (0, 1):
-        raise RuntimeError(f"strategytree {' '.join(args)} failed:\n{child.stderr}")
-    peak = int(child.stderr.strip().splitlines()[-1].rsplit(" ", 1)[-1])
-    return elapsed, peak
-
-
-# runs the command line, then prints its peak RSS (MiB) on stderr
-_PEAK = """
-import resource, sys
-from strategytree.cli import app
-try:
-    app(sys.argv[1:], standalone_mode=False)
-finally:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    print('peak_rss_mib', peak, file=sys.stderr)
-"""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        child = subprocess.Popen(
+            [sys.executable, "-m", "strategytree", *args], env=full_env, stdout=out, stderr=out
+        )
+        _, status, usage = os.wait4(child.pid, 0)
+        elapsed = time.perf_counter() - start
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode not in (0, 1):
+            out.seek(0)
+            text = out.read().decode(errors="replace")
+            raise RuntimeError(f"strategytree {' '.join(args)} failed ({child.returncode}):\n{text}")
+    return elapsed, usage.ru_maxrss // 1024
 
 
 def median_command(args: list[str], repeat: int = 3) -> tuple[float, int]:

@@ -16,7 +16,7 @@ from _common import command
 
 with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
     os.environ["NUMBA_CACHE_DIR"] = cache
-    args = ["generate", "-p", "4", "-c", "6", "--rule", "entropy", "-o", f"{out}/mm46.txt"]
+    args = ["generate", "-p", "4", "-c", "6", "--rule", "entropy", "-o", f"{out}/mm46.txt", "--force"]
     cold, _ = command(args)
     warm, _ = command(args)
     print("strategytree generate -p 4 -c 6 (whole process)")
