@@ -13,13 +13,18 @@ Both are depth-first branch and bound over the sets of secrets still possible:
   first ``n`` nodes of a complete ``b``-ary tree (:func:`lower_bounds`), and
   a guess that splits them into parts of sizes ``k_i`` costs at least
   ``n + sum L(k_i)``.  Candidates are pruned with it, and a node stops as soon
-  as a strategy meets its bound.
+  as a strategy meets its bound.  ``b`` shrinks going down: no guess makes more
+  parts of a set than the most any guess makes of the set it came from (one
+  scan of every guess tells), and a set costs at least its least guess bound.
 - **order.**  Candidates are tried by that bound, then by the expected part
   size (Irving), so the first complete strategy is already good.
-- **symmetry.**  Near the root, one guess per class of
-  :mod:`strategytree.symmetry` (permutations of colours and positions that fix
-  the history); deeper, colours never played are interchangeable, and when
-  every code is a guess, colours no remaining secret has are merged.
+- **symmetry.**  One guess per class of :mod:`strategytree.symmetry`
+  (permutations of colours and positions that fix the history, times any
+  renaming of colours never played), at every depth: the compiled search keeps
+  the group as arrays of maps, narrows it after each guess
+  (:func:`_stabilizer`) and plays a candidate only when it is the first of its
+  class (:func:`_least_in_class`).  When every code is a guess, colours no
+  remaining secret has are merged.
 - **shortcuts.**  One or two secrets; a possible secret that splits the rest
   into singletons is optimal (``2n - 1``).
 - **cache.**  Solved sets (exact costs, and lower bounds from failed searches)
