@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -17,11 +18,17 @@ pexpect = pytest.importorskip("pexpect")
 PROGRAM = Path(sys.executable).with_name("strategytree")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _spawn(*args: str):
     if not PROGRAM.exists():
         pytest.skip(f"the console program is not installed beside {sys.executable}")
+    # Ctrl-C must reach the program even when this test runs in a background
+    # job, whose children inherit SIGINT ignored
     child = pexpect.spawn(str(PROGRAM), list(args), encoding="utf-8", timeout=60,
-                          dimensions=(40, 200))
+                          dimensions=(40, 200), preexec_fn=_default_sigint)
     return child
 
 

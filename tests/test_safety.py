@@ -117,6 +117,9 @@ def test_interrupted_generate_leaves_the_old_file(tmp_path: Path, how: signal.Si
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # SIGINT must reach the program even when the tests run in a background
+        # job, whose children inherit it ignored
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     time.sleep(2.5)
     if child.poll() is not None:
