@@ -121,11 +121,16 @@ def test_interrupted_generate_leaves_the_old_file(tmp_path: Path, how: signal.Si
         # job, whose children inherit it ignored
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(2.5)
-    if child.poll() is not None:
-        pytest.skip("generate finished before it could be interrupted")
-    child.send_signal(how)
-    stdout, stderr = child.communicate(timeout=120)
+    try:
+        time.sleep(2.5)
+        if child.poll() is not None:
+            pytest.skip("generate finished before it could be interrupted")
+        child.send_signal(how)
+        stdout, stderr = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:  # never leave a search running behind a failed test
+            child.kill()
+            child.wait()
     assert child.returncode != 0
     if how == signal.SIGINT:
         assert child.returncode == 130
