@@ -344,17 +344,18 @@ def grow_greedy(
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
     pegs, win = game.pegs, game.win
-    replies_of = [game.reply(code) for code in range(game.n_replies)]
+    replies_of = game.__dict__.get("_replies_of")
+    if replies_of is None:  # made once per game (the lookahead calls this often)
+        replies_of = game.__dict__["_replies_of"] = [game.reply(code) for code in range(game.n_replies)]
     choose = chooser.choose
 
     text = _guess_texts(game)
     # the pairs of secrets settled without a kernel call
     one_word = game.scoring != "table" and game.guess_words[0].ndim == 1
-    if one_word:  # as python ints
-        word_pos_g, word_cnt_g = (words.tolist() for words in game.guess_words)
-        word_pos_s, word_cnt_s = (words.tolist() for words in game.secret_words)
+    if one_word:  # as python ints, made once per game (the lookahead calls this often)
+        word_pos_g, word_cnt_g, word_pos_s, word_cnt_s = _word_lists(game)
 
-    guess_of = as_guess.tolist()  # python ints: read for every small part
+    guess_of = _cached_list(chooser, "_guess_of", as_guess)  # read for every small part
 
     def simple(secrets: list[int]) -> Node | None:
         """The node for one or two secrets, built at once (the rules agree)."""
@@ -445,6 +446,25 @@ def _guess_texts(game: Game) -> list[str]:
         cached = [letters[i * pegs : (i + 1) * pegs] for i in range(len(game.guesses))]
         game.__dict__["_guess_texts"] = cached
     return cached
+
+
+def _word_lists(game: Game) -> tuple[list, list, list, list]:
+    """One-word bit encodings as Python ints (guess positions, counts, secret
+    positions, counts), made once per game."""
+    cached = game.__dict__.get("_word_lists")
+    if cached is None:
+        cached = tuple(words.tolist() for words in (*game.guess_words, *game.secret_words))
+        game.__dict__["_word_lists"] = cached
+    return cached
+
+
+def _cached_list(owner: object, name: str, array: np.ndarray) -> list:
+    """``array.tolist()``, kept on ``owner`` (made again only if ``array`` changes)."""
+    cached = owner.__dict__.get(name)
+    if cached is None or cached[0] is not array:
+        cached = (array, array.tolist())
+        owner.__dict__[name] = cached
+    return cached[1]
 
 
 def _as_lists(game: Game) -> tuple[tuple[list, list], tuple[list, list]]:
