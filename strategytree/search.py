@@ -51,8 +51,10 @@ checkpoint first when one was asked for.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
+import os
 import math
 import sys
 import threading
@@ -98,6 +100,10 @@ MAX_MAPS = 5040
 CHECKPOINT_MIN_SET = 6
 #: from this many secrets, a greedy strategy's total is the first "best so far" shown
 GREEDY_FIRST = 3000
+#: from this many secrets (and without a checkpoint), the root's parts are solved
+#: by as many threads as there are cores, up to THREADS
+PARALLEL_FIRST = 3000
+THREADS = 2
 #: seconds between checkpoints
 CHECKPOINT_EVERY = 5.0
 
@@ -822,6 +828,16 @@ class _Problem:
     def cap(self) -> np.ndarray:
         return self.captab[-1]
 
+    def sibling(self) -> _Problem:
+        """The same problem for another thread: the same tables and statistics,
+        its own cache and scratch arrays."""
+        gperm, gtau = self.ws[14], self.ws[15]
+        n, m = self.fb.shape[1], self.fb.shape[0]
+        ws = _workspace(n, m, self.n_replies, UNLIMITED, gperm.shape[2], gtau.shape[2], gperm.shape[1])
+        return dataclasses.replace(
+            self, cache=_new_cache(), ws=ws, every_guess=None, _group_of=None, _group_size=0
+        )
+
     def _set_group(self, sym: Symmetry | None) -> None:
         """Give ``sym`` to :func:`_solve` as arrays (its first level's group)."""
         gperm, gtau, gk = self.ws[14], self.ws[15], self.ws[16]
@@ -980,6 +996,42 @@ class _Search:
         self.best: int | None = None
         self.last_saved = time.monotonic()
         self.every = CHECKPOINT_EVERY
+        self.threads = 1  # more: the root's parts are solved side by side (see side_by_side)
+
+    def side_by_side(self, parts: list[np.ndarray], d: int, sym, played: int) -> list[int]:
+        """The exact costs of ``parts`` (largest first), solved by this thread and
+        ``threads - 1`` more, each with its own cache and scratch (the compiled
+        search releases the GIL); their caches join this one's at the end."""
+        helpers = [_Search(self.p.sibling(), None, self.max_guesses) for _ in range(self.threads - 1)]
+        costs: list[int] = [INF] * len(parts)
+        todo = iter(range(len(parts)))
+        lock = threading.Lock()
+        failures: list[BaseException] = []
+
+        def work(search: _Search) -> None:
+            try:
+                while True:
+                    with lock:
+                        i = next(todo, None)
+                    if i is None:
+                        return
+                    costs[i] = search.node(parts[i], d, INF, sym, played, 1)
+            except BaseException as failure:  # noqa: BLE001 - raised again below
+                failures.append(failure)
+                self.p.stats[_STOP] = 1  # the others stop too
+
+        others = [threading.Thread(target=work, args=(h,), daemon=True) for h in helpers]
+        for thread in others:
+            thread.start()
+        work(self)
+        for thread in others:
+            thread.join()
+        for helper in helpers:
+            _cache_load(self.p.cache, _cache_rows(helper.p.cache, 0))
+        if failures:
+            real = [f for f in failures if not isinstance(f, _Stopped)]
+            raise real[0] if real else failures[0]
+        return costs
 
     def node(self, S: np.ndarray, d: int, limit: int, sym: Symmetry, played: int, level: int) -> int:
         p = self.p
@@ -1043,6 +1095,10 @@ class _Search:
         parts = [part for _, part in sorted(p.parts(S, g), key=lambda item: -len(item[1]))]
         parts = [part for part in parts if len(part) > 2]
         known = [int(p.lbt[len(part)]) for part in parts]
+        if self.threads > 1 and level == 0 and limit >= INF and len(parts) > 1:
+            # nothing to prune against yet: every part is solved exactly, side by side
+            costs = self.side_by_side(parts, d - 1, child_sym, child_played)
+            return min(INF, total + sum(c - k for c, k in zip(costs, known)))
         # as in _solve: first a cheap look at each part, then solve them
         for phase in (0, 1) if len(parts) > 1 else (1,):
             for i, part in enumerate(parts):
@@ -1229,6 +1285,8 @@ def build_optimal(
     S = np.arange(len(game.secrets), dtype=np.int32)
     d = UNLIMITED if max_guesses is None else int(max_guesses)
     sym = Symmetry.of(game, symmetry)
+    if path is None and len(S) >= PARALLEL_FIRST:
+        search.threads = max(1, min(THREADS, os.cpu_count() or 1))
 
     def work() -> Node | None:
         if len(S) >= GREEDY_FIRST and max_guesses is None:

@@ -229,6 +229,37 @@ def test_a_big_search_shows_a_greedy_total_first(monkeypatch: pytest.MonkeyPatch
     assert seen[-1].best == 5625
 
 
+def test_side_by_side_search_finds_the_same_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Big games solve the root's parts on two threads (own caches, merged)."""
+    monkeypatch.setattr(search, "PARALLEL_FIRST", 1)
+    monkeypatch.setattr(search, "THREADS", 2)
+    monkeypatch.setattr(search.os, "cpu_count", lambda: 2)
+    used = []
+    real = search._Search.side_by_side
+
+    def side_by_side(self, parts, d, sym, played):
+        used.append(len(parts))
+        return real(self, parts, d, sym, played)
+
+    monkeypatch.setattr(search._Search, "side_by_side", side_by_side)
+    for game, best in ((st.mastermind(4, 6), 5625), (st.distinct(4, 6, distinct_guesses=True), 1446)):
+        assert checked(search.build_optimal(game), game).total == best
+    assert len(used) == 2 and min(used) > 1
+
+
+def test_a_side_by_side_search_stops_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "PARALLEL_FIRST", 1)
+    monkeypatch.setattr(search.os, "cpu_count", lambda: 2)
+
+    def stop(_: search.SearchProgress) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        search.build_optimal(st.mastermind(4, 6), progress=stop)
+    # and the next search is not disturbed
+    assert checked(search.build_optimal(st.mastermind(3, 3)), st.mastermind(3, 3)).total == 73
+
+
 def test_interrupt_saves_a_checkpoint_that_resumes(tmp_path: Path) -> None:
     game = st.mastermind(3, 4)
     saved = tmp_path / "search.ckpt"
