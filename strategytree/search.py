@@ -30,6 +30,9 @@ Both are depth-first branch and bound over the sets of secrets still possible:
 - **cache.**  Solved sets (exact costs, and lower bounds from failed searches)
   are kept in a hash table keyed by the set; it also rebuilds the tree and is
   what a checkpoint saves.
+- **both cores.**  In big games without a checkpoint, the root's parts are
+  solved by :data:`THREADS` threads side by side, each with its own cache
+  (merged at the end): :meth:`_Search.side_by_side`.
 
 The hot loops are numba kernels over a precomputed feedback table (guess x
 secret -> reply code), so any game whose table fits in memory can be searched.
