@@ -5,8 +5,8 @@
 2. ``strategytree bound --pegs 4 --colors 6``, whole process (median of 3).
 3. In this process, after start-up: MM(4,6) (median of 3), 4 distinct of 8 with
    distinct guesses (median of 3), MM(4,7) (one run) and, with ``--bulls``,
-   Bulls and Cows (one run; two to three minutes) and its proven worst case
-   (``prove_bound``, one run).  Each tree is verified and its total
+   Bulls and Cows (one run, on two threads; about a minute and a half) and its
+   proven worst case (``prove_bound``, one run).  Each tree is verified and its total
    printed beside the published one, with the number of sets the search
    searched (the work done, whatever the machine's load).
 
