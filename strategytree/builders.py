@@ -36,12 +36,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
 from .errors import StrategyTreeError
-from .game import Game, Reply
+from .game import Game, Reply, _kept
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
@@ -183,6 +184,11 @@ class GreedyChooser:
         )
         self._guess_masks = colour_masks(game.guesses)
         self._secret_masks = colour_masks(game.secrets)
+
+    @cached_property
+    def guess_of(self) -> list[int]:
+        """``as_guess`` as Python ints (read for every small part while building)."""
+        return self.as_guess.tolist()
 
     @property
     def randomised(self) -> bool:
@@ -344,18 +350,19 @@ def grow_greedy(
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
     pegs, win = game.pegs, game.win
-    replies_of = game.__dict__.get("_replies_of")
-    if replies_of is None:  # made once per game (the lookahead calls this often)
-        replies_of = game.__dict__["_replies_of"] = [game.reply(code) for code in range(game.n_replies)]
+    # made once per game: the lookahead calls this thousands of times
+    replies_of = _kept(game, "_replies_of", lambda: [game.reply(code) for code in range(game.n_replies)])
     choose = chooser.choose
 
     text = _guess_texts(game)
     # the pairs of secrets settled without a kernel call
     one_word = game.scoring != "table" and game.guess_words[0].ndim == 1
-    if one_word:  # as python ints, made once per game (the lookahead calls this often)
-        word_pos_g, word_cnt_g, word_pos_s, word_cnt_s = _word_lists(game)
+    if one_word:  # as python ints
+        word_pos_g, word_cnt_g, word_pos_s, word_cnt_s = _kept(
+            game, "_word_lists", lambda: [w.tolist() for w in (*game.guess_words, *game.secret_words)]
+        )
 
-    guess_of = _cached_list(chooser, "_guess_of", as_guess)  # read for every small part
+    guess_of = chooser.guess_of  # read for every small part
 
     def simple(secrets: list[int]) -> Node | None:
         """The node for one or two secrets, built at once (the rules agree)."""
@@ -439,40 +446,21 @@ def grow_greedy(
 
 def _guess_texts(game: Game) -> list[str]:
     """Every allowed guess in letters, by index (kept on the game: made once)."""
-    cached = game.__dict__.get("_guess_texts")
-    if cached is None:
+
+    def make() -> list[str]:
         pegs = game.pegs
         letters = (game.guesses + ord("A")).tobytes().decode("ascii")
-        cached = [letters[i * pegs : (i + 1) * pegs] for i in range(len(game.guesses))]
-        game.__dict__["_guess_texts"] = cached
-    return cached
+        return [letters[i * pegs : (i + 1) * pegs] for i in range(len(game.guesses))]
 
-
-def _word_lists(game: Game) -> tuple[list, list, list, list]:
-    """One-word bit encodings as Python ints (guess positions, counts, secret
-    positions, counts), made once per game."""
-    cached = game.__dict__.get("_word_lists")
-    if cached is None:
-        cached = tuple(words.tolist() for words in (*game.guess_words, *game.secret_words))
-        game.__dict__["_word_lists"] = cached
-    return cached
-
-
-def _cached_list(owner: object, name: str, array: np.ndarray) -> list:
-    """``array.tolist()``, kept on ``owner`` (made again only if ``array`` changes)."""
-    cached = owner.__dict__.get(name)
-    if cached is None or cached[0] is not array:
-        cached = (array, array.tolist())
-        owner.__dict__[name] = cached
-    return cached[1]
+    return _kept(game, "_guess_texts", make)
 
 
 def _as_lists(game: Game) -> tuple[tuple[list, list], tuple[list, list]]:
     """The bit encodings as Python ints (guesses, secrets), made once per game."""
-    cached = game.__dict__.get("_bit_lists")
-    if cached is None:
+
+    def make() -> tuple[tuple[list, list], tuple[list, list]]:
         gpos, gcnt = game.guess_bits
         spos, scnt = game.secret_bits
-        cached = ((gpos.tolist(), spos.tolist()), (gcnt.tolist(), scnt.tolist()))
-        game.__dict__["_bit_lists"] = cached
-    return cached
+        return (gpos.tolist(), spos.tolist()), (gcnt.tolist(), scnt.tolist())
+
+    return _kept(game, "_bit_lists", make)

@@ -24,11 +24,13 @@ import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
 from .errors import CodeError, GameError
+
+T = TypeVar("T")
 
 #: the index of a code in a game's table of secrets or guesses
 CodeIndex = int
@@ -584,6 +586,14 @@ def _pattern_representatives(game: Game) -> np.ndarray:
     if _closed_under_renaming(game):
         return reps
     return g
+
+
+def _kept(game: Game, name: str, make: Callable[[], T]) -> T:
+    """``make()``, made once per game and kept on it under ``name``."""
+    cached = game.__dict__.get(name)
+    if cached is None:
+        cached = game.__dict__[name] = make()
+    return cached
 
 
 def _closed_under_renaming(game: Game) -> bool:

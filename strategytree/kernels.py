@@ -15,7 +15,7 @@ from numba import njit, prange, types
 from numba.extending import intrinsic, overload
 
 from .errors import StrategyTreeError
-from .game import Game
+from .game import Game, _kept
 
 
 def _popcount(x):
@@ -970,8 +970,8 @@ def _guess_bit_numbers(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     bit set, ``(guesses, pegs)`` uint8; the number of its colour-count bit
     set among the distinct ones (``(guesses,)`` int32); and the bit numbers
     of each of those, ``(sets, pegs)`` int64.  Made once per game."""
-    cached = game.__dict__.get("_guess_bit_numbers")
-    if cached is None:
+
+    def make() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         pegs, colors = game.pegs, game.colors
         codes = game.guesses.astype(np.int64)
         pos_numbers = np.arange(pegs) * colors + codes  # as encode() numbers them
@@ -986,13 +986,13 @@ def _guess_bit_numbers(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         keys = words[:, 0] if words.shape[1] == 1 else words.view(np.dtype((np.void, 8 * words.shape[1])))[:, 0]
         _, first, which = np.unique(keys, return_index=True, return_inverse=True)
         # small types: these are read for every guess scored
-        cached = (
+        return (
             np.ascontiguousarray(pos_numbers, dtype=np.uint8),
             np.ascontiguousarray(which.reshape(-1), dtype=np.int32),
             np.ascontiguousarray(cnt_numbers[first], dtype=np.int64),
         )
-        game.__dict__["_guess_bit_numbers"] = cached
-    return cached
+
+    return _kept(game, "_guess_bit_numbers", make)
 
 
 def best_guess(

@@ -74,7 +74,7 @@ from numba.typed import Dict
 from .errors import StrategyTreeError
 from .files import atomic_path
 from .game import Game, _closed_under_renaming
-from .kernels import _image_key, _popcount
+from .kernels import _feedback_w, _image_key, _popcount
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
@@ -958,9 +958,8 @@ def _transposed(fb: np.ndarray, mode: int) -> np.ndarray:
 
 
 def _table(game: Game) -> np.ndarray:
-    """The reply code of every allowed guess against every secret
-    (:func:`strategytree.game.feedback_bits`, compiled: the search loads compiled
-    code anyway, and this is ten times numpy's speed)."""
+    """The reply code of every allowed guess against every secret (compiled: the
+    search loads compiled code anyway, and this is ten times numpy's speed)."""
     out = np.empty((len(game.guesses), len(game.secrets)), dtype=np.int8)
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
@@ -970,17 +969,10 @@ def _table(game: Game) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def _fill_table(gpos, gcnt, spos, scnt, pegs, out):
-    """``out[g, s]``: the reply code of guess ``g`` against secret ``s`` from their bit
-    encodings (black pegs from the positions, black + white from the counts)."""
-    words = gpos.shape[1]
+    """``out[g]``: the reply codes of guess ``g`` against every secret (the kernel
+    that scores one guess, once per guess)."""
     for g in range(gpos.shape[0]):
-        for s in range(spos.shape[0]):
-            black = 0
-            both = 0
-            for w in range(words):
-                black += _popcount(gpos[g, w] & spos[s, w])
-                both += _popcount(gcnt[g, w] & scnt[s, w])
-            out[g, s] = black * (pegs + 1) + (both - black)
+        _feedback_w(gpos[g], gcnt[g], spos, scnt, pegs, out[g])
 
 
 class _Stopped(Exception):
