@@ -1064,6 +1064,38 @@ _MARKS: dict[int, tuple[Game, np.ndarray]] = {}
 
 
 # -- symmetry: one key per class of codes ---------------------------------------------------
+@njit(cache=True, nogil=True)
+def _stabilizer(perms, taus, k, code, out_perms, out_taus):
+    """The maps of (``perms``, ``taus``)[:k] that can be extended to fix ``code``
+    (renaming never-played colours of it to never-played ones); their number."""
+    p = code.shape[0]
+    c = taus.shape[1]
+    kk = 0
+    for t in range(k):
+        for x in range(c):
+            out_taus[kk, x] = taus[t, x]
+        ok = True
+        for i in range(p):
+            a = code[perms[t, i]]
+            b = code[i]
+            if out_taus[kk, a] < 0:
+                for x in range(c):
+                    if out_taus[kk, x] == b:
+                        ok = False
+                        break
+                if not ok:
+                    break
+                out_taus[kk, a] = b
+            elif out_taus[kk, a] != b:
+                ok = False
+                break
+        if ok:
+            for i in range(p):
+                out_perms[kk, i] = perms[t, i]
+            kk += 1
+    return kk
+
+
 @njit(inline="always")
 def _image_key(row, perm, tau, free, label, colors):
     """The key (a number in base ``colors``) of the least image of the code ``row``

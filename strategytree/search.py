@@ -21,9 +21,10 @@ Both are depth-first branch and bound over the sets of secrets still possible:
 - **symmetry.**  One guess per class of :mod:`strategytree.symmetry`
   (permutations of colours and positions that fix the history, times any
   renaming of colours never played), at every depth: the compiled search keeps
-  the group as arrays of maps, narrows it after each guess
-  (:func:`_stabilizer`) and plays a candidate only when it is the first of its
-  class (:func:`_least_in_class`).  When every code is a guess, colours no
+  the group as arrays of maps, narrows it after each guess (the kernel
+  :func:`strategytree.kernels._stabilizer`, as :class:`Symmetry` does) and
+  plays a candidate only when it is the first of its class
+  (:func:`_least_in_class`).  When every code is a guess, colours no
   remaining secret has are merged.
 - **shortcuts.**  One or two secrets; a possible secret that splits the rest
   into singletons is optimal (``2n - 1``).
@@ -74,7 +75,7 @@ from numba.typed import Dict
 from .errors import StrategyTreeError
 from .files import atomic_path
 from .game import Game, _closed_under_renaming
-from .kernels import _feedback_w, _image_key, _popcount
+from .kernels import _feedback_w, _image_key, _popcount, _stabilizer
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
@@ -188,38 +189,6 @@ def _least_in_class(code, perms, taus, k, freec, label):
         if _image_key(code, perms[t], taus[t], freec, label, colors) < own:
             return False
     return True
-
-
-@njit(cache=True, nogil=True)
-def _stabilizer(perms, taus, k, code, out_perms, out_taus):
-    """The maps of (``perms``, ``taus``)[:k] that can be extended to fix ``code``
-    (renaming never-played colours of it to never-played ones); their number."""
-    p = code.shape[0]
-    c = taus.shape[1]
-    kk = 0
-    for t in range(k):
-        for x in range(c):
-            out_taus[kk, x] = taus[t, x]
-        ok = True
-        for i in range(p):
-            a = code[perms[t, i]]
-            b = code[i]
-            if out_taus[kk, a] < 0:
-                for x in range(c):
-                    if out_taus[kk, x] == b:
-                        ok = False
-                        break
-                if not ok:
-                    break
-                out_taus[kk, a] = b
-            elif out_taus[kk, a] != b:
-                ok = False
-                break
-        if ok:
-            for i in range(p):
-                out_perms[kk, i] = perms[t, i]
-            kk += 1
-    return kk
 
 
 @njit(cache=True, nogil=True)

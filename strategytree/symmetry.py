@@ -76,21 +76,13 @@ class Symmetry:
                 ]
         else:
             start = self.maps
-        maps = []
-        for perm, tau in start:
-            new = tau.copy()
-            ok = True
-            for a, b in zip(guess[perm], guess):
-                if new[a] < 0:
-                    if (new == b).any():
-                        ok = False
-                        break
-                    new[a] = b
-                elif new[a] != b:
-                    ok = False
-                    break
-            if ok:
-                maps.append((perm, new))
+        from .kernels import _stabilizer  # the compiled search narrows its group alike
+
+        perms = np.array([perm for perm, _ in start], dtype=np.int64)
+        taus = np.array([tau for _, tau in start], dtype=np.int64)
+        out_perms, out_taus = np.empty_like(perms), np.empty_like(taus)
+        kept = _stabilizer(perms, taus, len(start), guess, out_perms, out_taus)
+        maps = list(zip(out_perms[:kept], out_taus[:kept]))
         played = self.played.copy()
         played[guess] = True
         return Symmetry(self.game, maps, played, True)
