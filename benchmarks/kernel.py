@@ -15,7 +15,7 @@ import numpy as np
 from _common import median_time
 
 import strategytree as st
-from strategytree import kernels
+from strategytree import feedback, kernels
 
 game = st.mastermind(5, 8)
 pairs = len(game.guesses) * len(game.secrets)
@@ -34,7 +34,7 @@ spos, scnt = game.secret_bits
 
 def numpy_rows() -> None:
     for i in range(512):
-        replies = st.game.feedback_bits(gpos[i], gcnt[i], spos, scnt, game.pegs)
+        replies = feedback.replies_numpy(gpos[i], gcnt[i], spos, scnt, game.pegs)
         np.bincount(replies, minlength=game.n_replies)
 
 

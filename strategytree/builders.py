@@ -42,7 +42,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .errors import StrategyTreeError
-from .game import Game, Reply, _kept
+from . import feedback
+from .game import Game, Reply
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
@@ -346,22 +347,13 @@ def grow_greedy(
 
     game = chooser.game
     rule = chooser.rule
-    as_guess = chooser.as_guess
-    gpos, gcnt = game.guess_bits
-    spos, scnt = game.secret_bits
-    pegs, win = game.pegs, game.win
+    win = game.win
     # made once per game: the lookahead calls this thousands of times
-    replies_of = _kept(game, "_replies_of", lambda: [game.reply(code) for code in range(game.n_replies)])
+    replies_of = game.memo("replies by code", lambda: [game.reply(code) for code in range(game.n_replies)])
     choose = chooser.choose
 
     text = _guess_texts(game)
-    # the pairs of secrets settled without a kernel call
-    one_word = game.scoring != "table" and game.guess_words[0].ndim == 1
-    if one_word:  # as python ints
-        word_pos_g, word_cnt_g, word_pos_s, word_cnt_s = _kept(
-            game, "_word_lists", lambda: [w.tolist() for w in (*game.guess_words, *game.secret_words)]
-        )
-
+    pair_reply = feedback.pair_replier(game)  # the pairs settled without a kernel call
     guess_of = chooser.guess_of  # read for every small part
 
     def simple(secrets: list[int]) -> Node | None:
@@ -376,21 +368,9 @@ def grow_greedy(
             second = secrets[1]
             if guess_of[second] < 0:
                 return None
-            reply = kernels_feedback_pair(first_guess, second)
+            reply = pair_reply(first_guess, second)
             node.branches = ((replies_of[reply], Node(text[guess_of[second]])),)
         return node
-
-    def kernels_feedback_pair(guess: int, secret: int) -> int:
-        if game.scoring == "table":
-            return int(game.table[guess, secret])
-        if one_word:
-            black = (word_pos_g[guess] & word_pos_s[secret]).bit_count()
-            both = (word_cnt_g[guess] & word_cnt_s[secret]).bit_count()
-            return black * (pegs + 1) + both - black
-        (pos_g, pos_s), (cnt_g, cnt_s) = _as_lists(game)
-        black = sum((a & b).bit_count() for a, b in zip(pos_g[guess], pos_s[secret]))
-        both = sum((a & b).bit_count() for a, b in zip(cnt_g[guess], cnt_s[secret]))
-        return black * (pegs + 1) + both - black
 
     root = Node("")
     todo: list[tuple[Node, np.ndarray, Symmetry, int]] = [(root, secrets, sym, 1)]
@@ -403,7 +383,7 @@ def grow_greedy(
         else:
             guess = choose(secrets, sym)
         node.guess = text[guess]
-        replies = kernels.feedback_into(game, guess, secrets, reply_out)
+        replies = feedback.replies_into(game, guess, secrets, reply_out)
         branches: list[tuple[Reply, Node]] = []
         pending: list[tuple[Node, np.ndarray, Symmetry, int]] = []
         child_sym = None
@@ -452,15 +432,4 @@ def _guess_texts(game: Game) -> list[str]:
         letters = (game.guesses + ord("A")).tobytes().decode("ascii")
         return [letters[i * pegs : (i + 1) * pegs] for i in range(len(game.guesses))]
 
-    return _kept(game, "_guess_texts", make)
-
-
-def _as_lists(game: Game) -> tuple[tuple[list, list], tuple[list, list]]:
-    """The bit encodings as Python ints (guesses, secrets), made once per game."""
-
-    def make() -> tuple[tuple[list, list], tuple[list, list]]:
-        gpos, gcnt = game.guess_bits
-        spos, scnt = game.secret_bits
-        return (gpos.tolist(), spos.tolist()), (gcnt.tolist(), scnt.tolist())
-
-    return _kept(game, "_bit_lists", make)
+    return game.memo("guess texts", make)

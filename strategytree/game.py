@@ -29,6 +29,7 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 
 from .errors import CodeError, GameError
+from .feedback import encode, kernel_form, n_words, replies_numpy
 
 T = TypeVar("T")
 
@@ -127,6 +128,42 @@ class Game:
                 raise GameError("a table game has 1 to 100 replies, one label each")
             table.setflags(write=False)
             object.__setattr__(self, "table", table)
+
+    # -- data derived once per game ----------------------------------------------
+    def memo(self, name: str, make: Callable[[], T]) -> T:
+        """``make()``, made once per game and kept on it under ``name``: the one
+        place where tables derived from a game (bit encodings as Python ints,
+        guess texts, groupings for the kernels) are kept.
+
+        >>> game = mastermind(2, 3)
+        >>> game.memo("answer", lambda: 42), game.memo("answer", lambda: 0)
+        (42, 42)
+        """
+        kept = self.__dict__.setdefault("_memo", {})
+        value = kept.get(name)
+        if value is None:
+            value = kept[name] = make()
+        return value
+
+    @cached_property
+    def symmetric(self) -> bool:
+        """True when renaming colours and permuting positions maps the game to
+        itself: secrets and guesses are each all codes or all codes of distinct
+        colours, and the feedback is Mastermind's (black and white, or black only).
+        """
+        c, p = self.colors, self.pegs
+        if self.scoring == "table":
+            return False
+
+        def whole(rows: np.ndarray) -> bool:
+            if len(rows) == c**p:
+                return True
+            if len(rows) != math.perm(c, p):
+                return False
+            same = rows[:, :, None] == rows[:, None, :]
+            return int(same.sum()) == len(rows) * p
+
+        return whole(self.secrets) and whole(self.guesses)
 
     # -- replies -----------------------------------------------------------
     @property
@@ -284,12 +321,12 @@ class Game:
     @cached_property
     def secret_words(self) -> tuple[np.ndarray, np.ndarray]:
         """:attr:`secret_bits` as the kernels take them: 1-d when one word is enough."""
-        return _kernel_form(*self.secret_bits)
+        return kernel_form(*self.secret_bits)
 
     @cached_property
     def guess_words(self) -> tuple[np.ndarray, np.ndarray]:
         """:attr:`guess_bits` as the kernels take them: 1-d when one word is enough."""
-        return _kernel_form(*self.guess_bits)
+        return kernel_form(*self.guess_bits)
 
     def feedback(self, guess: np.ndarray, secrets: np.ndarray) -> np.ndarray | int:
         """Reply codes of one guess against one code or an ``(n, pegs)`` array.
@@ -306,7 +343,7 @@ class Game:
         else:
             gp, gc = self.encode(np.atleast_2d(guess))
             sp, sc = self.encode(np.atleast_2d(secrets))
-            out = feedback_bits(gp, gc, sp, sc, self.pegs)
+            out = replies_numpy(gp, gc, sp, sc, self.pegs)
         return int(out[0]) if np.ndim(secrets) == 1 else out
 
     def pair_replies(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
@@ -315,7 +352,7 @@ class Game:
             return self.table[guesses, secrets].astype(np.int64)
         gp, gc = self.guess_bits
         sp, sc = self.secret_bits
-        return feedback_bits(gp[guesses], gc[guesses], sp[secrets], sc[secrets], self.pegs)
+        return replies_numpy(gp[guesses], gc[guesses], sp[secrets], sc[secrets], self.pegs)
 
 
 def check_size(pegs: int, colors: int) -> None:
@@ -489,61 +526,11 @@ def distinct(pegs: int = 4, colors: int = 6, *, distinct_guesses: bool = False) 
     return Game(pegs, colors, secrets, guesses, name=f"{pegs} distinct of {colors}, {which}")
 
 
-# -- the bit encoding --------------------------------------------------------
+# -- sizes -------------------------------------------------------------------
 def _table_bytes(n: int, pegs: int, colors: int) -> int:
     """About how many bytes a game of ``n`` codes keeps per table of codes:
     the codes, their keys, and two bit encodings (twice, for the kernels)."""
     return n * (pegs + 8 + 4 * 8 * n_words(pegs, colors))
-
-
-def n_words(pegs: int, colors: int) -> int:
-    """How many 64-bit words hold ``pegs * colors`` bits."""
-    return (pegs * colors + 63) // 64
-
-
-def encode(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
-    """Two bit sets per code, so that feedback is two popcounts.
-
-    ``pos`` has bit ``i * colors + k`` set when peg ``i`` has colour ``k``, so
-    ``popcount(pos_g & pos_s)`` is the number of blacks.  ``cnt`` has bit
-    ``k * pegs + j`` set when colour ``k`` occurs more than ``j`` times, so
-    ``popcount(cnt_g & cnt_s)`` is the sum over colours of the smaller count,
-    i.e. blacks + whites.  Each is an ``(n, words)`` uint64 array.
-    """
-    codes = np.atleast_2d(np.asarray(codes, dtype=np.uint8))
-    n, pegs = codes.shape
-    words = n_words(pegs, colors)
-    pos = np.zeros((n, words), dtype=np.uint64)
-    cnt = np.zeros((n, words), dtype=np.uint64)
-    rows = np.arange(n)
-    colour = codes.astype(np.int64)
-    for i in range(pegs):
-        bit = i * colors + colour[:, i]
-        pos[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
-        seen = (colour[:, :i] == colour[:, i : i + 1]).sum(axis=1)
-        bit = colour[:, i] * pegs + seen
-        cnt[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
-    return pos, cnt
-
-
-def _kernel_form(pos: np.ndarray, cnt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    # numba calls with a view of a larger array are slow to dispatch: own the data
-    if pos.shape[1] == 1:
-        return pos[:, 0].copy(), cnt[:, 0].copy()
-    return pos.copy(), cnt.copy()
-
-
-def feedback_bits(
-    guess_pos: np.ndarray,
-    guess_cnt: np.ndarray,
-    secret_pos: np.ndarray,
-    secret_cnt: np.ndarray,
-    pegs: int,
-) -> np.ndarray:
-    """Reply codes from bit encodings (rows broadcast against each other)."""
-    black = np.bitwise_count(guess_pos & secret_pos).sum(axis=-1, dtype=np.int64)
-    both = np.bitwise_count(guess_cnt & secret_cnt).sum(axis=-1, dtype=np.int64)
-    return black * (pegs + 1) + (both - black)
 
 
 # -- helpers -----------------------------------------------------------------
@@ -583,32 +570,6 @@ def _pattern_representatives(game: Game) -> np.ndarray:
         pattern[:, i] = labels[rows, col]
     _, first = np.unique(_keys(pattern.astype(np.uint8), game.pegs), return_index=True)
     reps = g[np.sort(first)]
-    if _closed_under_renaming(game):
+    if game.symmetric:
         return reps
     return g
-
-
-def _kept(game: Game, name: str, make: Callable[[], T]) -> T:
-    """``make()``, made once per game and kept on it under ``name``."""
-    cached = game.__dict__.get(name)
-    if cached is None:
-        cached = game.__dict__[name] = make()
-    return cached
-
-
-def _closed_under_renaming(game: Game) -> bool:
-    """True when secrets and guesses are each all codes or all distinct codes
-    (and the feedback is Mastermind's, black and white or black only)."""
-    c, p = game.colors, game.pegs
-    if game.scoring == "table":
-        return False
-
-    def whole(rows: np.ndarray) -> bool:
-        if len(rows) == c**p:
-            return True
-        if len(rows) != math.perm(c, p):
-            return False
-        same = rows[:, :, None] == rows[:, None, :]
-        return int(same.sum()) == len(rows) * p
-
-    return whole(game.secrets) and whole(game.guesses)

@@ -1,7 +1,10 @@
-"""Numba kernels: feedback of guesses against secrets, and partition counts.
+"""Numba kernels that score many guesses at once: partition counts, the rules'
+scores, the greedy builders' whole choice at a node, and symmetry keys.
 
-The jitted functions (names starting with ``_``) take plain contiguous arrays
-in the bit encoding of :func:`strategytree.game.encode` and read no globals,
+A single reply is defined in :mod:`strategytree.feedback`; these kernels count
+the replies of many guesses against many secrets.  The jitted functions (names
+starting with ``_``) take plain contiguous arrays in the bit encoding of
+:func:`strategytree.feedback.encode` and read no globals,
 so ``cache=True`` is safe.  The public wrappers check and convert their input.
 
 Importing this module imports numba (about half a second) but compiles
@@ -15,32 +18,11 @@ from numba import njit, prange, types
 from numba.extending import intrinsic, overload
 
 from .errors import StrategyTreeError
-from .game import Game, _kept
+from .feedback import compiled as _feedback_loops
+from .feedback import popcount
+from .game import Game
 
-
-def _popcount(x):
-    """Population count of a uint64: one ``popcnt`` instruction when compiled.
-
-    As plain Python (``NUMBA_DISABLE_JIT=1``) it is ``int.bit_count``.
-    """
-    return int(x).bit_count()
-
-
-@intrinsic
-def _ctpop(typingctx, x):  # pragma: no cover - compiled by numba
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return sig, codegen
-
-
-@overload(_popcount)
-def _popcount_compiled(x):  # pragma: no cover - compiled by numba
-    if isinstance(x, types.Integer):
-        return lambda x: _ctpop(x)
-    return None
+_feedback_loops()  # numba learns popcount as an instruction before any kernel compiles
 
 
 def _lowest_bit(x):
@@ -66,29 +48,6 @@ def _lowest_bit_compiled(x):  # pragma: no cover - compiled by numba
     return None
 
 
-@njit(cache=True)
-def _feedback_1(gp, gc, spos, scnt, pegs, out):
-    """out[j] = reply code of the guess (gp, gc) against secret j, one-word codes."""
-    stride = pegs + 1
-    for j in range(spos.shape[0]):
-        b = _popcount(gp & spos[j])
-        t = _popcount(gc & scnt[j])
-        out[j] = b * stride + t - b
-
-
-@njit(cache=True)
-def _feedback_w(gpos, gcnt, spos, scnt, pegs, out):
-    """out[j] = reply code of the guess (gpos, gcnt) against secret j, several words."""
-    n, words = spos.shape
-    for j in range(n):
-        black = 0
-        both = 0
-        for w in range(words):
-            black += _popcount(gpos[w] & spos[j, w])
-            both += _popcount(gcnt[w] & scnt[j, w])
-        out[j] = black * (pegs + 1) + (both - black)
-
-
 @njit(cache=True, parallel=True)
 def _partition_counts_1(gpos, gcnt, spos, scnt, pegs, n_replies, out):
     """Partition counts when a code fits in one word (``pegs * colors <= 64``).
@@ -107,13 +66,13 @@ def _partition_counts_1(gpos, gcnt, spos, scnt, pegs, n_replies, out):
         j = 0
         while j + 4 <= n:
             for k in range(4):
-                b = _popcount(gp & spos[j + k])
-                t = _popcount(gc & scnt[j + k])
+                b = popcount(gp & spos[j + k])
+                t = popcount(gc & scnt[j + k])
                 hist[k, b * stride + t - b] += 1
             j += 4
         while j < n:
-            b = _popcount(gp & spos[j])
-            t = _popcount(gc & scnt[j])
+            b = popcount(gp & spos[j])
+            t = popcount(gc & scnt[j])
             hist[0, b * stride + t - b] += 1
             j += 1
         for r in range(n_replies):
@@ -132,8 +91,8 @@ def _partition_counts_w(gpos, gcnt, spos, scnt, pegs, n_replies, out):
             b = 0
             t = 0
             for w in range(words):
-                b += _popcount(gpos[i, w] & spos[j, w])
-                t += _popcount(gcnt[i, w] & scnt[j, w])
+                b += popcount(gpos[i, w] & spos[j, w])
+                t += popcount(gcnt[i, w] & scnt[j, w])
             hist[b * stride + t - b] += 1
         for r in range(n_replies):
             out[i, r] = hist[r]
@@ -188,8 +147,8 @@ def _scores_1_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chunks, o
             k = 0
             if n <= n_replies:  # few secrets: note the bins as they fill
                 for j in range(n):
-                    b = _popcount(gp & spos[j])
-                    t = _popcount(gc & scnt[j])
+                    b = popcount(gp & spos[j])
+                    t = popcount(gc & scnt[j])
                     r = b * stride + t - b
                     if hist[r] == 0:
                         bins[k] = r
@@ -197,8 +156,8 @@ def _scores_1_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chunks, o
                     hist[r] += 1
             else:  # many secrets: count without branching, then find the bins
                 for j in range(n):
-                    b = _popcount(gp & spos[j])
-                    t = _popcount(gc & scnt[j])
+                    b = popcount(gp & spos[j])
+                    t = popcount(gc & scnt[j])
                     hist[b * stride + t - b] += 1
                 for r in range(n_replies):
                     if hist[r] != 0:
@@ -224,8 +183,8 @@ def _scores_masked_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chun
             gc = gcnt[i]
             mask = np.uint64(0)
             for j in range(n):
-                b = _popcount(gp & spos[j])
-                t = _popcount(gc & scnt[j])
+                b = popcount(gp & spos[j])
+                t = popcount(gc & scnt[j])
                 r = b * stride + t - b
                 hist[r] += 1
                 mask |= one << np.uint64(r)
@@ -263,8 +222,8 @@ def _scores_w_py(gpos, gcnt, spos, scnt, pegs, n_replies, rule, nlogn, chunks, o
                 b = 0
                 t = 0
                 for w in range(words):
-                    b += _popcount(gpos[i, w] & spos[j, w])
-                    t += _popcount(gcnt[i, w] & scnt[j, w])
+                    b += popcount(gpos[i, w] & spos[j, w])
+                    t += popcount(gcnt[i, w] & scnt[j, w])
                 r = b * stride + t - b
                 if hist[r] == 0:
                     bins[k] = r
@@ -284,8 +243,8 @@ def _first_perfect_1(gpos, gcnt, spos, scnt, pegs, n_replies):
         mark = i + 1
         ok = True
         for j in range(spos.shape[0]):
-            b = _popcount(gp & spos[j])
-            t = _popcount(gc & scnt[j])
+            b = popcount(gp & spos[j])
+            t = popcount(gc & scnt[j])
             r = b * stride + t - b
             if seen[r] == mark:
                 ok = False
@@ -308,8 +267,8 @@ def _first_perfect_w(gpos, gcnt, spos, scnt, pegs, n_replies):
             b = 0
             t = 0
             for w in range(gpos.shape[1]):
-                b += _popcount(gpos[i, w] & spos[j, w])
-                t += _popcount(gcnt[i, w] & scnt[j, w])
+                b += popcount(gpos[i, w] & spos[j, w])
+                t += popcount(gcnt[i, w] & scnt[j, w])
             r = b * stride + t - b
             if seen[r] == mark:
                 ok = False
@@ -553,43 +512,6 @@ def _rows(
     return pos[index], cnt[index]
 
 
-def feedback_into(game: Game, guess: int, secrets: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Reply codes of allowed guess ``guess`` against secrets ``secrets`` (indices), into ``out``.
-
-    No checks: for the builders' inner loops.  ``out`` is int8, at least as long.
-    """
-    out = out[: len(secrets)]
-    if game.scoring == "table":
-        out[:] = game.table[guess, secrets]
-        return out
-    gpos, gcnt = game.guess_words
-    spos, scnt = game.secret_words
-    if gpos.ndim == 1:
-        _feedback_1(gpos[guess], gcnt[guess], spos[secrets], scnt[secrets], game.pegs, out)
-    else:
-        _feedback_w(gpos[guess].copy(), gcnt[guess].copy(), spos[secrets], scnt[secrets], game.pegs, out)
-    return out
-
-
-def feedback(game: Game, guess: int, secrets: np.ndarray | None = None) -> np.ndarray:
-    """Reply codes of allowed guess number ``guess`` against the given secrets.
-
-    ``secrets`` is an array of indices into ``game.secrets`` (default: all).
-    Returns an int8 array, one reply code per secret.
-    """
-    if not (
-        isinstance(guess, (int, np.integer))
-        and not isinstance(guess, bool)
-        and 0 <= guess < len(game.guesses)
-    ):
-        raise StrategyTreeError(f"guess must be an index into game.guesses, got {guess!r}")
-    if secrets is None:
-        secrets = np.arange(len(game.secrets))
-    _rows(game, "secrets", secrets)  # checks
-    out = np.empty(len(secrets), dtype=np.int8)
-    return feedback_into(game, int(guess), np.asarray(secrets), out)
-
-
 def partition_counts(
     game: Game, guesses: np.ndarray | None = None, secrets: np.ndarray | None = None
 ) -> np.ndarray:
@@ -783,7 +705,7 @@ def _best_guess_sliced_py(
         for t in range(pegs + 1):
             size = 0
             for blk in range(blocks):
-                size += np.int64(_popcount(table[blk, u, t]))
+                size += np.int64(popcount(table[blk, u, t]))
             if rule == 0:
                 bound = max(bound, split[t + 1, size])
             else:
@@ -872,8 +794,8 @@ def _best_guess_sliced_py(
                 b = 0
                 t = 0
                 for w in range(words):
-                    b += _popcount(gpos[g, w] & spos[s, w])
-                    t += _popcount(gcnt[g, w] & scnt[s, w])
+                    b += popcount(gpos[g, w] & spos[s, w])
+                    t += popcount(gcnt[g, w] & scnt[s, w])
                 r = b * (pegs + 1) + t - b
                 if seen[r] == stamp:
                     apart = False
@@ -906,7 +828,7 @@ def _best_guess_sliced_py(
                     for t in range(b, 8):
                         if t > pegs:
                             break
-                        size = np.int64(_popcount(mb & eq_t[t]))
+                        size = np.int64(popcount(mb & eq_t[t]))
                         if rule == 0:
                             cost = max(cost, size)
                         else:
@@ -920,7 +842,7 @@ def _best_guess_sliced_py(
                     for t in range(b, 8):
                         if t > pegs:
                             break
-                        hist[h] += np.int64(_popcount(mb & eq_t[t]))
+                        hist[h] += np.int64(popcount(mb & eq_t[t]))
                         h += 1
                 if limit < none and blk < blocks - 1:
                     # give up on a guess that can no longer beat the best
@@ -992,7 +914,7 @@ def _guess_bit_numbers(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             np.ascontiguousarray(cnt_numbers[first], dtype=np.int64),
         )
 
-    return _kept(game, "_guess_bit_numbers", make)
+    return game.memo("_guess_bit_numbers", make)
 
 
 def best_guess(

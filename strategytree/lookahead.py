@@ -41,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import feedback
 from .builders import GreedyChooser, Grown, grow_greedy
 from .errors import StrategyTreeError
 from .files import write_text_atomic
@@ -174,7 +175,7 @@ class _Search:
         from . import kernels
 
         out = np.empty(len(secrets), dtype=np.int8)
-        replies = kernels.feedback_into(self.game, guess, secrets, out)
+        replies = feedback.replies_into(self.game, guess, secrets, out)
         return [(code, secrets[group]) for code, group in kernels.group_by_reply(replies, self.game.n_replies)]
 
     def complete(self, secrets: np.ndarray, sym: Symmetry, guess: int) -> list[tuple[int, Grown | None]]:

@@ -25,6 +25,7 @@ from typing import Protocol
 
 import numpy as np
 
+from . import feedback
 from .builders import GreedyChooser
 from .errors import CodeError, StrategyTreeError
 from .game import LETTERS, CodeIndex, Game, ReplyCode
@@ -292,9 +293,7 @@ class Knowledge:
 
     def replies(self, guess: CodeIndex) -> np.ndarray:
         """The reply of ``guess`` to every secret of the game (int64)."""
-        from . import kernels
-
-        return kernels.feedback(self.game, int(guess)).astype(np.int64)
+        return feedback.replies(self.game, int(guess)).astype(np.int64)
 
     def problem(self, guess: CodeIndex, reply: ReplyCode, alphabet: Alphabet = LETTERS_ONLY) -> str | None:
         """Why no secret of the game at all could give ``reply`` to ``guess``, or None."""
@@ -393,9 +392,7 @@ def adversary_reply(game: Game, guess: CodeIndex, candidates: np.ndarray) -> Rep
     >>> str(game.reply(adversary_reply(game, 7, np.arange(1296))))  # AABB
     '00'
     """
-    from . import kernels
-
-    row = kernels.feedback(game, int(guess), np.asarray(candidates, dtype=np.int64))
+    row = feedback.replies(game, int(guess), np.asarray(candidates, dtype=np.int64))
     counts = np.bincount(row.astype(np.int64), minlength=game.n_replies)
     key = counts * 2
     if counts[game.win]:

@@ -74,8 +74,10 @@ from numba.typed import Dict
 
 from .errors import StrategyTreeError
 from .files import atomic_path
-from .game import Game, _closed_under_renaming
-from .kernels import _feedback_w, _image_key, _popcount, _stabilizer
+from .game import Game
+from .feedback import popcount
+from .feedback import table as _table
+from .kernels import _image_key, _stabilizer
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
@@ -375,7 +377,7 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                     nowin = ~(np.uint64(1) << np.uint64(win))
                     bm = np.int64(1)
                     for x in range(m):
-                        bx = np.int64(_popcount(qt[x] & nowin))
+                        bx = np.int64(popcount(qt[x] & nowin))
                         if bx > bm:
                             bm = bx
                     if bm < bl[L]:
@@ -409,7 +411,7 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                             # same bound, so this may come before the symmetry tests
                             touched = qt[g]
                             lbg = 3 * n - np.int64((touched >> np.uint64(win)) & np.uint64(1))
-                            lbg -= _popcount(touched)
+                            lbg -= popcount(touched)
                             if lbg >= lim[L] and not (fast and lbg <= lb and lbg <= 2 * n):
                                 fmin = min(fmin, lbg)
                                 continue
@@ -433,7 +435,7 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                             for j in range(n):
                                 touched |= np.uint64(1) << np.uint64(row[S[j]])
                         cons = np.int64((touched >> np.uint64(win)) & np.uint64(1))
-                        lbg = 3 * n - cons - _popcount(touched)
+                        lbg = 3 * n - cons - popcount(touched)
                         if not fast and lbg >= lim[L]:
                             fmin = min(fmin, lbg)
                             continue
@@ -457,7 +459,7 @@ def _solve(S0, d0, limit0, played0, force0, mode, fb, fbT, codes, gmask, smask, 
                             h[r] += 1
                         while touched != 0:
                             low = touched & (~touched + np.uint64(1))
-                            bins[nb] = _popcount(low - np.uint64(1))
+                            bins[nb] = popcount(low - np.uint64(1))
                             nb += 1
                             touched ^= low
                     else:
@@ -751,7 +753,7 @@ class _Problem:
         branching = max(int(np.count_nonzero(np.bincount(fb.ravel(), minlength=game.n_replies))) - 1, 1)
         depth = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)
         lbtab, captab = _bound_tables(n, branching, depth, mode)
-        closed = symmetry and _closed_under_renaming(game)
+        closed = symmetry and game.symmetric
         from .builders import colour_masks
 
         return cls(
@@ -924,24 +926,6 @@ def _transposed(fb: np.ndarray, mode: int) -> np.ndarray:
     if mode != 0 or fb.size > MAX_TRANSPOSED:
         return np.zeros((0, 0), dtype=np.int8)
     return np.ascontiguousarray(fb.T)
-
-
-def _table(game: Game) -> np.ndarray:
-    """The reply code of every allowed guess against every secret (compiled: the
-    search loads compiled code anyway, and this is ten times numpy's speed)."""
-    out = np.empty((len(game.guesses), len(game.secrets)), dtype=np.int8)
-    gpos, gcnt = game.guess_bits
-    spos, scnt = game.secret_bits
-    _fill_table(gpos, gcnt, spos, scnt, game.pegs, out)
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _fill_table(gpos, gcnt, spos, scnt, pegs, out):
-    """``out[g]``: the reply codes of guess ``g`` against every secret (the kernel
-    that scores one guess, once per guess)."""
-    for g in range(gpos.shape[0]):
-        _feedback_w(gpos[g], gcnt[g], spos, scnt, pegs, out[g])
 
 
 class _Stopped(Exception):

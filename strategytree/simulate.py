@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import feedback
 from .builders import GreedyChooser
 from .errors import StrategyError, StrategyTreeError
 from .game import CodeIndex, Game, ReplyCode
@@ -163,9 +164,7 @@ class _Grower:
             node.problem = f"{text} is not an allowed guess of {self.game.name}"
 
     def _split(self, node: _Node) -> None:
-        from . import kernels
-
-        node.replies = kernels.feedback_into(self.game, node.guess, node.secrets, self._buffer).copy()
+        node.replies = feedback.replies_into(self.game, node.guess, node.secrets, self._buffer).copy()
         node.reply_of = dict(zip(node.secrets.tolist(), node.replies.tolist()))
 
     def _child(self, node: _Node, reply: int) -> _Node | None:

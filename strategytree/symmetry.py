@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .game import Game, _closed_under_renaming
+from .game import Game
 
 #: beyond this many position permutations only colours are permuted
 MAX_PERMUTATIONS = 50_000
@@ -57,7 +57,7 @@ class Symmetry:
     def of(cls, game: Game, enabled: bool = True) -> Symmetry:
         """The whole symmetry group of a game before any guess (identity only
         for games not closed under renaming colours and positions)."""
-        enabled = enabled and _closed_under_renaming(game)
+        enabled = enabled and game.symmetric
         return cls(game, None, np.zeros(game.colors, dtype=bool), enabled)
 
     def after(self, guess: np.ndarray) -> Symmetry:

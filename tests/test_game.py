@@ -11,14 +11,8 @@ import pytest
 import naive
 import strategytree as st
 from strategytree.errors import CodeError, GameError, StrategyTreeError
-from strategytree.game import (
-    Game,
-    all_codes,
-    check_size,
-    encode,
-    feedback_bits,
-    n_words,
-)
+from strategytree.feedback import encode, n_words, replies_numpy
+from strategytree.game import Game, all_codes, check_size
 
 random_codes, subset_game = naive.random_codes, naive.subset_game
 
@@ -186,7 +180,7 @@ def test_bit_encoding_against_twin(pegs: int, colors: int) -> None:
     gpos, gcnt = encode(guesses, colors)
     spos, scnt = encode(secrets, colors)
     assert gpos.shape == (30, n_words(pegs, colors)) and gpos.dtype == np.uint64
-    got = feedback_bits(gpos[:, None, :], gcnt[:, None, :], spos[None], scnt[None], pegs)
+    got = replies_numpy(gpos[:, None, :], gcnt[:, None, :], spos[None], scnt[None], pegs)
     want = [[naive.reply_code(naive.feedback(g, s), pegs) for s in secrets] for g in guesses]
     assert got.tolist() == want
 

@@ -12,9 +12,10 @@ import pytest
 
 import naive
 import strategytree as st
-from strategytree import kernels
+from strategytree import feedback, kernels
 from strategytree.errors import StrategyTreeError
-from strategytree.game import Game, n_words
+from strategytree.feedback import n_words
+from strategytree.game import Game
 
 
 def _presets():
@@ -53,11 +54,11 @@ def test_feedback_against_twin(i: int) -> None:
     guesses = rng.choice(len(game.guesses), size=min(12, len(game.guesses)), replace=False)
     for g in guesses:
         guess = game.guesses[g]
-        got = kernels.feedback(game, int(g))
+        got = feedback.replies(game, int(g))
         want = [naive.reply_code(naive.feedback(guess, s), game.pegs) for s in game.secrets]
         assert got.tolist() == want
         subset = rng.integers(0, len(game.secrets), size=7)
-        got = kernels.feedback(game, int(g), subset)
+        got = feedback.replies(game, int(g), subset)
         assert got.tolist() == [want[j] for j in subset]
 
 
@@ -103,10 +104,10 @@ def test_several_word_games_are_really_several_words() -> None:
 @pytest.mark.parametrize(
     "call",
     [
-        lambda g: kernels.feedback(g, -1),
-        lambda g: kernels.feedback(g, 9),
-        lambda g: kernels.feedback(g, 0, np.array([0, 9])),
-        lambda g: kernels.feedback(g, 0, np.array([[0, 1]])),
+        lambda g: feedback.replies(g, -1),
+        lambda g: feedback.replies(g, 9),
+        lambda g: feedback.replies(g, 0, np.array([0, 9])),
+        lambda g: feedback.replies(g, 0, np.array([[0, 1]])),
         lambda g: kernels.partition_counts(g, np.array([-1])),
         lambda g: kernels.partition_counts(g, np.array([9])),
         lambda g: kernels.partition_counts(g, None, np.array([3, 100])),
@@ -134,7 +135,7 @@ def test_non_integer_indices_raise_strategytree_error(call) -> None:
 
 def test_a_fractional_guess_index_raises_strategytree_error() -> None:
     with pytest.raises(StrategyTreeError):
-        kernels.feedback(st.mastermind(2, 3), 1.5)
+        feedback.replies(st.mastermind(2, 3), 1.5)
 
 
 def test_an_empty_list_of_secrets_is_zero_counts_or_a_clean_error() -> None:
@@ -158,11 +159,11 @@ PURE_PYTHON = textwrap.dedent(
     import numpy as np
     import naive
     import strategytree as st
-    from strategytree import kernels
+    from strategytree import feedback, kernels
 
     game = st.mastermind(2, 3)
     codes = naive.mm_codes(2, 3)
-    assert kernels.feedback(game, 5).tolist() == [
+    assert feedback.replies(game, 5).tolist() == [
         naive.reply_code(naive.feedback(codes[5], s), 2) for s in codes
     ]
     assert np.array_equal(kernels.partition_counts(game), naive.partition_counts(codes, codes, 2))

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 import strategytree as st
-from strategytree import kernels
+from strategytree import feedback, kernels
 from strategytree.builders import build_greedy
 from strategytree.cli import app
 from strategytree.game import bagel, black_only, bulls_and_cows, custom, preset
@@ -81,7 +81,7 @@ def test_black_only_feedback_matches_the_twin(pegs: int, colors: int) -> None:
     game = black_only(pegs, colors)
     codes = [tuple(int(x) for x in c) for c in game.secrets]
     for i, guess in enumerate(codes):
-        got = kernels.feedback(game, i)
+        got = feedback.replies(game, i)
         want = [game.reply_code(_black_only(guess, s)) for s in codes]
         assert got.tolist() == want
     assert game.possible_replies == {b * (pegs + 1) for b in range(pegs + 1)}

@@ -1,0 +1,274 @@
+"""Feedback: the reply a guess gets from a secret, defined here and nowhere else.
+
+Knuth's definition: black counts pegs of the same colour in the same place;
+black + white is the sum over colours of the smaller of the two counts.
+A reply is one small integer, its *reply code*, ``black * (pegs + 1) + white``
+(in strategy files the two digits ``"bw"``).
+
+Codes are worked on in a bit encoding (:func:`encode`) that makes a reply two
+popcounts, written three ways that must agree (the tests hold each against a
+plain-Python twin in ``tests/naive.py``):
+
+- :func:`replies_numpy`: numpy, no compilation; what the verifier and the
+  guides use, so that reading and checking a file never imports numba;
+- :func:`pair_replier`: plain Python ints, for the many tiny sets of a build
+  (one or two secrets), where numpy's overhead would dominate;
+- the loops :func:`row_one_word`, :func:`row_words` and :func:`table_rows`,
+  compiled with numba on first use (:func:`replies_into`, :func:`table`).
+
+A custom game (``scoring == "table"``) has no formula: its replies are read
+from its table, by every one of these.
+
+>>> from strategytree.game import mastermind
+>>> game = mastermind(4, 6)
+>>> g, s = game.parse_code("AABB"), game.parse_code("ABBA")
+>>> int(replies_numpy(*encode(g[None], 6), *encode(s[None], 6), 4)[0])  # 2 black, 2 white
+12
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from types import SimpleNamespace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = [
+    "encode",
+    "n_words",
+    "pair_replier",
+    "popcount",
+    "replies",
+    "replies_into",
+    "replies_numpy",
+    "table",
+]
+
+
+# -- the bit encoding ----------------------------------------------------------------
+def n_words(pegs: int, colors: int) -> int:
+    """How many 64-bit words hold ``pegs * colors`` bits."""
+    return (pegs * colors + 63) // 64
+
+
+def encode(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two bit sets per code, so that feedback is two popcounts.
+
+    ``pos`` has bit ``i * colors + k`` set when peg ``i`` has colour ``k``, so
+    ``popcount(pos_g & pos_s)`` is the number of blacks.  ``cnt`` has bit
+    ``k * pegs + j`` set when colour ``k`` occurs more than ``j`` times, so
+    ``popcount(cnt_g & cnt_s)`` is the sum over colours of the smaller count,
+    i.e. blacks + whites.  Each is an ``(n, words)`` uint64 array.
+    """
+    codes = np.atleast_2d(np.asarray(codes, dtype=np.uint8))
+    n, pegs = codes.shape
+    words = n_words(pegs, colors)
+    pos = np.zeros((n, words), dtype=np.uint64)
+    cnt = np.zeros((n, words), dtype=np.uint64)
+    rows = np.arange(n)
+    colour = codes.astype(np.int64)
+    for i in range(pegs):
+        bit = i * colors + colour[:, i]
+        pos[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
+        seen = (colour[:, :i] == colour[:, i : i + 1]).sum(axis=1)
+        bit = colour[:, i] * pegs + seen
+        cnt[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
+    return pos, cnt
+
+
+def kernel_form(pos: np.ndarray, cnt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An encoding as the compiled loops take it: 1-d when one word is enough,
+    and owning its data (numba calls with a view of a larger array are slow)."""
+    if pos.shape[1] == 1:
+        return pos[:, 0].copy(), cnt[:, 0].copy()
+    return pos.copy(), cnt.copy()
+
+
+def popcount(x: int) -> int:
+    """Population count of a uint64: one ``popcnt`` instruction when compiled
+    (numba is taught so in :func:`compiled`); as plain Python, ``int.bit_count``."""
+    return int(x).bit_count()
+
+
+# -- numpy and plain Python ------------------------------------------------------------
+def replies_numpy(
+    guess_pos: np.ndarray,
+    guess_cnt: np.ndarray,
+    secret_pos: np.ndarray,
+    secret_cnt: np.ndarray,
+    pegs: int,
+) -> np.ndarray:
+    """Reply codes from bit encodings (rows broadcast against each other)."""
+    black = np.bitwise_count(guess_pos & secret_pos).sum(axis=-1, dtype=np.int64)
+    both = np.bitwise_count(guess_cnt & secret_cnt).sum(axis=-1, dtype=np.int64)
+    return black * (pegs + 1) + (both - black)
+
+
+def pair_replier(game: Game) -> Callable[[int, int], int]:
+    """A function ``reply(guess, secret)`` of two indices into the game's tables
+    that gives their reply code with Python ints: for the many tiny sets of a
+    build, where a numpy or compiled call costs more than the work.
+
+    >>> from strategytree.game import mastermind
+    >>> game = mastermind(4, 6)
+    >>> reply = pair_replier(game)
+    >>> reply(7, 7) == game.win   # AABB against itself
+    True
+    """
+    if game.scoring == "table":
+        rows = game.memo("feedback table rows", lambda: game.table.tolist())
+        return lambda guess, secret: rows[guess][secret]
+
+    def as_ints(bits: tuple[np.ndarray, np.ndarray]) -> tuple[list[int], list[int]]:
+        # each code's words as one Python int: one & and one bit_count, any size
+        def join(words: np.ndarray) -> list[int]:
+            return [
+                sum(int(w) << (64 * k) for k, w in enumerate(row)) for row in words
+            ] if words.shape[1] > 1 else words[:, 0].tolist()
+
+        return join(bits[0]), join(bits[1])
+
+    (pos_g, cnt_g), (pos_s, cnt_s) = game.memo(
+        "feedback ints", lambda: (as_ints(game.guess_bits), as_ints(game.secret_bits))
+    )
+    stride = game.pegs + 1
+
+    def reply(guess: int, secret: int) -> int:
+        black = (pos_g[guess] & pos_s[secret]).bit_count()
+        return black * stride + (cnt_g[guess] & cnt_s[secret]).bit_count() - black
+
+    return reply
+
+
+# -- the loops numba compiles ----------------------------------------------------------
+def row_one_word(gp, gc, spos, scnt, pegs, out):
+    """``out[j]``: the reply code of the guess ``(gp, gc)`` against secret ``j``,
+    codes of one word."""
+    stride = pegs + 1
+    for j in range(spos.shape[0]):
+        b = popcount(gp & spos[j])
+        t = popcount(gc & scnt[j])
+        out[j] = b * stride + t - b
+
+
+def row_words(gpos, gcnt, spos, scnt, pegs, out):
+    """``out[j]``: the reply code of the guess ``(gpos, gcnt)`` against secret
+    ``j``, codes of several words."""
+    n, words = spos.shape
+    for j in range(n):
+        black = 0
+        both = 0
+        for w in range(words):
+            black += popcount(gpos[w] & spos[j, w])
+            both += popcount(gcnt[w] & scnt[j, w])
+        out[j] = black * (pegs + 1) + (both - black)
+
+
+def table_rows(gpos, gcnt, spos, scnt, pegs, out):
+    """``out[g, j]``: the reply code of guess ``g`` against secret ``j`` (codes
+    of several words; one word is the case ``words == 1``)."""
+    n, words = spos.shape
+    stride = pegs + 1
+    for g in range(gpos.shape[0]):
+        for j in range(n):
+            black = 0
+            both = 0
+            for w in range(words):
+                black += popcount(gpos[g, w] & spos[j, w])
+                both += popcount(gcnt[g, w] & scnt[j, w])
+            out[g, j] = black * stride + (both - black)
+
+
+@cache
+def compiled() -> SimpleNamespace:
+    """The compiled loops (numba is imported, and each loop compiled, on first
+    use; compiled code is cached on disk).  Other kernels that count bits call
+    this first, so that numba knows :func:`popcount` as an instruction."""
+    from numba import njit, types
+    from numba.extending import intrinsic, overload
+
+    @intrinsic
+    def ctpop(typingctx, x):  # pragma: no cover - compiled by numba
+        def codegen(context, builder, signature, args):
+            return builder.ctpop(args[0])
+
+        return types.uint64(types.uint64), codegen
+
+    @overload(popcount)
+    def popcount_compiled(x):  # pragma: no cover - compiled by numba
+        if isinstance(x, types.Integer):
+            return lambda x: ctpop(x)
+        return None
+
+    return SimpleNamespace(
+        row_one_word=njit(cache=True, nogil=True)(row_one_word),
+        row_words=njit(cache=True, nogil=True)(row_words),
+        table_rows=njit(cache=True, nogil=True)(table_rows),
+    )
+
+
+# -- a game's replies, compiled ----------------------------------------------------------
+def replies_into(game: Game, guess: int, secrets: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Reply codes of allowed guess ``guess`` against ``secrets`` (indices), into ``out``.
+
+    No checks: for the builders' inner loops.  ``out`` is int8, at least as long.
+    """
+    out = out[: len(secrets)]
+    if game.scoring == "table":
+        out[:] = game.table[guess, secrets]
+        return out
+    gpos, gcnt = game.guess_words
+    spos, scnt = game.secret_words
+    loops = compiled()
+    if gpos.ndim == 1:
+        loops.row_one_word(gpos[guess], gcnt[guess], spos[secrets], scnt[secrets], game.pegs, out)
+    else:
+        loops.row_words(
+            gpos[guess].copy(), gcnt[guess].copy(), spos[secrets], scnt[secrets], game.pegs, out
+        )
+    return out
+
+
+def replies(game: Game, guess: int, secrets: np.ndarray | None = None) -> np.ndarray:
+    """Reply codes of allowed guess number ``guess`` against the given secrets.
+
+    ``secrets`` is an array of indices into ``game.secrets`` (default: all).
+    Returns an int8 array, one reply code per secret.  Raises
+    :class:`~strategytree.errors.CodeError` for indices out of range.
+    """
+    from .errors import CodeError
+
+    if not (
+        isinstance(guess, (int, np.integer))
+        and not isinstance(guess, bool)
+        and 0 <= guess < len(game.guesses)
+    ):
+        raise CodeError(f"guess must be an index into game.guesses, got {guess!r}")
+    if secrets is None:
+        secrets = np.arange(len(game.secrets))
+    secrets = np.asarray(secrets)
+    if (
+        secrets.ndim != 1
+        or not np.issubdtype(secrets.dtype, np.integer)
+        or (len(secrets) and (secrets.min() < 0 or secrets.max() >= len(game.secrets)))
+    ):
+        raise CodeError("secrets must be a 1-d array of indices into game.secrets")
+    out = np.empty(len(secrets), dtype=np.int8)
+    return replies_into(game, int(guess), secrets, out)
+
+
+def table(game: Game) -> np.ndarray:
+    """The reply code of every allowed guess against every secret, an
+    ``(guesses, secrets)`` int8 array (compiled: ten times numpy's speed)."""
+    if game.scoring == "table":
+        return np.ascontiguousarray(game.table, dtype=np.int8)
+    out = np.empty((len(game.guesses), len(game.secrets)), dtype=np.int8)
+    gpos, gcnt = game.guess_bits
+    spos, scnt = game.secret_bits
+    compiled().table_rows(gpos, gcnt, spos, scnt, game.pegs, out)
+    return out
