@@ -1,0 +1,138 @@
+"""Checkpoints: the saved state of a long search, in one layout for every search.
+
+A checkpoint file is a header line, then records:
+
+- the **header** is one line of JSON naming what was searched (the kind of
+  search, the game, its limits); a run resumes only from a checkpoint whose
+  header is the one it would write;
+- each **record** is one line of JSON listing arrays (name, dtype, shape),
+  then the arrays' raw bytes in that order.  A record holds rows that are new
+  since the last one, so saving stays cheap as a search grows
+  (:meth:`Checkpoint.append`); :func:`load` joins the records array by array.
+
+A record cut short (the process was killed while writing) is ignored, so a
+checkpoint is never worse than its last complete record.  :meth:`Checkpoint.rewrite`
+replaces the whole file atomically (a fresh start, or compaction).
+
+>>> import tempfile, pathlib, numpy as np
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "run.ckpt"
+>>> saved = Checkpoint(path, {"search": "example", "game": "MM(2,3)"})
+>>> saved.rewrite({"rows": np.arange(6).reshape(3, 2)})
+>>> saved.append({"rows": np.array([[6, 7]])})
+>>> load(path, {"search": "example", "game": "MM(2,3)"})["rows"].tolist()
+[[0, 1], [2, 3], [4, 5], [6, 7]]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .errors import StrategyTreeError
+from .files import atomic_path
+
+__all__ = ["Checkpoint", "CheckpointError", "load"]
+
+#: the first key of every header: says the file is one of ours
+FORMAT = "strategytree-checkpoint"
+VERSION = 3
+#: the longest JSON line read (headers and record descriptions are short)
+MAX_LINE = 1 << 16
+
+
+class CheckpointError(StrategyTreeError):
+    """A checkpoint cannot be used: damaged, not ours, or of another search."""
+
+
+class Checkpoint:
+    """A checkpoint file being written: its header, then records."""
+
+    def __init__(self, path: str | os.PathLike[str], header: dict) -> None:
+        self.path = Path(path)
+        self.header = {"format": FORMAT, "version": VERSION, **header, "byteorder": sys.byteorder}
+
+    def rewrite(self, arrays: dict[str, np.ndarray]) -> None:
+        """Replace the file (atomically) by the header and one record of ``arrays``."""
+        with atomic_path(self.path) as tmp, open(tmp, "wb") as out:
+            out.write(json.dumps(self.header).encode("ascii") + b"\n")
+            _write_record(out, arrays)
+
+    def append(self, arrays: dict[str, np.ndarray]) -> None:
+        """Add a record of ``arrays`` (new rows) at the end of the file, flushed to disk.
+
+        The file must exist (:meth:`rewrite` starts it).
+        """
+        try:
+            with open(self.path, "ab") as out:
+                _write_record(out, arrays)
+                out.flush()
+                os.fsync(out.fileno())
+        except OSError as err:
+            raise CheckpointError(f"cannot write {self.path}: {err.strerror or err}") from None
+
+
+def _write_record(out, arrays: dict[str, np.ndarray]) -> None:
+    items = [(name, np.ascontiguousarray(a)) for name, a in arrays.items()]
+    head = [{"name": n, "dtype": a.dtype.str, "shape": list(a.shape)} for n, a in items]
+    out.write(json.dumps({"arrays": head}).encode("ascii") + b"\n")
+    for _, a in items:
+        out.write(memoryview(a).cast("B"))
+
+
+def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | None:
+    """The arrays saved in the checkpoint at ``path``, each record's rows joined
+    in order; None when there is no file.
+
+    Raises :class:`CheckpointError` when the file is not a checkpoint, is
+    damaged before its last record, or was written for another search (its
+    header differs from ``header``).
+    """
+    path = Path(path)
+    if not path.exists():
+        return None
+    expected = {"format": FORMAT, "version": VERSION, **header, "byteorder": sys.byteorder}
+    try:
+        with open(path, "rb") as source:
+            found = json.loads(source.readline(MAX_LINE))
+            if not isinstance(found, dict) or found.get("format") != FORMAT:
+                raise ValueError("it does not start with a strategytree checkpoint header")
+            if found != expected:
+                differ = sorted(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
+                raise CheckpointError(
+                    f"{path}: a checkpoint of another search ({', '.join(differ)} differ); "
+                    "use another file, or the same search"
+                )
+            parts: dict[str, list[np.ndarray]] = {}
+            while record := _read_record(source):
+                for name, array in record.items():
+                    parts.setdefault(name, []).append(array)
+    except CheckpointError:
+        raise
+    except (OSError, ValueError, TypeError, UnicodeDecodeError) as err:
+        raise CheckpointError(f"{path}: not a usable checkpoint ({err})") from None
+    return {name: np.concatenate(arrays) for name, arrays in parts.items()}
+
+
+def _read_record(source) -> dict[str, np.ndarray] | None:
+    """The next complete record, or None at the end (or at a record cut short)."""
+    line = source.readline(MAX_LINE)
+    if not line.endswith(b"\n"):
+        return None
+    try:
+        described = json.loads(line)["arrays"]
+        arrays = {}
+        for item in described:
+            dtype = np.dtype(item["dtype"])
+            shape = tuple(int(x) for x in item["shape"])
+            size = dtype.itemsize * int(np.prod(shape, dtype=np.int64))
+            data = source.read(size)
+            if len(data) != size:
+                return None  # cut short: the run was stopped while writing it
+            arrays[str(item["name"])] = np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    except (KeyError, TypeError, ValueError):
+        return None
+    return arrays
