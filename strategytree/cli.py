@@ -21,7 +21,6 @@ from rich.table import Table
 from . import __version__
 from .errors import StrategyTreeError
 from .game import Game
-from .guide import game_text, guide_text, play_secret
 from .notation import load
 from .tree import Strategy
 from .verify import Report, infer_game, verify
@@ -278,9 +277,8 @@ def show_command(
     when GraphViz is installed; at most 500 nodes, use --depth or --path for
     more); an interactive page to play the strategy by clicking (html).
     """
-    from .export import guide_format, render_dot, to_dot, to_html
+    from .export import DrawingTooBig, guide_format, render, render_dot
     from .files import write_text_atomic
-    from .guide import GuideTree, guide_rich, lookup_csv, lookup_markdown, lookup_rows
 
     try:
         kind, drawing = guide_format(fmt, output)
@@ -290,40 +288,26 @@ def show_command(
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
         strategy = load(file)
         game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
-        unsolved = False
-        if secret is not None:
-            unsolved = play_secret(strategy, game, secret)[1] is not None
-            text = game_text(strategy, game, secret)
-        else:
-            tree = GuideTree.build(strategy, game)
-            start = tree.locate(path)
-            if kind == "text":
-                text = guide_text(tree, depth=depth, path=path)
-                if output is None and out.is_terminal:
-                    out.print(guide_rich(tree, depth=depth, path=path), soft_wrap=True)
-                    return
-            elif kind in ("markdown", "csv"):
-                rows = lookup_rows(tree, start)
-                text = lookup_markdown(rows) if kind == "markdown" else lookup_csv(rows)
-                missing = int(tree.visits[start]) - len(rows)
-                if missing:
-                    err.print(f"[yellow]warning:[/] {missing:,} secrets behind this guide are not "
-                              f"solved by the strategy; the table lists the {len(rows):,} it solves")
-            elif kind == "dot":
-                text = to_dot(tree, start, depth)
-            else:
-                text = to_html(tree, start, title=file.name)
+        guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
+                       styled=output is None and out.is_terminal)
+        if guide.styled is not None:
+            out.print(guide.styled, soft_wrap=True)
+            return
+        if guide.warning:
+            err.print(f"[yellow]warning:[/] {guide.warning}")
         if output is None:
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            sys.stdout.write(guide.text)
         elif drawing:
-            render_dot(text, output)
+            render_dot(guide.text, output)
             err.print(f"drew {output}")
         else:
-            write_text_atomic(output, text if text.endswith("\n") else text + "\n")
+            write_text_atomic(output, guide.text)
             err.print(f"wrote {output}")
+    except DrawingTooBig as problem:
+        raise _fail(f"{problem} (--depth, --path)") from None
     except StrategyTreeError as problem:
         raise _fail(str(problem)) from None
-    if unsolved:
+    if guide.unsolved:
         raise typer.Exit(EXIT_INVALID)
 
 

@@ -65,6 +65,7 @@ __all__ = [
     "lookup_rows",
     "parse_path",
     "play_secret",
+    "played_text",
 ]
 
 #: the widest line the text guide aims at
@@ -366,7 +367,11 @@ def play_secret(
 
 def game_text(strategy: Strategy, game: Game, secret: str) -> str:
     """The game the strategy plays against ``secret``, one guess a line."""
-    moves, problem = play_secret(strategy, game, secret)
+    return played_text(*play_secret(strategy, game, secret))
+
+
+def played_text(moves: list[tuple[str, Reply]], problem: str | None) -> str:
+    """A game as :func:`play_secret` returns it, one guess a line, then how it ended."""
     lines = [f"{i}. {guess}  {reply}" for i, (guess, reply) in enumerate(moves, 1)]
     end = f"  solved in {len(moves)} guesses" if problem is None else f"\nnot solved: {problem}"
     return "\n".join(lines) + end

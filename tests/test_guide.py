@@ -14,7 +14,7 @@ import pytest
 
 import strategytree as st
 from strategytree.errors import StrategyTreeError
-from strategytree.export import MAX_DOT_NODES, ExportError, html_data, to_dot, to_html
+from strategytree.export import MAX_DOT_NODES, DrawingTooBig, html_data, to_dot, to_html
 from strategytree.guide import (
     GuideTree,
     guide_lines,
@@ -258,7 +258,7 @@ def test_dot_with_depth_and_path() -> None:
 def test_dot_refuses_a_tree_too_big_to_draw() -> None:
     tree = GuideTree.build(st.load(DATA / "arfst-4-6-6.txt"), st.mastermind(4, 6))
     assert len(tree) > MAX_DOT_NODES
-    with pytest.raises(ExportError, match="--depth"):
+    with pytest.raises(DrawingTooBig, match="to a depth"):
         to_dot(tree)
     nodes, edges = _dot_graph(to_dot(tree, depth=1))
     assert len(edges) == len(nodes) - 1
