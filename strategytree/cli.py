@@ -327,44 +327,19 @@ def stats_command(
 
     Exit 1 when some secret is not solved.
     """
-    from .guide import GuideTree
-    from .stats import guess_stats, plot_stats
+    from .stats import guess_stats, plot_stats, stats_report
 
     try:
         strategy = load(file)
         game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
-        stats = guess_stats(GuideTree.build(strategy, game))
+        stats = guess_stats(strategy, game)
         if plot is not None:
             plot_stats(stats, plot, title=file.name)
     except StrategyTreeError as problem:
         raise _fail(str(problem)) from None
-    out.print(f"[bold]{escape(str(file))}[/]: {stats.game}, first guess {stats.first_guess}", soft_wrap=True)
-    out.print(
-        f"{stats.solved:,} of {stats.secrets:,} secrets solved, {stats.total:,} guesses, "
-        f"average {stats.average:.4f}, max {stats.max_guesses}"
-    )
-    out.print("guesses per secret:")
-    histogram = Table(box=None, padding=(0, 1), show_edge=False)
-    histogram.add_column("guesses")
-    histogram.add_column("secrets", justify="right")
-    histogram.add_column("")
-    widest = max(stats.histogram.values(), default=1)
-    for guesses, count in stats.histogram.items():
-        bar = "#" * max(1, round(40 * count / widest))
-        histogram.add_row(str(guesses), f"{count:,}", bar)
-    out.print(histogram)
-    out.print(f"by reply to the first guess, {stats.first_guess}:")
-    branches = Table(box=None, padding=(0, 1), show_edge=False)
-    for name in ("reply", "secrets", "average", "max") + (("unsolved",) if stats.unsolved else ()):
-        branches.add_column(name, justify="left" if name == "reply" else "right")
-    for b in stats.branches:
-        cells = [b.reply, f"{b.secrets:,}", f"{b.average:.4f}", str(b.max_guesses)]
-        branches.add_row(*cells, *([f"{b.unsolved:,}"] if stats.unsolved else []))
-    out.print(branches)
-    if plot is not None:
-        out.print(f"plot written to {escape(str(plot))}")
+    for part in stats_report(stats, str(file), plot):
+        out.print(part, soft_wrap=isinstance(part, str))
     if stats.unsolved:
-        out.print(f"[red]{stats.unsolved:,} secrets not solved[/] (strategytree verify says where)")
         raise typer.Exit(EXIT_INVALID)
 
 
