@@ -157,7 +157,7 @@ def stats_report(
     return parts
 
 
-def pyplot():  # noqa: ANN201 - matplotlib.pyplot
+def pyplot():  # -> matplotlib.pyplot
     """matplotlib's pyplot, drawing into files (raises our error when missing)."""
     try:
         import matplotlib

@@ -9,7 +9,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import naive
 import pytest
 
 import strategytree as st
@@ -27,6 +26,8 @@ from strategytree.guide import (
 )
 from strategytree.stats import guess_stats
 from strategytree.verify import node_visits
+
+import naive
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"
