@@ -84,15 +84,15 @@ class GuideTree(FlatTree):
     Build one with :meth:`build`.
     """
 
-    played: Replay
-    """every secret of the game, replayed"""
+    def __init__(self, strategy: Strategy | Node, game: Game) -> None:
+        super().__init__(strategy, game)
+        self.played: Replay = replay(self)
+        """every secret of the game, replayed"""
 
     @classmethod
     def build(cls, strategy: Strategy | Node, game: Game) -> GuideTree:
         """Flatten ``strategy`` with one walk, then send every secret of ``game`` through it."""
-        tree = cls(strategy, game)
-        tree.played = replay(tree)
-        return tree
+        return cls(strategy, game)
 
     @property
     def visits(self) -> np.ndarray:
