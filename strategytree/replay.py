@@ -34,20 +34,16 @@ from functools import cached_property
 import numpy as np
 
 from .feedback import pair_replier
-from .game import LETTERS, CodeIndex, Game, Reply, ReplyCode
+from .game import CodeIndex, Game, Reply, ReplyCode
 from .tree import Node, Strategy, Visitor, walk
 
 __all__ = ["FlatTree", "Replay", "replay", "reply_codes"]
 
-_CAPITALS = frozenset(LETTERS)
-
-
 class _Flatten(Visitor):
-    """Numbers the nodes in written order: node, guess, reply, parent, depth, subtree end."""
+    """Numbers the nodes in written order: node, reply, parent, depth, subtree end."""
 
     def __init__(self) -> None:
         self.nodes: list[Node] = []
-        self.guess: list[str] = []
         self.reply: list[Reply | None] = []
         self.parent: list[int] = []
         self.depth: list[int] = []
@@ -58,7 +54,6 @@ class _Flatten(Visitor):
         self.parent.append(self._open[-1])
         self._open.append(len(self.nodes))
         self.nodes.append(node)
-        self.guess.append(node.guess)
         self.reply.append(reply)
         self.depth.append(depth)
         self.end.append(0)
@@ -104,7 +99,7 @@ class FlatTree:
         """the game whose guesses the tree's guesses were looked up in"""
         self.nodes: list[Node] = flat.nodes
         """the nodes themselves (for their positions in the file)"""
-        self.guess: list[str] = flat.guess
+        self.guess: list[str] = [node.guess for node in flat.nodes]
         """the guess of each node, in letters"""
         self.reply: list[Reply | None] = flat.reply
         """the reply on the branch that leads to each node (None at the root)"""
@@ -115,7 +110,7 @@ class FlatTree:
         self.end: list[int] = flat.end
         """one past the last index of each node's subtree"""
         n = len(self.nodes)
-        self.is_leaf = np.fromiter((e == i + 1 for i, e in enumerate(self.end)), bool, n)
+        self.is_leaf = np.array(self.end, dtype=np.int64) == np.arange(1, n + 1)
         """whether each node is a known solution (no branches)"""
         self.leaf: list[bool] = self.is_leaf.tolist()
         """:attr:`is_leaf` as a list"""
@@ -137,14 +132,14 @@ class FlatTree:
     def _rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Whether each guess is a code of the game, and each guess as a row of colours."""
         p, c, n = self.game.pegs, self.game.colors, len(self.guess)
+        lengths = np.fromiter(map(len, self.guess), np.int64, n)
+        # every character, one byte each (anything not ASCII becomes '?')
+        chars = np.frombuffer("".join(self.guess).encode("ascii", "replace"), np.uint8)
+        outside = np.concatenate(([0], np.cumsum((chars < 65) | (chars >= 65 + c))))
+        starts = np.cumsum(lengths) - lengths
+        formed = (lengths == p) & (outside[starts + lengths] == outside[starts])
         rows = np.zeros((n, p), dtype=np.uint8)
-        formed = np.fromiter(
-            (len(g) == p and _CAPITALS.issuperset(g) for g in self.guess), bool, n
-        )
-        if formed.any():
-            text = "".join(g for g, ok in zip(self.guess, formed) if ok)
-            rows[formed] = (np.frombuffer(text.encode("ascii"), np.uint8) - 65).reshape(-1, p)
-        formed &= rows.max(axis=1, initial=0) < c
+        rows[formed] = chars[starts[formed, None] + np.arange(p)] - 65
         return formed, rows
 
     def __len__(self) -> int:
