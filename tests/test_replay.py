@@ -12,12 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-import naive
 import strategytree as st
 from strategytree import replay as replay_module
 from strategytree.game import Game, custom
 from strategytree.replay import FlatTree, replay
 from strategytree.tree import Node, Reply, iter_nodes
+
+import naive
 from trees import ANY_REPLY, LETTERS, nodes, valid_replies
 
 ROOT = Path(__file__).parent.parent
