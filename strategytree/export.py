@@ -1,4 +1,5 @@
-"""Guides in other formats: GraphViz DOT (and SVG/PNG through ``dot``), and HTML.
+"""Guides in other formats: GraphViz DOT (and SVG/PNG through ``dot``), and HTML;
+and :func:`render`, the one call that writes a guide in any format.
 
 Both read a :class:`strategytree.guide.GuideTree` (the strategy flattened by
 one walk) and loop over its flat lists: nothing here recurses.
