@@ -21,7 +21,6 @@ from rich.table import Table
 from . import __version__
 from .errors import StrategyTreeError
 from .game import Game
-from .guide import game_text, guide_text, play_secret
 from .notation import load
 from .tree import Strategy
 from .verify import Report, infer_game, verify
@@ -278,9 +277,8 @@ def show_command(
     when GraphViz is installed; at most 500 nodes, use --depth or --path for
     more); an interactive page to play the strategy by clicking (html).
     """
-    from .export import guide_format, render_dot, to_dot, to_html
+    from .export import DrawingTooBig, guide_format, render, render_dot
     from .files import write_text_atomic
-    from .guide import GuideTree, guide_rich, lookup_csv, lookup_markdown, lookup_rows
 
     try:
         kind, drawing = guide_format(fmt, output)
@@ -290,40 +288,26 @@ def show_command(
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
         strategy = load(file)
         game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
-        unsolved = False
-        if secret is not None:
-            unsolved = play_secret(strategy, game, secret)[1] is not None
-            text = game_text(strategy, game, secret)
-        else:
-            tree = GuideTree.build(strategy, game)
-            start = tree.locate(path)
-            if kind == "text":
-                text = guide_text(tree, depth=depth, path=path)
-                if output is None and out.is_terminal:
-                    out.print(guide_rich(tree, depth=depth, path=path), soft_wrap=True)
-                    return
-            elif kind in ("markdown", "csv"):
-                rows = lookup_rows(tree, start)
-                text = lookup_markdown(rows) if kind == "markdown" else lookup_csv(rows)
-                missing = int(tree.visits[start]) - len(rows)
-                if missing:
-                    err.print(f"[yellow]warning:[/] {missing:,} secrets behind this guide are not "
-                              f"solved by the strategy; the table lists the {len(rows):,} it solves")
-            elif kind == "dot":
-                text = to_dot(tree, start, depth)
-            else:
-                text = to_html(tree, start, title=file.name)
+        guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
+                       styled=output is None and out.is_terminal)
+        if guide.styled is not None:
+            out.print(guide.styled, soft_wrap=True)
+            return
+        if guide.warning:
+            err.print(f"[yellow]warning:[/] {guide.warning}")
         if output is None:
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            sys.stdout.write(guide.text)
         elif drawing:
-            render_dot(text, output)
+            render_dot(guide.text, output)
             err.print(f"drew {output}")
         else:
-            write_text_atomic(output, text if text.endswith("\n") else text + "\n")
+            write_text_atomic(output, guide.text)
             err.print(f"wrote {output}")
+    except DrawingTooBig as problem:
+        raise _fail(f"{problem} (--depth, --path)") from None
     except StrategyTreeError as problem:
         raise _fail(str(problem)) from None
-    if unsolved:
+    if guide.unsolved:
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -343,44 +327,19 @@ def stats_command(
 
     Exit 1 when some secret is not solved.
     """
-    from .guide import GuideTree
-    from .stats import guess_stats, plot_stats
+    from .stats import guess_stats, plot_stats, stats_report
 
     try:
         strategy = load(file)
         game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
-        stats = guess_stats(GuideTree.build(strategy, game))
+        stats = guess_stats(strategy, game)
         if plot is not None:
             plot_stats(stats, plot, title=file.name)
     except StrategyTreeError as problem:
         raise _fail(str(problem)) from None
-    out.print(f"[bold]{escape(str(file))}[/]: {stats.game}, first guess {stats.first_guess}", soft_wrap=True)
-    out.print(
-        f"{stats.solved:,} of {stats.secrets:,} secrets solved, {stats.total:,} guesses, "
-        f"average {stats.average:.4f}, max {stats.max_guesses}"
-    )
-    out.print("guesses per secret:")
-    histogram = Table(box=None, padding=(0, 1), show_edge=False)
-    histogram.add_column("guesses")
-    histogram.add_column("secrets", justify="right")
-    histogram.add_column("")
-    widest = max(stats.histogram.values(), default=1)
-    for guesses, count in stats.histogram.items():
-        bar = "#" * max(1, round(40 * count / widest))
-        histogram.add_row(str(guesses), f"{count:,}", bar)
-    out.print(histogram)
-    out.print(f"by reply to the first guess, {stats.first_guess}:")
-    branches = Table(box=None, padding=(0, 1), show_edge=False)
-    for name in ("reply", "secrets", "average", "max") + (("unsolved",) if stats.unsolved else ()):
-        branches.add_column(name, justify="left" if name == "reply" else "right")
-    for b in stats.branches:
-        cells = [b.reply, f"{b.secrets:,}", f"{b.average:.4f}", str(b.max_guesses)]
-        branches.add_row(*cells, *([f"{b.unsolved:,}"] if stats.unsolved else []))
-    out.print(branches)
-    if plot is not None:
-        out.print(f"plot written to {escape(str(plot))}")
+    for part in stats_report(stats, str(file), plot):
+        out.print(part, soft_wrap=isinstance(part, str))
     if stats.unsolved:
-        out.print(f"[red]{stats.unsolved:,} secrets not solved[/] (strategytree verify says where)")
         raise typer.Exit(EXIT_INVALID)
 
 

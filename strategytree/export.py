@@ -1,4 +1,5 @@
-"""Guides in other formats: GraphViz DOT (and SVG/PNG through ``dot``), and HTML.
+"""Guides in other formats: GraphViz DOT (and SVG/PNG through ``dot``), and HTML;
+and :func:`render`, the one call that writes a guide in any format.
 
 Both read a :class:`strategytree.guide.GuideTree` (the strategy flattened by
 one walk) and loop over its flat lists: nothing here recurses.
@@ -24,16 +25,32 @@ import json
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ._page import PAGE
 from .errors import StrategyTreeError
 from .files import atomic_path
-from .guide import GuideTree
+from .game import Game
+from .guide import (
+    GuideTree,
+    guide_rich,
+    guide_text,
+    lookup_csv,
+    lookup_markdown,
+    lookup_rows,
+    play_secret,
+    played_text,
+)
+from .tree import Strategy
 
-__all__ = ["MAX_DOT_NODES", "ExportError", "dot_node_count", "guide_format", "html_data",
-           "render_dot", "to_dot", "to_html"]
+if TYPE_CHECKING:  # rich is imported only when colour is asked for
+    from rich.text import Text
+
+__all__ = ["FORMATS", "MAX_DOT_NODES", "DrawingTooBig", "ExportError", "Guide", "guide_format",
+           "html_data", "render", "render_dot", "to_dot", "to_html"]
 
 #: the most nodes a DOT export draws: beyond this a drawing is a blur of labels
 #: (use a depth limit or a path to draw part of the tree)
@@ -42,6 +59,10 @@ MAX_DOT_NODES = 500
 
 class ExportError(StrategyTreeError):
     """A guide cannot be exported as asked (too big to draw, no ``dot`` binary, ...)."""
+
+
+class DrawingTooBig(ExportError):
+    """A DOT export would draw more nodes than can be read; a depth or a path draws less."""
 
 
 #: the formats of a guide, and the file suffixes that choose them
@@ -84,11 +105,6 @@ def _drawn(tree: GuideTree, start: int, depth: int | None) -> list[tuple[int, bo
     return out
 
 
-def dot_node_count(tree: GuideTree, start: int = 0, depth: int | None = None) -> int:
-    """How many nodes :func:`to_dot` would draw (hidden subtrees count one each)."""
-    return sum(2 if cut else 1 for _, cut in _drawn(tree, start, depth))
-
-
 def to_dot(
     tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int = MAX_DOT_NODES
 ) -> str:
@@ -96,14 +112,14 @@ def to_dot(
 
     Each guess is an ellipse with how many secrets reach it, each known
     solution a green box, each reply an edge label; a subtree below ``depth``
-    is one grey note.  Raises :class:`ExportError` above ``limit`` nodes.
+    is one grey note.  Raises :class:`DrawingTooBig` above ``limit`` nodes.
     """
     drawn = _drawn(tree, start, depth)
     count = sum(2 if cut else 1 for _, cut in drawn)
     if count > limit:
-        raise ExportError(
+        raise DrawingTooBig(
             f"the tree has {count:,} nodes to draw, more than the {limit} that can be read "
-            "in a drawing; draw the top with --depth (e.g. --depth 1) or a subtree with --path"
+            "in a drawing; draw the top to a depth (e.g. 1) or the subtree after a path"
         )
     lines = [
         "digraph strategy {",
@@ -140,7 +156,7 @@ def render_dot(dot: str, path: str | os.PathLike[str]) -> Path:
         raise ExportError(
             "drawing needs GraphViz's dot program, which is not installed "
             "(apt-get install graphviz, brew install graphviz); "
-            "or write the DOT text with -o FILE.dot"
+            "or write the DOT text to a .dot file"
         )
     with atomic_path(path) as tmp:
         done = subprocess.run(
@@ -193,3 +209,70 @@ def to_html(tree: GuideTree, start: int = 0, title: str = "strategy") -> str:
     data = json.dumps(html_data(tree, start, title), separators=(",", ":"))
     data = data.replace("</", "<\\/")  # never close the script element early
     return PAGE.replace("{{TITLE}}", escape(title)).replace("{{DATA}}", data)
+
+
+# -- one call for every format --------------------------------------------------------
+@dataclass(frozen=True)
+class Guide:
+    """A strategy rendered in one format (what :func:`render` returns)."""
+
+    text: str
+    """the guide, ending with a newline (empty when :attr:`styled` holds it)"""
+    styled: Text | None = None
+    """the text guide in colour, when asked for"""
+    unsolved: bool = False
+    """True when the one game shown (a secret's) is not solved"""
+    warning: str | None = None
+    """what a reader of a lookup table should know (secrets it does not list)"""
+
+
+def render(
+    strategy: Strategy,
+    game: Game,
+    fmt: str = "text",
+    *,
+    depth: int | None = None,
+    path: str | None = None,
+    secret: str | None = None,
+    title: str = "strategy",
+    styled: bool = False,
+) -> Guide:
+    """``strategy`` as a guide in format ``fmt`` (one of :data:`FORMATS`).
+
+    ``depth`` (text, dot) shows that many levels of replies, ``path`` only
+    what follows a history (``"AABBC 10, ABCDE 21"``); ``secret`` shows the
+    one game played against it instead (text only); ``title`` names the
+    HTML page; ``styled`` asks for the text guide in colour (rich).
+    """
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if secret is not None and (fmt != "text" or path is not None or depth is not None):
+        raise ExportError("the game of a secret is shown as text alone, without a path or depth")
+    if depth is not None and fmt in ("markdown", "csv", "html"):
+        raise ExportError(f"a depth applies to the text and dot formats, not {fmt}")
+    if secret is not None:
+        moves, problem = play_secret(strategy, game, secret)
+        return Guide(_line_ended(played_text(moves, problem)), unsolved=problem is not None)
+    tree = GuideTree.build(strategy, game)
+    start = tree.locate(path)
+    warning = None
+    if fmt == "text":
+        if styled:
+            return Guide("", styled=guide_rich(tree, depth=depth, path=path))
+        text = guide_text(tree, depth=depth, path=path)
+    elif fmt in ("markdown", "csv"):
+        rows = lookup_rows(tree, start)
+        text = lookup_markdown(rows) if fmt == "markdown" else lookup_csv(rows)
+        missing = int(tree.visits[start]) - len(rows)
+        if missing:
+            warning = (f"{missing:,} secrets behind this guide are not solved by the strategy; "
+                       f"the table lists the {len(rows):,} it solves")
+    elif fmt == "dot":
+        text = to_dot(tree, start, depth)
+    else:
+        text = to_html(tree, start, title=title)
+    return Guide(_line_ended(text), warning=warning)
+
+
+def _line_ended(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"

@@ -1,8 +1,9 @@
 """Lookup guides: a strategy written so that a person can follow it.
 
-A strategy is walked once (:func:`strategytree.tree.walk`) into a
-:class:`GuideTree`: its nodes in written order, as flat lists, with how many
-secrets of a game reach each node and which secret each node wins.  Every
+A strategy is flattened once into a :class:`GuideTree` (the
+:class:`~strategytree.replay.FlatTree` of :mod:`strategytree.replay`: its
+nodes in written order, as flat lists) and every secret of a game replayed
+through it: how many secrets reach each node and which secret each node wins.  Every
 form of guide reads those lists: the indented text guide, the lookup table
 of complete games (Markdown or CSV), the GraphViz and HTML exports of
 :mod:`strategytree.export` and the statistics of :mod:`strategytree.stats`.
@@ -46,8 +47,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import CodeError, StrategyError
-from .game import LETTERS, Game, Reply
-from .tree import Node, Strategy, Visitor, walk
+from .game import Game, Reply
+from .replay import FlatTree, Replay, replay, reply_codes
+from .tree import Node, Strategy
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
@@ -63,6 +65,7 @@ __all__ = [
     "lookup_rows",
     "parse_path",
     "play_secret",
+    "played_text",
 ]
 
 #: the widest line the text guide aims at
@@ -72,94 +75,41 @@ MAX_INDENT = 16
 
 
 # -- the tree, flattened and replayed ------------------------------------------------
-class _Flatten(Visitor):
-    """Numbers the nodes in written order: guess, reply, parent, depth, subtree end."""
-
-    def __init__(self) -> None:
-        self.guess: list[str] = []
-        self.reply: list[Reply | None] = []
-        self.parent: list[int] = []
-        self.depth: list[int] = []
-        self.end: list[int] = []
-        self.leaf: list[bool] = []
-        self._open: list[int] = []
-
-    def enter(self, node: Node, reply: Reply | None, depth: int) -> bool:
-        self.parent.append(self._open[-1] if self._open else -1)
-        self._open.append(len(self.guess))
-        self.guess.append(node.guess)
-        self.reply.append(reply)
-        self.depth.append(depth)
-        self.end.append(-1)
-        self.leaf.append(not node.branches)
-        return True
-
-    def leave(self, node: Node, reply: Reply | None, depth: int) -> None:
-        self.end[self._open.pop()] = len(self.guess)
-
-
-@dataclass(eq=False)
-class GuideTree:
-    """A strategy in written (preorder) order, and how a game's secrets go through it.
+class GuideTree(FlatTree):
+    """A strategy in written (preorder) order (a :class:`~strategytree.replay.FlatTree`),
+    and how every secret of a game goes through it (a :class:`~strategytree.replay.Replay`).
 
     Node ``i``'s subtree is the range ``i .. end[i] - 1``; its children are
     ``i + 1``, then ``end`` of each child in turn (see :meth:`children`).
     Build one with :meth:`build`.
     """
 
-    game: Game
-    """the game whose secrets were replayed"""
-    guess: list[str]
-    """the guess of each node, in letters"""
-    reply: list[Reply | None]
-    """the reply on the branch that leads to each node (None at the root)"""
-    parent: list[int]
-    """index of each node's parent (-1 at the root)"""
-    depth: list[int]
-    """guesses made before each node (0 at the root)"""
-    end: list[int]
-    """one past the last index of each node's subtree"""
-    leaf: list[bool]
-    """whether the node is a known solution (no branches)"""
-    visits: np.ndarray
-    """how many secrets reach each node"""
-    won: np.ndarray
-    """index (in ``game.secrets``) of the secret each node's guess wins, or -1"""
-    stuck: np.ndarray
-    """how many secrets reach each node and go no further without a win"""
+    def __init__(self, strategy: Strategy | Node, game: Game) -> None:
+        super().__init__(strategy, game)
+        self.played: Replay = replay(self)
+        """every secret of the game, replayed"""
 
     @classmethod
     def build(cls, strategy: Strategy | Node, game: Game) -> GuideTree:
         """Flatten ``strategy`` with one walk, then send every secret of ``game`` through it."""
-        root = strategy.root if isinstance(strategy, Strategy) else strategy
-        flat = walk(root, _Flatten())
-        assert isinstance(flat, _Flatten)
-        visits, won, stuck = _replay(flat, game)
-        return cls(game, flat.guess, flat.reply, flat.parent, flat.depth, flat.end,
-                   flat.leaf, visits, won, stuck)
+        return cls(strategy, game)
 
-    def __len__(self) -> int:
-        return len(self.guess)
+    @property
+    def visits(self) -> np.ndarray:
+        """How many secrets reach each node."""
+        return self.played.visits
 
-    def children(self, i: int) -> list[int]:
-        """Indices of the children of node ``i``, in written order."""
-        out, c = [], i + 1
-        while c < self.end[i]:
-            out.append(c)
-            c = self.end[c]
-        return out
+    @property
+    def won(self) -> np.ndarray:
+        """Index (in ``game.secrets``) of the secret each node's guess wins, or -1."""
+        return self.played.won
 
-    def history(self, i: int) -> list[tuple[str, Reply]]:
-        """The ``(guess, reply)`` steps that lead from the root to node ``i``."""
-        steps = []
-        while self.parent[i] >= 0:
-            reply = self.reply[i]
-            assert reply is not None
-            steps.append((self.guess[self.parent[i]], reply))
-            i = self.parent[i]
-        return steps[::-1]
+    @property
+    def stuck(self) -> np.ndarray:
+        """How many secrets reach each node and go no further without a win."""
+        return self.played.stuck
 
-    def locate(self, path: str | list[tuple[str, Reply | None]] | None) -> int:
+    def locate(self, path: str | list[tuple[str | None, Reply | None]] | None) -> int:
         """The node reached after a history such as ``"AABBC 10, ABCDE 21"``.
 
         A step may also be a reply alone (``"10, 21"``): the strategy's own
@@ -168,6 +118,7 @@ class GuideTree:
         """
         steps = parse_path(path) if isinstance(path, str) or path is None else path
         at = 0
+        codes = reply_codes(self.game)
         for number, (guess, reply) in enumerate(steps, 1):
             shown = f"{guess or self.guess[at]} {reply}"
             where = f"step {number} of the path ({shown})"
@@ -186,10 +137,10 @@ class GuideTree:
                     f"{where}: the strategy expects {self.guess[at]} to be the secret; "
                     "it has no replies after it"
                 )
-            kids = self.children(at)
-            match = next((c for c in kids if self.reply[c] == reply), None)
-            if match is None:
-                have = ", ".join(str(self.reply[c]) for c in kids)
+            code = int(codes[10 * reply.black + reply.white])
+            match = self.child(at, code) if code >= 0 else -1
+            if match < 0:
+                have = ", ".join(str(self.reply[c]) for c in self.children(at))
                 raise StrategyError(
                     f"{where}: the strategy has no branch for reply {reply} to "
                     f"{self.guess[at]} (it has {have})"
@@ -221,112 +172,6 @@ def parse_path(text: str | None) -> list[tuple[str | None, Reply | None]]:
         reply = Reply(int(m.group(2)), int(m.group(3))) if m.group(2) else None
         steps.append((guess, reply))
     return steps
-
-
-def _replay(flat: _Flatten, game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Send every secret down the flattened tree, node by node in written order.
-
-    Parents come before their children in written order, so each node finds
-    the secrets its parent sent it waiting; no recursion, one pass.  Large
-    groups of secrets get their replies from the game in one call; small ones
-    (most nodes), when the game's replies are bit counts, with plain integers,
-    where numpy's overhead would dominate.
-    """
-    n, p = len(flat.guess), game.pegs
-    # each guess as a row, whether it can be played, and the secret it is
-    palette = frozenset(LETTERS[: game.colors])
-    formed = np.fromiter(
-        (len(g) == p and palette.issuperset(g) for g in flat.guess), bool, n
-    )
-    rows = np.zeros((n, p), dtype=np.uint8)
-    if formed.any():
-        text = "".join(g for g, ok in zip(flat.guess, formed) if ok)
-        rows[formed] = (np.frombuffer(text.encode("ascii"), np.uint8) - 65).reshape(-1, p)
-    gix = np.where(formed, game.guess_index(rows), -1).tolist()
-    as_secret = np.where(formed, game.secret_index(rows), -1).tolist()
-    # the reply code of each reply written bw, or -1 for a reply the game never gives
-    code_of = [
-        -1 if game.reply_problem(Reply(*divmod(bw, 10))) else game.reply_code(Reply(*divmod(bw, 10)))
-        for bw in range(100)
-    ]
-    bitwise = getattr(game, "scoring", "black-white") != "table"
-    gpos, gcnt = game.guess_bits if bitwise else (None, None)
-    spos, scnt = game.secret_bits if bitwise else (None, None)
-    leaf, end, replies = flat.leaf, flat.end, flat.reply
-
-    visits = [0] * n
-    won = [-1] * n
-    stuck = [0] * n
-    waiting: dict[int, np.ndarray | list[int]] = {0: np.arange(len(game.secrets))} if n else {}
-    stride, win = p + 1, game.win
-    cache: dict[int, tuple[list[int], list[int]]] = {}
-
-    def bits(k: int) -> tuple[list[int], list[int]]:
-        if k not in cache:
-            cache[k] = (spos[k].tolist(), scnt[k].tolist())
-        return cache[k]
-
-    for i in range(n):
-        here = waiting.pop(i, None)
-        if here is None:
-            continue
-        count = len(here)
-        visits[i] = count
-        g = gix[i]
-        if g < 0:  # a guess the game does not allow (or not a code): everyone stops here
-            stuck[i] = count
-            continue
-        s = as_secret[i]
-        if count <= _FEW and not isinstance(here, list):
-            here = here.tolist()
-        if leaf[i]:
-            hit = s >= 0 and (s in here if isinstance(here, list) else bool((here == s).any()))
-            won[i] = s if hit else -1
-            stuck[i] = count - hit
-            continue
-        if isinstance(here, list) and bitwise:
-            mine = (gpos[g].tolist(), gcnt[g].tolist())
-            reply: np.ndarray | list[int] = [_reply_code(mine, bits(k), stride) for k in here]
-            wins = win in reply
-        else:
-            secrets = np.asarray(here)
-            reply = game.pair_replies(np.full(len(secrets), g), secrets)
-            wins = bool((reply == win).any())
-            if isinstance(here, list):
-                reply = reply.tolist()
-        if s >= 0 and wins:
-            won[i] = s
-        left = count - (won[i] >= 0)
-        c, taken = i + 1, set()
-        while c < end[i]:
-            r = replies[c]
-            assert r is not None
-            code = code_of[10 * r.black + r.white] if r.black < 10 and r.white < 10 else -1
-            if code >= 0 and code != win and code not in taken:
-                taken.add(code)
-                if isinstance(here, list):
-                    part: np.ndarray | list[int] = [k for k, x in zip(here, reply) if x == code]
-                else:
-                    part = here[reply == code]
-                if len(part):
-                    waiting[c] = part
-                    left -= len(part)
-            c = end[c]
-        stuck[i] = left
-    return np.array(visits, dtype=np.int64), np.array(won, dtype=np.int64), np.array(
-        stuck, dtype=np.int64
-    )
-
-
-#: below this many secrets at a node, the replay computes replies with plain integers
-_FEW = 8
-
-
-def _reply_code(guess: tuple[list[int], list[int]], secret: tuple[list[int], list[int]],
-                stride: int) -> int:
-    black = sum((a & b).bit_count() for a, b in zip(guess[0], secret[0]))
-    both = sum((a & b).bit_count() for a, b in zip(guess[1], secret[1]))
-    return black * stride + both - black
 
 
 # -- the text guide -----------------------------------------------------------------
@@ -511,26 +356,22 @@ def play_secret(
     far and why the strategy stops there.
     """
     code = game.parse_code(secret)
-    if game.secret_index(code)[0] < 0:
+    index = int(game.secret_index(code)[0])
+    if index < 0:
         raise StrategyError(f"{secret} is not a possible secret of {game.name}")
-    moves: list[tuple[str, Reply]] = []
-    node: Node | None = strategy.root
-    while node is not None:
-        reply = game.reply(game.feedback(game.parse_code(node.guess), code))
-        moves.append((node.guess, reply))
-        if reply.black == game.pegs:
-            return moves, None
-        if node.is_leaf:
-            return moves, f"the strategy expected {node.guess}, but the secret is {secret.upper()}"
-        if node.child(reply) is None:
-            return moves, f"the strategy has no branch for reply {reply} to {node.guess}"
-        node = node.child(reply)
-    raise AssertionError("unreachable")  # pragma: no cover
+    tree = FlatTree(strategy, game)
+    played = replay(tree, np.array([index]))
+    moves = [(tree.guess_text(g), game.reply(r)) for g, r in played.moves(0)]
+    return moves, played.reason(0)
 
 
 def game_text(strategy: Strategy, game: Game, secret: str) -> str:
     """The game the strategy plays against ``secret``, one guess a line."""
-    moves, problem = play_secret(strategy, game, secret)
+    return played_text(*play_secret(strategy, game, secret))
+
+
+def played_text(moves: list[tuple[str, Reply]], problem: str | None) -> str:
+    """A game as :func:`play_secret` returns it, one guess a line, then how it ended."""
     lines = [f"{i}. {guess}  {reply}" for i, (guess, reply) in enumerate(moves, 1)]
     end = f"  solved in {len(moves)} guesses" if problem is None else f"\nnot solved: {problem}"
     return "\n".join(lines) + end

@@ -29,7 +29,8 @@ from . import feedback
 from .builders import GreedyChooser
 from .errors import CodeError, StrategyTreeError
 from .game import LETTERS, CodeIndex, Game, ReplyCode
-from .tree import Node, Strategy
+from .replay import FlatTree
+from .tree import Strategy
 
 __all__ = [
     "ALPHABETS",
@@ -428,38 +429,32 @@ class StrategyBreaker:
         self.fallback = fallback
         self.note: str | None = None
         self._warned = False
+        self._tree: FlatTree | None = None
 
     def next_guess(self, known: Knowledge) -> CodeIndex:
         self.note = None
-        node: Node | None = self.strategy.root
-        problem = None
-        for g, r in known.history:
-            assert node is not None
-            reply = self.game.reply(r)
-            if r == self.game.win:
+        if self._tree is None:
+            self._tree = FlatTree(self.strategy, self.game)
+        tree, win = self._tree, self.game.win
+        replies = []
+        for _, r in known.history:
+            if r == win:
                 break
-            child = node.child(reply)
-            if child is None:
-                problem = f"the strategy has no branch for reply {reply} to {node.guess}"
-                node = None
-                break
-            node = child
-        if node is not None:
-            index = int(self.game.guess_index(_letters(self.game, node.guess))[0])
+            replies.append(r)
+        node, missing = tree.follow(replies)
+        if missing is not None:
+            reply = self.game.reply(missing)
+            problem = f"the strategy has no branch for reply {reply} to {tree.guess[node]}"
+        else:
+            index = int(tree.guess_index[node])
             if index >= 0:
                 return index
-            problem = f"the strategy's guess {node.guess} is not an allowed guess of {self.game.name}"
+            problem = (f"the strategy's guess {tree.guess[node]} is not an allowed guess "
+                       f"of {self.game.name}")
         if not self._warned:
             self.note = f"{problem}; going on with the {self.fallback.rule} rule"
             self._warned = True
         return self.fallback.next_guess(known.candidates, known.guesses)
-
-
-def _letters(game: Game, text: str) -> np.ndarray:
-    try:
-        return game.parse_code(text)
-    except CodeError:
-        return np.full(game.pegs, 255, dtype=np.int64)
 
 
 # -- the interactive games ----------------------------------------------------------

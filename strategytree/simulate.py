@@ -34,6 +34,7 @@ from .builders import GreedyChooser
 from .errors import StrategyError, StrategyTreeError
 from .game import CodeIndex, Game, ReplyCode
 from .play import LETTERS_ONLY, Alphabet, moves_text
+from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
@@ -117,74 +118,49 @@ class Simulation:
 
 # -- the tree grown as games need it ----------------------------------------------------
 class _Node:
-    __slots__ = ("child_sym", "children", "guess", "problem", "replies", "reply_of", "secrets", "source", "sym")
+    __slots__ = ("child_sym", "children", "guess", "replies", "reply_of", "secrets", "sym")
 
-    def __init__(self, secrets: np.ndarray, sym: Symmetry | None, source: Node | None) -> None:
+    def __init__(self, secrets: np.ndarray, sym: Symmetry) -> None:
         self.secrets = secrets  # indices into game.secrets, increasing
-        self.sym = sym  # for rules
-        self.source = source  # for strategies
+        self.sym = sym
         self.guess = -1
         self.replies: np.ndarray | None = None  # the guess's reply to each of self.secrets
         self.reply_of: dict[int, int] = {}  # the same, by secret
         self.children: dict[int, _Node] = {}
-        self.problem: str | None = None
         self.child_sym: Symmetry | None = None
 
 
 class _Grower:
-    """Plays one secret at a time, growing the tree of choices and splits."""
+    """Plays one secret at a time with a rule, growing the tree of choices and splits."""
 
-    def __init__(self, game: Game, player: Player) -> None:
+    def __init__(self, game: Game, player: GreedyChooser) -> None:
         self.game = game
         self.player = player
-        everything = np.arange(len(game.secrets))
-        if isinstance(player, GreedyChooser):
-            self.root = _Node(everything, player.root_symmetry(), None)
-        else:
-            self.root = _Node(everything, None, player.root)
-        self._index: dict[str, int] | None = None  # the allowed guesses by their letters
+        self.root = _Node(np.arange(len(game.secrets)), player.root_symmetry())
         self._buffer = np.empty(len(game.secrets), dtype=np.int8)
 
     def _guess(self, node: _Node, is_root: bool) -> None:
         player = self.player
-        if isinstance(player, GreedyChooser):
-            if is_root and player.opening is not None:
-                node.guess = player.opening
-            else:
-                node.guess = player.choose(node.secrets, node.sym)
-            return
-        if self._index is None:
-            pegs = self.game.pegs
-            letters = (self.game.guesses + ord("A")).tobytes().decode("ascii")
-            self._index = {letters[i * pegs : (i + 1) * pegs]: i for i in range(len(self.game.guesses))}
-        text = node.source.guess
-        index = self._index.get(text.upper(), -1)
-        node.guess = index
-        if index < 0:
-            node.problem = f"{text} is not an allowed guess of {self.game.name}"
+        if is_root and player.opening is not None:
+            node.guess = player.opening
+        else:
+            node.guess = player.choose(node.secrets, node.sym)
 
     def _split(self, node: _Node) -> None:
         node.replies = feedback.replies_into(self.game, node.guess, node.secrets, self._buffer).copy()
         node.reply_of = dict(zip(node.secrets.tolist(), node.replies.tolist()))
 
-    def _child(self, node: _Node, reply: int) -> _Node | None:
+    def _child(self, node: _Node, reply: int) -> _Node:
         child = node.children.get(reply)
         if child is not None:
             return child
         subset = node.secrets[node.replies == reply]
-        if isinstance(self.player, GreedyChooser):
-            if len(subset) == len(node.secrets):
-                guess = self.game.code_text(self.game.guesses[node.guess])
-                raise StrategyTreeError(f"no progress: guess {guess} does not split {len(subset)} secrets")
-            if node.child_sym is None:
-                node.child_sym = node.sym.after(self.game.guesses[node.guess])
-            child = _Node(subset, node.child_sym, None)
-        else:
-            source = node.source.child(self.game.reply(reply))
-            if source is None:
-                return None
-            child = _Node(subset, None, source)
-        node.children[reply] = child
+        if len(subset) == len(node.secrets):
+            guess = self.game.code_text(self.game.guesses[node.guess])
+            raise StrategyTreeError(f"no progress: guess {guess} does not split {len(subset)} secrets")
+        if node.child_sym is None:
+            node.child_sym = node.sym.after(self.game.guesses[node.guess])
+        child = node.children[reply] = _Node(subset, node.child_sym)
         return child
 
     def play(self, secret: CodeIndex) -> Played:
@@ -192,29 +168,27 @@ class _Grower:
         node = self.root
         moves: list[tuple[int, int]] = []
         while True:
-            if node.guess < 0 and node.problem is None:
+            if node.guess < 0:
                 self._guess(node, node is self.root)
-            if node.problem is not None:
-                return Played(secret, moves, False, node.problem)
             if node.replies is None:
                 self._split(node)
             reply = node.reply_of[secret]
             moves.append((node.guess, reply))
             if reply == game.win:
                 return Played(secret, moves)
-            if node.source is not None and node.source.is_leaf:
-                return Played(
-                    secret, moves, False,
-                    f"the strategy expected {node.source.guess}, but the secret is "
-                    f"{game.code_text(game.secrets[secret])}",
-                )
-            child = self._child(node, reply)
-            if child is None:
-                return Played(
-                    secret, moves, False,
-                    f"the strategy has no branch for reply {game.reply(reply)} to {node.source.guess}",
-                )
-            node = child
+            node = self._child(node, reply)
+
+
+def _strategy_games(game: Game, strategy: Strategy, secrets: np.ndarray) -> Callable[[int], Played]:
+    """Game ``k`` of ``secrets`` played by ``strategy``: all of them replayed at once
+    (:func:`strategytree.replay.replay`), each read back as a :class:`Played`."""
+    played = replay(FlatTree(strategy, game), secrets)
+
+    def one(k: int) -> Played:
+        return Played(int(played.secrets[k]), played.moves(k), bool(played.guesses[k]),
+                      played.reason(k))
+
+    return one
 
 
 # -- which secrets ------------------------------------------------------------------
@@ -270,10 +244,15 @@ def simulate(
     if isinstance(player, Strategy) and not isinstance(player.root, Node):
         raise StrategyError("the strategy has no root")
     secrets = np.arange(len(game.secrets)) if secrets is None else np.asarray(secrets, dtype=np.int64)
-    grower = _Grower(game, player)
+    if isinstance(player, Strategy):
+        play = _strategy_games(game, player, secrets)
+        positions: list[int] = list(range(len(secrets)))
+    else:
+        play = _Grower(game, player).play
+        positions = secrets.tolist()
     games = []
-    for k, secret in enumerate(secrets.tolist()):
-        games.append(grower.play(secret))
+    for k, position in enumerate(positions):
+        games.append(play(position))
         if progress is not None and k % 256 == 255:
             progress(k + 1)
     if progress is not None:

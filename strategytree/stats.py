@@ -18,13 +18,19 @@ import io
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import StrategyTreeError
+from .game import Game
 from .guide import GuideTree
+from .tree import Strategy
 
-__all__ = ["Branch", "GuessStats", "guess_stats", "plot_stats"]
+if TYPE_CHECKING:  # rich is imported only when a report is asked for
+    from rich.console import RenderableType
+
+__all__ = ["Branch", "GuessStats", "guess_stats", "plot_stats", "stats_report"]
 
 
 @dataclass(frozen=True)
@@ -84,8 +90,15 @@ class GuessStats:
         return self.total / self.solved if self.solved else 0.0
 
 
-def guess_stats(tree: GuideTree) -> GuessStats:
-    """Histogram of guesses per secret, and average and max by first reply."""
+def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessStats:
+    """Histogram of guesses per secret, and average and max by first reply.
+
+    Give a replayed :class:`GuideTree`, or a strategy and the game to replay it in.
+    """
+    if not isinstance(tree, GuideTree):
+        if game is None:
+            raise StrategyTreeError("the statistics of a strategy need the game it plays")
+        tree = GuideTree.build(tree, game)
     won = tree.won >= 0
     depth = np.asarray(tree.depth, dtype=np.int64)
     counts = np.bincount(depth[won] + 1) if won.any() else np.zeros(1, dtype=np.int64)
@@ -105,7 +118,46 @@ def guess_stats(tree: GuideTree) -> GuessStats:
     return GuessStats(tree.game.name, tree.guess[0], len(tree.game.secrets), histogram, branches)
 
 
-def pyplot():  # noqa: ANN201 - matplotlib.pyplot
+def stats_report(
+    stats: GuessStats, name: str, plot: str | os.PathLike[str] | None = None
+) -> list[RenderableType]:
+    """What ``strategytree stats`` prints, in order: lines (rich markup) and tables.
+
+    ``name`` names the strategy (its file); ``plot`` the image drawn, if any.
+    """
+    from rich.markup import escape
+    from rich.table import Table
+
+    parts: list[RenderableType] = [
+        f"[bold]{escape(name)}[/]: {stats.game}, first guess {stats.first_guess}",
+        f"{stats.solved:,} of {stats.secrets:,} secrets solved, {stats.total:,} guesses, "
+        f"average {stats.average:.4f}, max {stats.max_guesses}",
+        "guesses per secret:",
+    ]
+    histogram = Table(box=None, padding=(0, 1), show_edge=False)
+    histogram.add_column("guesses")
+    histogram.add_column("secrets", justify="right")
+    histogram.add_column("")
+    widest = max(stats.histogram.values(), default=1)
+    for guesses, count in stats.histogram.items():
+        bar = "#" * max(1, round(40 * count / widest))
+        histogram.add_row(str(guesses), f"{count:,}", bar)
+    parts += [histogram, f"by reply to the first guess, {stats.first_guess}:"]
+    branches = Table(box=None, padding=(0, 1), show_edge=False)
+    for column in ("reply", "secrets", "average", "max") + (("unsolved",) if stats.unsolved else ()):
+        branches.add_column(column, justify="left" if column == "reply" else "right")
+    for b in stats.branches:
+        cells = [b.reply, f"{b.secrets:,}", f"{b.average:.4f}", str(b.max_guesses)]
+        branches.add_row(*cells, *([f"{b.unsolved:,}"] if stats.unsolved else []))
+    parts.append(branches)
+    if plot is not None:
+        parts.append(f"plot written to {escape(str(plot))}")
+    if stats.unsolved:
+        parts.append(f"[red]{stats.unsolved:,} secrets not solved[/] (strategytree verify says where)")
+    return parts
+
+
+def pyplot():  # -> matplotlib.pyplot
     """matplotlib's pyplot, drawing into files (raises our error when missing)."""
     try:
         import matplotlib

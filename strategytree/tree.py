@@ -10,14 +10,18 @@ through :func:`walk`, which drives a :class:`Visitor` with an explicit stack:
 trees nested hundreds of thousands of levels deep never meet Python's
 recursion limit.
 
->>> from strategytree.notation import loads
->>> tree = loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+The strategy ``{AB:{10:AA,02:BA,01:{BC:{01:CA}}}}``, built by hand (the
+reader, :func:`strategytree.notation.loads`, builds the same from the text):
+
+>>> bc = Node("BC", ((Reply(0, 1), Node("CA")),))
+>>> tree = Strategy(Node("AB", ((Reply(1, 0), Node("AA")), (Reply(0, 2), Node("BA")),
+...                             (Reply(0, 1), bc))))
 >>> tree.root.guess, [str(r) for r, _ in tree.root.branches]
-('AB', ['10', '02', '01', '00'])
+('AB', ['10', '02', '01'])
 >>> tree.root.child(Reply(0, 2)).guess
 'BA'
->>> tree.count_nodes()
-9
+>>> tree.count_nodes(), tree.depth()
+(5, 3)
 """
 
 from __future__ import annotations
@@ -178,9 +182,3 @@ class Strategy:
     def depth(self) -> int:
         """The most guesses on any written path."""
         return max(d for _, _, d in iter_nodes(self.root)) + 1
-
-    def dumps(self, indent: int | None = None) -> str:
-        """The strategy in the brace grammar (see :func:`strategytree.notation.dumps`)."""
-        from .notation import dumps
-
-        return dumps(self, indent=indent)

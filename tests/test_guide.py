@@ -9,12 +9,19 @@ import re
 from collections import Counter
 from pathlib import Path
 
-import naive
 import pytest
 
 import strategytree as st
 from strategytree.errors import StrategyTreeError
-from strategytree.export import MAX_DOT_NODES, ExportError, html_data, to_dot, to_html
+from strategytree.export import (
+    MAX_DOT_NODES,
+    DrawingTooBig,
+    ExportError,
+    html_data,
+    render,
+    to_dot,
+    to_html,
+)
 from strategytree.guide import (
     GuideTree,
     guide_lines,
@@ -27,6 +34,8 @@ from strategytree.guide import (
 )
 from strategytree.stats import guess_stats
 from strategytree.verify import node_visits
+
+import naive
 
 DATA = Path(__file__).parent / "data"
 EXAMPLE = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"
@@ -258,7 +267,7 @@ def test_dot_with_depth_and_path() -> None:
 def test_dot_refuses_a_tree_too_big_to_draw() -> None:
     tree = GuideTree.build(st.load(DATA / "arfst-4-6-6.txt"), st.mastermind(4, 6))
     assert len(tree) > MAX_DOT_NODES
-    with pytest.raises(ExportError, match="--depth"):
+    with pytest.raises(DrawingTooBig, match="to a depth"):
         to_dot(tree)
     nodes, edges = _dot_graph(to_dot(tree, depth=1))
     assert len(edges) == len(nodes) - 1
@@ -319,3 +328,34 @@ def test_guides_of_other_games(name: str, pegs: int | None, colors: int | None) 
     assert sorted(r.secret for r in rows) == sorted(naive.text(s) for s in game.secrets.tolist())
     assert sum(r.guesses for r in rows) == report.total == guess_stats(tree).total
     assert tree.visits.tolist() == node_visits(strategy, game)
+
+
+# -- every format through one call ------------------------------------------------------
+def test_render_every_format() -> None:
+    strategy = st.loads(EXAMPLE)
+    tree = example()
+    assert render(strategy, MM23).text == guide_text(tree) + "\n"
+    assert render(strategy, MM23, "text", depth=1, path="AB 10").text == (
+        guide_text(tree, depth=1, path="AB 10") + "\n")
+    assert render(strategy, MM23, "markdown").text == lookup_markdown(lookup_rows(tree))
+    assert render(strategy, MM23, "csv", path="AB 01").text == lookup_csv(
+        lookup_rows(tree, tree.locate("AB 01")))
+    assert render(strategy, MM23, "dot", depth=1).text == to_dot(tree, 0, 1)
+    assert render(strategy, MM23, "html", title="t").text == to_html(tree, title="t")
+    styled = render(strategy, MM23, styled=True)
+    assert styled.text == "" and styled.styled is not None
+    assert styled.styled.plain.rstrip() == guide_text(tree)
+    one = render(strategy, MM23, secret="CA")
+    assert one.text.endswith("solved in 3 guesses\n") and not one.unsolved
+
+
+def test_render_says_what_is_missing_in_words_of_arguments() -> None:
+    short = st.loads(EXAMPLE.replace(",00:CC", ""))
+    table = render(short, MM23, "csv")
+    assert table.warning is not None and table.warning.startswith("1 secrets behind this guide")
+    assert render(short, MM23, secret="CC").unsolved
+    for options in ({"fmt": "csv", "secret": "CA"}, {"path": "AB 10", "secret": "CA"},
+                    {"fmt": "html", "depth": 1}, {"fmt": "pdf"}):
+        with pytest.raises(ExportError) as info:
+            render(short, MM23, **options)
+        assert "--" not in str(info.value)

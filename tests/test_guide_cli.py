@@ -13,12 +13,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from cli_runner import DATA, EXAMPLE, invoke
 import strategytree as st
 from strategytree import cli
 from strategytree.guide import GuideTree, guide_text
 
-
+from cli_runner import DATA, EXAMPLE, invoke
 
 
 @pytest.fixture

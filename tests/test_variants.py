@@ -130,7 +130,7 @@ def test_custom_game_builders_and_verifier(rule: str) -> None:
     if rule != "first":
         assert report.total == _naive_total(game, rule, _two_d)
     # written and read back, the file verifies the same
-    again = st.verify(st.loads(tree.dumps()), game)
+    again = st.verify(st.loads(st.dumps(tree)), game)
     assert (again.total, again.max_guesses, again.valid) == (report.total, report.max_guesses, True)
 
 

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-import naive
 import strategytree as st
 from strategytree import Game, Node, Strategy, StrategyTreeError
 from strategytree.tree import iter_nodes
 from strategytree.verify import node_visits
 
+import naive
 from trees import ANY_REPLY, LETTERS, nodes, valid_replies
 
 DATA = Path(__file__).parent / "data"
