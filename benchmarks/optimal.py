@@ -62,7 +62,7 @@ for label, key, make, runs in games:
     report = st.verify(trees[-1], game)
     figure = published(key, "optimal")
     known = f"{figure.low:,}" if figure else "-"
-    nodes = seen[-1].nodes if seen else 0
+    nodes = seen[-1].done if seen else 0
     print(f"| {label} | {report.total:,} | {report.max_guesses} | {known} | {nodes:,} | {seconds:.2f} |",
           flush=True)
 

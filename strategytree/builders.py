@@ -44,7 +44,7 @@ import numpy as np
 from .errors import StrategyTreeError
 from . import feedback
 from .game import Game, Reply
-from .symmetry import Symmetry
+from .symmetry import Symmetry, merge_dead_colours
 from .tree import Node, Strategy
 
 __all__ = ["GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "parse_pool"]
@@ -103,37 +103,6 @@ def colour_masks(codes: np.ndarray) -> np.ndarray:
     for i in range(codes.shape[1]):
         masks |= np.left_shift(np.int64(1), codes[:, i].astype(np.int64))
     return masks
-
-
-def _merge_dead_colours(
-    guess_masks: np.ndarray, secret_masks: np.ndarray, candidates: np.ndarray, secrets: np.ndarray
-) -> np.ndarray:
-    """Drop guesses that use a colour no remaining secret has, other than the first such.
-
-    A colour absent from every remaining secret scores nothing wherever it is
-    played, so putting the first absent colour in its place changes no reply
-    and gives a guess earlier in code order: that guess stands for both.
-    (Only when every code is an allowed guess.)
-    """
-    present = int(np.bitwise_or.reduce(secret_masks[secrets]))
-    absent = ~present & ((1 << 62) - 1)
-    absent &= absent - 1  # all absent colours but the first
-    if absent == 0:
-        return candidates
-    # the same candidates and absent colours come back often: keep the answer
-    key = (id(candidates), absent)
-    kept = _MERGED.get(key)
-    if kept is not None and kept[0] is candidates:
-        return kept[1]
-    merged = candidates[(guess_masks[candidates] & absent) == 0]
-    if len(_MERGED) >= 256:
-        del _MERGED[next(iter(_MERGED))]
-    _MERGED[key] = (candidates, merged)
-    return merged
-
-
-#: answers of _merge_dead_colours by (candidates' identity, absent colours)
-_MERGED: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
 class GreedyChooser:
@@ -273,7 +242,7 @@ class GreedyChooser:
             candidates = self._all_guesses
         candidates = sym.representatives(candidates)
         if pool.kind == "all" and self._repeats_allowed:
-            candidates = _merge_dead_colours(
+            candidates = merge_dead_colours(
                 self._guess_masks, self._secret_masks, candidates, secrets
             )
         return candidates

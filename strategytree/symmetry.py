@@ -13,12 +13,20 @@ symmetry (only faster).
 >>> root = Symmetry.of(game)
 >>> [game.code_text(game.guesses[i]) for i in root.representatives(np.arange(len(game.guesses)))]
 ['AAAAA', 'AAAAB', 'AAABB', 'AAABC', 'AABBC', 'AABCD', 'ABCDE']
+
+The group is kept as maps ``(perm, tau)`` (:class:`Symmetry`); the loops over
+maps — :func:`stabilizer` (the maps that also fix a guess), :func:`image_key`,
+:func:`least_in_class` and :func:`canonical_keys` — are plain Python here,
+compiled by numba on first use (:func:`compiled`), so that the builders and the
+compiled search narrow and test the group with the same code.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+from functools import cache
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -76,12 +84,10 @@ class Symmetry:
                 ]
         else:
             start = self.maps
-        from .kernels import _stabilizer  # the compiled search narrows its group alike
-
         perms = np.array([perm for perm, _ in start], dtype=np.int64)
         taus = np.array([tau for _, tau in start], dtype=np.int64)
         out_perms, out_taus = np.empty_like(perms), np.empty_like(taus)
-        kept = _stabilizer(perms, taus, len(start), guess, out_perms, out_taus)
+        kept = compiled().stabilizer(perms, taus, len(start), guess, out_perms, out_taus)
         maps = list(zip(out_perms[:kept], out_taus[:kept]))
         played = self.played.copy()
         played[guess] = True
@@ -112,8 +118,6 @@ class Symmetry:
             return _as_key(counts, p + 1)
         free_colours = np.flatnonzero(~self.played)
         if self.maps and len(rows) >= _COMPILED_FROM:
-            from .kernels import canonical_keys  # the same keys, compiled
-
             return canonical_keys(rows, self.maps, free_colours, c)
         best = None
         for perm, tau in self.maps:
@@ -122,6 +126,10 @@ class Symmetry:
             best = key if best is None else np.minimum(best, key)
         assert best is not None
         return best
+
+    def copy(self) -> Symmetry:
+        """The same group, with its own remembered answers (one per thread)."""
+        return Symmetry(self.game, self.maps, self.played, self.enabled)
 
     def representatives(self, candidates: np.ndarray) -> np.ndarray:
         """The first candidate (in the order given) of each class.
@@ -137,6 +145,26 @@ class Symmetry:
         reps = candidates[np.sort(first)]
         self._cache = (candidates, reps)
         return reps
+
+
+def merge_dead_colours(
+    guess_masks: np.ndarray, secret_masks: np.ndarray, candidates: np.ndarray, secrets: np.ndarray
+) -> np.ndarray:
+    """Drop guesses that use a colour no remaining secret has, other than the first such.
+
+    A colour absent from every remaining secret scores nothing wherever it is
+    played, so putting the first absent colour in its place changes no reply
+    and gives a guess earlier in code order: that guess stands for both.
+    (Only when every code is an allowed guess.)  ``guess_masks`` and
+    ``secret_masks`` hold the colours of each code as bits
+    (:func:`strategytree.builders.colour_masks`).
+    """
+    present = int(np.bitwise_or.reduce(secret_masks[secrets]))
+    absent = ~present & ((1 << 62) - 1)
+    absent &= absent - 1  # all absent colours but the first
+    if absent == 0:
+        return candidates
+    return candidates[(guess_masks[candidates] & absent) == 0]
 
 
 def _rename_free(moved: np.ndarray, tau: np.ndarray, free: np.ndarray, colors: int) -> np.ndarray:
@@ -168,3 +196,137 @@ def _as_key(rows: np.ndarray, base: int) -> np.ndarray:
     for i in range(rows.shape[1]):
         key = key * base + rows[:, i]
     return key
+
+
+# -- the loops over maps, compiled on first use --------------------------------------------
+def stabilizer(perms, taus, k, code, out_perms, out_taus):
+    """The maps of (``perms``, ``taus``)[:k] that can be extended to fix ``code``
+    (renaming never-played colours of it to never-played ones), written to
+    ``out_perms``, ``out_taus``; their number."""
+    p = code.shape[0]
+    c = taus.shape[1]
+    kk = 0
+    for t in range(k):
+        for x in range(c):
+            out_taus[kk, x] = taus[t, x]
+        ok = True
+        for i in range(p):
+            a = code[perms[t, i]]
+            b = code[i]
+            if out_taus[kk, a] < 0:
+                for x in range(c):
+                    if out_taus[kk, x] == b:
+                        ok = False
+                        break
+                if not ok:
+                    break
+                out_taus[kk, a] = b
+            elif out_taus[kk, a] != b:
+                ok = False
+                break
+        if ok:
+            for i in range(p):
+                out_perms[kk, i] = perms[t, i]
+            kk += 1
+    return kk
+
+
+def image_key(row, perm, tau, free, label, colors):
+    """The key (a number in base ``colors``) of the least image of the code ``row``
+    under the map (``perm``, ``tau``): positions permuted, played colours renamed
+    by ``tau``, the others (-1 there) by first appearance to ``free[0]``,
+    ``free[1]``, ...  ``label`` is scratch, all -1 (and left so)."""
+    used = 0
+    key = 0
+    for j in range(row.shape[0]):
+        col = row[perm[j]]
+        v = tau[col]
+        if v < 0:
+            v = label[col]
+            if v < 0:
+                v = free[used]
+                used += 1
+                label[col] = v
+        key = key * colors + v
+    for j in range(row.shape[0]):
+        label[row[j]] = -1
+    return key
+
+
+def least_in_class(code, perms, taus, k, free, label):
+    """True when ``code`` is the first (in code order) of its class: no map of the
+    group (``perms[t]``, ``taus[t]`` for ``t < k``; code ``g`` goes to
+    ``taus[t][g[perms[t]]]``), times the renamings of the colours never played
+    (``taus[t][c] < 0``; ``free`` lists them in increasing order), sends it to a
+    smaller code.  ``label`` is scratch, all -1 (and left so)."""
+    colors = taus.shape[1]
+    own = 0
+    for i in range(code.shape[0]):
+        own = own * colors + code[i]
+    for t in range(k):
+        if image_key(code, perms[t], taus[t], free, label, colors) < own:
+            return False
+    return True
+
+
+def canonical_keys_into(rows, perms, taus, free, colors, out):
+    """``out[i]``: the smallest key of the images of ``rows[i]`` under the maps
+    ``(perms[k], taus[k])`` (see :meth:`Symmetry.canonical_keys`): positions
+    permuted, played colours renamed by ``taus[k]``, the others (-1 there) by
+    first appearance to ``free[0]``, ``free[1]``, ...; the key reads the image as
+    a number in base ``colors``."""
+    label = np.full(colors, -1, dtype=np.int64)
+    for i in range(rows.shape[0]):
+        best = -1
+        for k in range(perms.shape[0]):
+            key = image_key(rows[i], perms[k], taus[k], free, label, colors)
+            if best < 0 or key < best:
+                best = key
+        out[i] = best
+
+
+def canonical_keys(
+    rows: np.ndarray, maps: list[tuple[np.ndarray, np.ndarray]], free: np.ndarray, colors: int
+) -> np.ndarray:
+    """The smallest key of each code's images under ``maps`` (``(perm, tau)``
+    pairs; colours with ``tau == -1`` renamed by first appearance to ``free``),
+    by the compiled :func:`canonical_keys_into`."""
+    perms = np.ascontiguousarray([perm for perm, _ in maps], dtype=np.int64)
+    taus = np.ascontiguousarray([tau for _, tau in maps], dtype=np.int64)
+    out = np.empty(len(rows), dtype=np.int64)
+    compiled().canonical_keys_into(
+        np.ascontiguousarray(rows, dtype=np.int64).reshape(len(rows), -1),
+        perms.reshape(len(maps), -1),
+        taus.reshape(len(maps), -1),
+        np.ascontiguousarray(free, dtype=np.int64),
+        int(colors),
+        out,
+    )
+    return out
+
+
+@cache
+def compiled() -> SimpleNamespace:
+    """The loops over maps, compiled (numba is imported on first use; compiled
+    code is cached on disk).  Compiled kernels may call :func:`image_key`,
+    :func:`stabilizer` and :func:`least_in_class` once this has run."""
+    from numba import njit
+    from numba.extending import overload
+
+    @overload(image_key, inline="always")
+    def image_key_compiled(row, perm, tau, free, label, colors):  # pragma: no cover - numba
+        return image_key
+
+    @overload(least_in_class)
+    def least_in_class_compiled(code, perms, taus, k, free, label):  # pragma: no cover - numba
+        return least_in_class
+
+    @overload(stabilizer)
+    def stabilizer_compiled(perms, taus, k, code, out_perms, out_taus):  # pragma: no cover
+        return stabilizer
+
+    return SimpleNamespace(
+        stabilizer=njit(cache=True, nogil=True)(stabilizer),
+        least_in_class=njit(cache=True, nogil=True)(least_in_class),
+        canonical_keys_into=njit(cache=True, nogil=True)(canonical_keys_into),
+    )

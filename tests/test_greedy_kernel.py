@@ -1,5 +1,5 @@
 """The greedy builders' one-call choice (kernels.best_guess) and the compiled
-symmetry keys (kernels.canonical_keys), each against a slow, obviously
+symmetry keys (symmetry.canonical_keys), each against a slow, obviously
 correct twin; and the builders give the same trees with and without them."""
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ PURE_PYTHON = textwrap.dedent(
     import json
     import numpy as np
     import strategytree as st
-    from strategytree import kernels
+    from strategytree import kernels, symmetry
     from strategytree.symmetry import Symmetry
 
     game = st.mastermind(3, 4)
@@ -207,7 +207,7 @@ PURE_PYTHON = textwrap.dedent(
         for secrets in (np.arange(0, 64, 9), np.arange(0, 64, 2), np.arange(64)):
             out[f"{rule} {len(secrets)}"] = kernels.best_guess(game, rule, np.arange(64), secrets, secrets)
     sym = Symmetry.of(game).after(np.array([0, 0, 1]))
-    out["keys"] = kernels.canonical_keys(game.guesses, sym.maps, np.flatnonzero(~sym.played), 4).tolist()
+    out["keys"] = symmetry.canonical_keys(game.guesses, sym.maps, np.flatnonzero(~sym.played), 4).tolist()
     print(json.dumps(out))
     """
 )

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import naive
@@ -14,6 +18,10 @@ from typer.testing import CliRunner
 
 import strategytree as st
 from strategytree import search
+from strategytree.checkpoint import CheckpointError
+from strategytree.feedback import table as reply_table
+from strategytree.search import compiled, driver, problem
+from strategytree.symmetry import compiled as symmetry_loops
 from strategytree.cli import app
 from strategytree.literature import published
 
@@ -48,7 +56,7 @@ def test_lower_bounds_match_the_naive_tree(branching: int) -> None:
     "history", [(), ((0, 0, 1),), ((0, 1, 2),), ((0, 1, 2), (1, 0, 3)), ((0, 0, 1), (2, 1, 1)), ((0, 1, 1), (2, 3, 4))]
 )
 def test_symmetry_kernels_match_every_permutation(history) -> None:
-    """_stabilizer and _least_in_class (the compiled search's symmetry) against a
+    """stabilizer and least_in_class (the compiled search's symmetry) against a
     brute force over all 3! x 5! permutations of positions and colours."""
     pegs, colors = 3, 5
     perms = np.array(list(itertools.permutations(range(pegs))), dtype=np.int64)
@@ -57,14 +65,14 @@ def test_symmetry_kernels_match_every_permutation(history) -> None:
     played = set()
     for h in history:
         out_p, out_t = np.zeros_like(perms), np.full_like(taus, -1)
-        k = search._stabilizer(perms, taus, k, np.array(h, dtype=np.int64), out_p, out_t)
+        k = symmetry_loops().stabilizer(perms, taus, k, np.array(h, dtype=np.int64), out_p, out_t)
         perms, taus = out_p, out_t
         played |= set(h)
     freec = np.array([c for c in range(colors) if c not in played] + [0] * len(played), dtype=np.int64)
     label = np.full(colors, -1, dtype=np.int64)
     for code in naive.mm_codes(pegs, colors):
         row = np.array(code, dtype=np.int64)
-        got = search._least_in_class(row, perms, taus, k, freec, label)
+        got = symmetry_loops().least_in_class(row, perms, taus, k, freec, label)
         assert got == naive_search.least_in_class(code, history, colors), (code, history)
         assert (label == -1).all()
 
@@ -74,15 +82,15 @@ def test_set_keys_tell_sets_apart() -> None:
     seen = {}
     for _ in range(3000):
         S = np.unique(rng.integers(0, 300, size=rng.integers(1, 12))).astype(np.int32)
-        key = search._set_key(S, 0)
+        key = compiled.set_key(S, 0)
         assert seen.setdefault(key, tuple(S)) == tuple(S)
     S = np.arange(5, dtype=np.int32)
-    assert search._set_key(S, 0) != search._set_key(S, 3)
+    assert compiled.set_key(S, 0) != compiled.set_key(S, 3)
 
 
 def test_feedback_table_matches_the_game() -> None:
     game = st.mastermind(3, 4)
-    table = search._table(game)
+    table = reply_table(game)
     for g in (0, 7, 33, 63):
         assert list(table[g]) == list(game.feedback(game.guesses[g], game.secrets))
 
@@ -112,11 +120,11 @@ def test_the_all_guesses_scan_changes_nothing(name: str, monkeypatch) -> None:
     """The kernel scores the guesses from a transposed table when it has one;
     without it (a table too big to copy), guess by guess: the same strategy."""
     game = TINY[name]()
-    fb = search._table(game)
-    assert (search._transposed(fb, 0) == fb.T).all()
-    assert search._transposed(fb, 1).size == 0  # the feasibility search does not use it
+    fb = reply_table(game)
+    assert (problem.transposed(fb, 0) == fb.T).all()
+    assert problem.transposed(fb, 1).size == 0  # the feasibility search does not use it
     wide = search.build_optimal(game)
-    monkeypatch.setattr(search, "MAX_TRANSPOSED", 0)
+    monkeypatch.setattr(problem, "MAX_TRANSPOSED", 0)
     narrow = search.build_optimal(game)
     assert checked(wide, game).total == checked(narrow, game).total
     assert st.verify(wide, game).histogram == st.verify(narrow, game).histogram
@@ -203,7 +211,8 @@ def test_bulls_and_cows_optimal() -> None:
 def test_progress_is_reported() -> None:
     seen: list[search.SearchProgress] = []
     search.build_optimal(st.mastermind(3, 3), progress=seen.append)
-    assert seen and seen[-1].best == 73 and seen[-1].nodes > 0
+    assert seen and seen[-1].best == 73 and seen[-1].done > 0
+    assert seen[-1].unit == "sets searched" and seen[-1].total is None
     assert "73" in str(seen[-1])
 
 
@@ -213,16 +222,16 @@ def test_a_big_search_shows_a_greedy_total_first(monkeypatch: pytest.MonkeyPatch
 
     game = st.mastermind(4, 6)
     greedy = st.verify(build_greedy(game, rule="expected"), game).total
-    monkeypatch.setattr(search, "GREEDY_FIRST", 1)
+    monkeypatch.setattr(driver, "GREEDY_FIRST", 1)
     shown = []
-    real = search._Search.node
+    real = driver.Search.node
 
     def node(self, S, d, limit, sym, played, level):
         if level == 0:
             shown.append(self.best)
         return real(self, S, d, limit, sym, played, level)
 
-    monkeypatch.setattr(search._Search, "node", node)
+    monkeypatch.setattr(driver.Search, "node", node)
     seen: list[search.SearchProgress] = []
     search.build_optimal(game, progress=seen.append)
     assert shown == [greedy] and greedy > 5625
@@ -231,25 +240,25 @@ def test_a_big_search_shows_a_greedy_total_first(monkeypatch: pytest.MonkeyPatch
 
 def test_side_by_side_search_finds_the_same_optimum(monkeypatch: pytest.MonkeyPatch) -> None:
     """Big games solve the root's parts on two threads (own caches, merged)."""
-    monkeypatch.setattr(search, "PARALLEL_FIRST", 1)
-    monkeypatch.setattr(search, "THREADS", 2)
-    monkeypatch.setattr(search.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(driver, "PARALLEL_FIRST", 1)
+    monkeypatch.setattr(driver, "THREADS", 2)
+    monkeypatch.setattr(driver.os, "cpu_count", lambda: 2)
     used = []
-    real = search._Search.side_by_side
+    real = driver.Search.side_by_side
 
     def side_by_side(self, parts, d, sym, played):
         used.append(len(parts))
         return real(self, parts, d, sym, played)
 
-    monkeypatch.setattr(search._Search, "side_by_side", side_by_side)
+    monkeypatch.setattr(driver.Search, "side_by_side", side_by_side)
     for game, best in ((st.mastermind(4, 6), 5625), (st.distinct(4, 6, distinct_guesses=True), 1446)):
         assert checked(search.build_optimal(game), game).total == best
     assert len(used) == 2 and min(used) > 1
 
 
 def test_a_side_by_side_search_stops_on_ctrl_c(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(search, "PARALLEL_FIRST", 1)
-    monkeypatch.setattr(search.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(driver, "PARALLEL_FIRST", 1)
+    monkeypatch.setattr(driver.os, "cpu_count", lambda: 2)
 
     def stop(_: search.SearchProgress) -> None:
         raise KeyboardInterrupt
@@ -270,8 +279,9 @@ def test_interrupt_saves_a_checkpoint_that_resumes(tmp_path: Path) -> None:
     with pytest.raises(KeyboardInterrupt):
         search.build_optimal(game, progress=stop, checkpoint=saved)
     assert saved.exists()
-    with open(saved, "rb") as head:  # a line of JSON, then the table
-        assert json.loads(head.readline())["format"] == "strategytree-search-checkpoint"
+    with open(saved, "rb") as head:  # a line of JSON (what was searched), then records
+        header = json.loads(head.readline())
+    assert header["format"] == "strategytree-checkpoint" and header["search"] == "optimal"
     assert not list(tmp_path.glob(".*.tmp"))  # written atomically
     resumed = checked(search.build_optimal(game, checkpoint=saved), game)
     fresh = checked(search.build_optimal(game), game)
@@ -281,13 +291,85 @@ def test_interrupt_saves_a_checkpoint_that_resumes(tmp_path: Path) -> None:
 def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
     saved = tmp_path / "search.ckpt"
     search.build_optimal(st.mastermind(3, 3), checkpoint=saved)
-    with pytest.raises(search.SearchError, match="another search"):
+    with pytest.raises(CheckpointError, match="another search"):
         search.build_optimal(st.mastermind(3, 4), checkpoint=saved)
     whole = saved.read_bytes()
-    for damaged in (b"not json", whole[:-8], whole.replace(b'"little"', b'"big"', 1)):
+    for damaged, why in (
+        (b"not json", "not a usable checkpoint"),
+        (whole.replace(b'"little"', b'"big"', 1), "another search"),
+    ):
         saved.write_bytes(damaged)
-        with pytest.raises(search.SearchError, match="not a checkpoint"):
+        with pytest.raises(st.StrategyTreeError, match=why):
             search.build_optimal(st.mastermind(3, 3), checkpoint=saved)
+    # a record cut short (a run killed while saving) is left out: the search
+    # resumes from the records before it
+    saved.write_bytes(whole[:-8])
+    assert checked(search.build_optimal(st.mastermind(3, 3), checkpoint=saved),
+                   st.mastermind(3, 3)).total == 73
+
+
+def test_a_checkpoint_appends_only_new_rows(tmp_path: Path) -> None:
+    """The first save writes the whole cache; later ones add a record of the rows
+    new or changed since; loading joins them into the same cache."""
+    from strategytree.checkpoint import load
+
+    game = st.mastermind(3, 4)
+    p = problem.Problem.of(game, None)
+    header = driver.checkpoint_header(game, None, "optimal")
+    saver = driver.Saver(tmp_path / "c.ckpt", header)
+    S = np.arange(len(game.secrets), dtype=np.int32)
+    p.solve(S[:40], 60, 1 << 40, 0)
+    saver.save(p)
+    first = len(load(tmp_path / "c.ckpt", header)["rows"])
+    p.solve(S, 60, 1 << 40, 0)
+    saver.save(p)
+    saver.save(p)  # nothing new: nothing written
+    rows = load(tmp_path / "c.ckpt", header)["rows"]
+    whole = compiled.cache_rows(p.cache, driver.CHECKPOINT_MIN_SET)
+    assert 0 < first < len(whole) < first + len(whole)
+    again = problem.Problem.of(game, None)
+    compiled.cache_load(again.cache, rows)
+    assert sorted(map(tuple, compiled.cache_rows(again.cache, 0))) == sorted(map(tuple, whole))
+
+
+# -- the compiled search as plain Python ---------------------------------------------------
+JIT_OFF = textwrap.dedent(
+    """
+    import json
+    import strategytree as st
+    from strategytree.search import build_optimal, compiled, prove_bound
+
+    assert not hasattr(compiled.solve, "py_func")  # plain Python, not compiled
+    out = {}
+    for name, game in GAMES:
+        seen = []
+        tree = build_optimal(game, progress=seen.append)
+        out[name] = [st.dumps(tree), seen[-1].done, prove_bound(game)]
+    print(json.dumps(out))
+    """
+)
+JIT_OFF_GAMES = (
+    "GAMES = [('MM(2,3)', st.mastermind(2, 3)), ('MM(3,2)', st.mastermind(3, 2)), "
+    "('MM(3,3)', st.mastermind(3, 3)), ('3 distinct of 4', st.distinct(3, 4))]"
+)
+
+
+def test_the_search_runs_as_plain_python_with_jit_disabled() -> None:
+    """With NUMBA_DISABLE_JIT=1 the compiled search runs as Python (so a newcomer
+    can step through it): the same trees, the same sets searched, the same bounds."""
+    script = JIT_OFF.replace("out = {}", JIT_OFF_GAMES + "\nout = {}")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    got = json.loads(run.stdout)
+    games = {"MM(2,3)": st.mastermind(2, 3), "MM(3,2)": st.mastermind(3, 2),
+             "MM(3,3)": st.mastermind(3, 3), "3 distinct of 4": st.distinct(3, 4)}
+    assert set(got) == set(games)
+    for name, game in games.items():
+        seen: list[search.SearchProgress] = []
+        tree = search.build_optimal(game, progress=seen.append)
+        assert got[name] == [st.dumps(tree), seen[-1].done, search.prove_bound(game)], name
 
 
 # -- the command line ----------------------------------------------------------------------
@@ -357,7 +439,7 @@ def test_two_d_needs_four_where_greedy_entropy_needs_five() -> None:
 
 def test_table_bound_matches_the_game_bound() -> None:
     game = st.mastermind(3, 3)
-    table = search._table(game)
+    table = reply_table(game)
     assert search.prove_bound_table(table, game.win) == search.prove_bound(game) == 4
 
 

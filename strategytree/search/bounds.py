@@ -1,0 +1,160 @@
+"""Lower bounds: the least any strategy can cost, and the bound of one guess's split.
+
+A guess splits a set of secrets into at most ``b`` parts besides the win
+(``b + 1`` = the replies the game can give), and solves at most one secret
+itself.  So ``n`` secrets cost at least the sum of depths of the first ``n``
+nodes of a complete ``b``-ary tree (:func:`lower_bounds`), and a guess that
+splits them into parts of sizes ``k_i`` costs at least ``n + sum L(k_i)``
+(:func:`split_bound`).  ``b`` shrinks going down the search, so the search
+keeps one row of bounds per ``b`` (:func:`bound_tables`).
+
+The compiled pieces here (:func:`split_sizes`, :func:`split_bound`,
+:func:`candidate_bounds`) are the one description of "what does this guess do
+to this set" that the Python levels of the search and its compiled levels share.
+
+>>> L, cap = lower_bounds(20, 13, 3)
+>>> [int(x) for x in L[:5]], int(L[15]), [int(x) for x in cap]
+([0, 1, 3, 5, 7], 30, [0, 1, 14, 183])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..feedback import compiled as feedback_loops
+from ..feedback import popcount
+
+__all__ = [
+    "INF",
+    "UNLIMITED",
+    "bound_tables",
+    "candidate_bounds",
+    "lower_bounds",
+    "split_bound",
+    "split_sizes",
+]
+
+feedback_loops()  # numba compiles popcount to one instruction
+
+#: "no strategy within the limits" (any cost at least this is infinite)
+INF = 1 << 40
+#: guesses left when no maximum is asked for (deeper than any real strategy)
+UNLIMITED = 60
+
+
+def lower_bounds(n: int, branching: int, depth: int = UNLIMITED) -> tuple[np.ndarray, np.ndarray]:
+    """``(L, cap)``: ``L[k]`` the least total cost of ``k`` secrets, ``cap[d]`` the most
+    secrets ``d`` guesses can solve, when a guess makes at most ``branching`` parts
+    besides the win.
+
+    >>> L, cap = lower_bounds(5, 2, 3)
+    >>> [int(x) for x in L], [int(x) for x in cap]
+    ([0, 1, 3, 5, 8, 11], [0, 1, 3, 7])
+    """
+    b = max(int(branching), 1)
+    # the k-th secret (k = 1, 2, ...) is solved at the first level whose tree holds k
+    holds = [0]
+    while holds[-1] < n:
+        holds.append(min(1 + b * holds[-1], INF))
+    levels = np.searchsorted(np.array(holds[1:], dtype=np.int64), np.arange(1, n + 1)) + 1
+    L = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(levels, out=L[1:])
+    cap = np.zeros(depth + 1, dtype=np.int64)
+    for d in range(1, depth + 1):
+        cap[d] = min(1 + b * cap[d - 1], INF)
+    return L, cap
+
+
+def bound_tables(n: int, branching: int, depth: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(lbtab, captab)``: :func:`lower_bounds` for each most number of parts
+    ``b`` = 0 .. ``branching`` (row ``b``; row 0 as row 1): costs all 0 when
+    ``mode`` is 1 (feasibility), and no secret solved beyond ``depth`` guesses."""
+    lbtab = np.zeros((branching + 1, n + 1), dtype=np.int64)
+    captab = np.zeros((branching + 1, UNLIMITED + 1), dtype=np.int64)
+    for b in range(branching + 1):
+        lbt, cap = lower_bounds(n, max(b, 1), UNLIMITED)
+        cap[depth + 1 :] = cap[depth]  # never used beyond depth; keep the arrays one size
+        lbtab[b] = 0 if mode == 1 else lbt
+        captab[b] = cap
+    return lbtab, captab
+
+
+@njit(cache=True, nogil=True, inline="always")
+def split_sizes(row, S, sizes, replies, n_replies):
+    """Count the secrets ``S`` by the reply ``row`` gives them (``row``: a guess's
+    row of the reply table) into ``sizes`` (all 0 before), and list the replies
+    met, increasing, in ``replies``; their number."""
+    n = S.shape[0]
+    met = 0
+    if n < n_replies <= 64:
+        # few secrets: note the replies met in a bit set, then list them
+        touched = np.uint64(0)
+        for j in range(n):
+            r = row[S[j]]
+            touched |= np.uint64(1) << np.uint64(r)
+            sizes[r] += 1
+        while touched != 0:
+            low = touched & (~touched + np.uint64(1))
+            replies[met] = popcount(low - np.uint64(1))
+            met += 1
+            touched ^= low
+    else:
+        for j in range(n):
+            sizes[row[S[j]]] += 1
+        for r in range(n_replies):
+            if sizes[r] != 0:
+                replies[met] = r
+                met += 1
+    return met
+
+
+@njit(cache=True, nogil=True, inline="always")
+def split_bound(sizes, replies, met, base, lbt, cap_below, win):
+    """The bound of a split counted by :func:`split_sizes` (whose ``sizes`` it sets
+    back to 0): ``(bound, parts, largest, squares, wins)`` — ``base + sum L(k)``
+    over the parts besides the win (INF when one holds more than ``cap_below``
+    secrets, the most the guesses left can solve), their number, the largest,
+    the sum of their squares, and 1 when the guess can win."""
+    bound = base
+    parts = 0
+    squares = 0
+    largest = 0
+    wins = 0
+    for x in range(met):
+        r = replies[x]
+        k = sizes[r]
+        sizes[r] = 0
+        if r == win:
+            wins = 1
+        else:
+            parts += 1
+            squares += k * k
+            largest = max(largest, k)
+            if k > cap_below:
+                bound = INF
+            elif bound < INF:
+                bound += lbt[k]
+    return bound, parts, largest, squares, wins
+
+
+@njit(cache=True, nogil=True)
+def candidate_bounds(S, cands, d, mode, fb, lbt, cap, win, n_replies, out_lb, out_parts,
+                     out_worst, out_sq, out_cons):
+    """For each candidate: its lower bound (``n + sum L(part)``; 0 + ... when
+    ``mode`` is 1, feasibility; INF when a part cannot be solved in ``d - 1``
+    guesses), its number of parts besides the win, its largest part, its sum of
+    squared parts, and whether it can win (:func:`split_bound`)."""
+    sizes = np.zeros(n_replies, dtype=np.int64)
+    replies = np.empty(n_replies, dtype=np.int64)
+    base = S.shape[0] if mode == 0 else 0
+    for t in range(cands.shape[0]):
+        met = split_sizes(fb[cands[t]], S, sizes, replies, n_replies)
+        bound, parts, largest, squares, wins = split_bound(
+            sizes, replies, met, base, lbt, cap[d - 1], win
+        )
+        out_lb[t] = bound
+        out_parts[t] = parts
+        out_worst[t] = largest
+        out_sq[t] = squares
+        out_cons[t] = wins

@@ -1,0 +1,778 @@
+"""The compiled branch and bound: the levels of the search below the first few.
+
+:func:`solve` finds the least total cost of a set of secrets, depth first,
+with an explicit stack of levels (numba cannot cache recursive functions).
+Each level is one set of secrets; its state lives in :class:`Levels`, one row
+per level (its scalars: a record of :data:`FRAME`, read by field name).  The loop in :func:`solve` takes one step at a time:
+
+- **enter a set** (:func:`enter`): the answers that need no search (one or two
+  secrets, a bound already over the limit, the cache);
+- **score the candidates** (:func:`score_candidates`, or :func:`score_forced`
+  for one given guess): one guess per symmetry class, pruned by its bound,
+  sorted by bound then by the sum of squared parts; a guess that splits the
+  set into parts of at most two while meeting the bound ends the set at once;
+- **next candidate** (:func:`next_candidate`): split the set by the next guess
+  (:func:`split_into_parts`), the parts larger than two to solve largest first;
+- **next part** (:func:`next_part`): go down into the next part, first with
+  a limit just over its bound (a cheap look), then for its exact cost; when
+  none is left, the candidate is done (:func:`candidate_done`);
+- **finish** (:func:`finish`): the set's best guess and cost (or a lower bound)
+  go to the cache; back up (:func:`take_part_cost`).
+
+The game's tables are one :class:`Tables`; the scratch arrays of a node one
+:class:`Scratch`.  Everything here also runs as plain Python with
+``NUMBA_DISABLE_JIT=1`` (slowly: small games), so it can be stepped through.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from ..feedback import popcount
+from ..symmetry import compiled as symmetry_loops
+from ..symmetry import least_in_class, stabilizer
+from .bounds import INF, split_bound, split_sizes
+
+__all__ = [
+    "FRAME",
+    "NODES",
+    "STOP",
+    "Levels",
+    "Scratch",
+    "Tables",
+    "cache_get",
+    "cache_put",
+    "cache_rows",
+    "cache_load",
+    "changed_rows",
+    "new_cache",
+    "set_key",
+    "solve",
+    "workspace",
+]
+
+symmetry_loops()  # numba knows least_in_class and stabilizer
+
+#: slots of the statistics array: sets searched, and "stop" (set from outside)
+NODES, STOP = 0, 1
+#: the steps of :func:`solve`
+ENTER, NEXT_CANDIDATE, NEXT_PART, FINISH, RETURN = 0, 1, 2, 3, 4
+
+
+class Tables(NamedTuple):
+    """A game as the compiled search reads it (never written)."""
+
+    fb: np.ndarray
+    """(guesses, secrets) int8: the reply of each guess to each secret"""
+    fbT: np.ndarray
+    """(secrets, guesses): the same, transposed (empty when too big, or not used)"""
+    codes: np.ndarray
+    """(guesses, pegs): the colours of each guess"""
+    gmask: np.ndarray
+    """the colours of each guess, as bits"""
+    smask: np.ndarray
+    """the colours of each secret, as bits"""
+    as_guess: np.ndarray
+    """the guess index of each secret"""
+    lbtab: np.ndarray
+    """lbtab[b]: lower bounds of k secrets when guesses make at most b parts"""
+    captab: np.ndarray
+    """captab[b]: the most secrets d guesses solve, likewise"""
+    win: int
+    """the reply that wins"""
+    n_replies: int
+    """replies (reply codes are below it)"""
+    nsmall: int
+    """sets this small have only parts with L(k) = 2k - 1"""
+    full: int
+    """every colour, as bits"""
+    symm: bool
+    """one guess per symmetry class"""
+    merge: bool
+    """guesses with colours no secret has are merged (every code is a guess)"""
+    dkeyed: bool
+    """the cache's keys hold the guesses left (a maximum is asked for)"""
+    mode: int
+    """0: least total; 1: does a strategy within the guesses exist (costs 0 or INF)"""
+
+
+#: the scalars of one level of the search (a row of :attr:`Levels.frames`)
+FRAME = np.dtype([
+    ("offset", np.int64),  # where the level's set starts in its row of Levels.sets
+    ("n_secrets", np.int64),  # secrets in the level's set
+    ("left", np.int64),  # guesses left
+    ("limit", np.int64),  # the cost from which the exact value is not needed
+    ("played", np.int64),  # the colours played so far, as bits
+    ("force", np.int64),  # the only guess to try (-1: every guess)
+    ("lb", np.int64),  # the set's lower bound
+    ("key1", np.int64),  # the set's key in the cache (first half)
+    ("key2", np.int64),  # (second half)
+    ("ncand", np.int64),  # candidates
+    ("tried", np.int64),  # the candidate being tried
+    ("nparts", np.int64),  # parts to solve of the candidate being tried
+    ("part", np.int64),  # the part being solved
+    ("phase", np.int64),  # 0: a cheap look at each part; 1: solving them
+    ("total", np.int64),  # what the candidate being tried costs at least
+    ("best", np.int64),  # the least cost found (or the limit)
+    ("best_guess", np.int64),  # its guess (-1: none under the limit)
+    ("fail", np.int64),  # the least cost of the candidates refuted
+    # the most parts besides the win a guess makes of the set (a row of the
+    # bound tables), and of the parent's set (a part's guesses make no more)
+    ("branching", np.int64),
+    ("parent_branching", np.int64),
+    ("group_size", np.int64),  # maps of the level's symmetry group (0: none used)
+])
+
+
+class Levels(NamedTuple):
+    """The state of each level of the search: row ``L`` is the set at depth ``L``."""
+
+    frames: np.ndarray
+    """(levels + 1,) records of :data:`FRAME`: the level's scalars"""
+    sets: np.ndarray
+    """(levels + 1, secrets) int32: each level's parts, side by side"""
+    cand: np.ndarray
+    """(levels, guesses): the candidates, in the order tried"""
+    cand_lb: np.ndarray
+    """(levels, guesses): their lower bounds"""
+    part_size: np.ndarray
+    """(levels, replies): the sizes of the parts of the candidate being tried"""
+    part_start: np.ndarray
+    """(levels, replies): where each part starts in the next row of ``sets``"""
+    parts: np.ndarray
+    """(levels, replies): the parts to solve (their replies), largest first"""
+    part_cost: np.ndarray
+    """(levels, replies): what each part costs at least (exactly, once solved)"""
+    group_perm: np.ndarray
+    """(levels + 1, maps, pegs): the symmetry group of the level's history: positions"""
+    group_tau: np.ndarray
+    """(levels + 1, maps, colours): and colours (-1: any colour never played)"""
+
+
+class Scratch(NamedTuple):
+    """Scratch arrays of one node."""
+
+    order_key: np.ndarray
+    """(guesses,) the sort key of each candidate kept"""
+    found: np.ndarray
+    """(guesses,) the candidates kept"""
+    found_lb: np.ndarray
+    """(guesses,) their bounds"""
+    fill: np.ndarray
+    """(replies,) replies met, or where the next secret of each part goes"""
+    seen: np.ndarray
+    """(guesses,) the node at which each guess was last scored"""
+    met: np.ndarray
+    """(guesses,) uint64: the replies each guess meets, as bits"""
+    label: np.ndarray
+    """(colours,) all -1: scratch of the symmetry tests"""
+    free: np.ndarray
+    """(colours,) the colours never played, increasing"""
+
+
+def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors: int = 1,
+              maps: int = 1) -> tuple[Levels, Scratch]:
+    """The state and scratch arrays for :func:`solve` on ``n`` secrets and ``m``
+    guesses (``maps``: the most maps a symmetry group given to it may have)."""
+    levels = min(depth, n) + 2
+
+    def per_reply() -> np.ndarray:
+        return np.zeros((levels, n_replies), dtype=np.int64)
+
+    # a record array: its rows read by field name both compiled and as plain Python
+    frames = np.zeros(levels + 1, dtype=FRAME).view(np.recarray)
+    state = Levels(
+        frames=frames,
+        sets=np.empty((levels + 1, n), dtype=np.int32),
+        cand=np.empty((levels, m), dtype=np.int64),
+        cand_lb=np.empty((levels, m), dtype=np.int64),
+        part_size=per_reply(), part_start=per_reply(), parts=per_reply(), part_cost=per_reply(),
+        group_perm=np.zeros((levels + 1, maps, pegs), dtype=np.int64),
+        group_tau=np.full((levels + 1, maps, colors), -1, dtype=np.int64),
+    )
+    scratch = Scratch(
+        order_key=np.empty(m, dtype=np.int64),
+        found=np.empty(m, dtype=np.int64),
+        found_lb=np.empty(m, dtype=np.int64),
+        fill=np.empty(n_replies, dtype=np.int64),
+        seen=np.full(m, -1, dtype=np.int64),
+        met=np.zeros(m, dtype=np.uint64),
+        label=np.full(colors, -1, dtype=np.int64),
+        free=np.empty(colors, dtype=np.int64),
+    )
+    return state, scratch
+
+
+# -- the cache of solved sets --------------------------------------------------------
+@njit(cache=True, nogil=True)
+def set_key(S, dkey):
+    """Two 40-bit hashes of a sorted set of secret indices (and the guesses left)."""
+    h1 = (S.shape[0] * 7919 + dkey) % 1099511627689
+    h2 = (dkey * 104729 + S.shape[0]) % 1099511627719
+    for i in range(S.shape[0]):
+        x = np.int64(S[i]) + 1
+        h1 = (h1 * 1000003 + x) % 1099511627689
+        h2 = (h2 * 999983 + x * 31) % 1099511627719
+    return (h1, h2)
+
+
+_KEY = types.UniTuple(types.int64, 2)
+_VALUE = types.UniTuple(types.int64, 3)
+
+
+# the cache is only touched by compiled code: typed-dict methods called from
+# Python are compiled afresh in every process (seconds)
+@njit(cache=True)
+def new_cache():
+    """An empty cache: (key of a set) -> (cost, best guess or -1, 2 * size + exact)."""
+    return Dict.empty(key_type=_KEY, value_type=_VALUE)
+
+
+@njit(cache=True)
+def cache_get(cache, S, dkey):
+    """(cost, guess, 2 * size + exact) stored for the set ``S``, or (-1, -1, -1)."""
+    key = set_key(S, dkey)
+    if key in cache:
+        return cache[key]
+    return (np.int64(-1), np.int64(-1), np.int64(-1))
+
+
+@njit(cache=True)
+def cache_put(cache, S, dkey, cost, guess, flags):
+    """Store (cost, guess, flags) for the set ``S``."""
+    cache[set_key(S, dkey)] = (np.int64(cost), np.int64(guess), np.int64(flags))
+
+
+@njit(cache=True)
+def cache_rows(cache, min_size):
+    """The entries for sets of at least ``min_size`` secrets, as (k, 5) rows
+    (key, key, cost, guess, flags), in the order they were first stored."""
+    count = 0
+    for value in cache.values():
+        if value[2] >> 1 >= min_size:
+            count += 1
+    out = np.empty((count, 5), dtype=np.int64)
+    i = 0
+    for key, value in cache.items():
+        if value[2] >> 1 >= min_size:
+            out[i, 0] = key[0]
+            out[i, 1] = key[1]
+            out[i, 2] = value[0]
+            out[i, 3] = value[1]
+            out[i, 4] = value[2]
+            i += 1
+    return out
+
+
+@njit(cache=True)
+def changed_rows(cache, min_size, known):
+    """:func:`cache_rows` of the entries new or changed since ``known`` (the values,
+    (cost, guess, flags) rows in the cache's order, at the last call), and the
+    values now (to give to the next call)."""
+    values = np.empty((len(cache), 3), dtype=np.int64)
+    changed = np.zeros(len(cache), dtype=np.bool_)
+    count = 0
+    i = 0
+    for value in cache.values():
+        values[i, 0] = value[0]
+        values[i, 1] = value[1]
+        values[i, 2] = value[2]
+        if value[2] >> 1 >= min_size and (
+            i >= known.shape[0]
+            or known[i, 0] != value[0] or known[i, 1] != value[1] or known[i, 2] != value[2]
+        ):
+            changed[i] = True
+            count += 1
+        i += 1
+    out = np.empty((count, 5), dtype=np.int64)
+    i = 0
+    j = 0
+    for key in cache.keys():
+        if changed[i]:
+            out[j, 0] = key[0]
+            out[j, 1] = key[1]
+            out[j, 2:] = values[i]
+            j += 1
+        i += 1
+    return out, values
+
+
+@njit(cache=True)
+def cache_load(cache, rows):
+    """Store the rows of :func:`cache_rows` (later rows win)."""
+    for i in range(rows.shape[0]):
+        cache[(rows[i, 0], rows[i, 1])] = (rows[i, 2], rows[i, 3], rows[i, 4])
+
+
+# -- the steps -----------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def the_set(L, lv):
+    """The secrets of level ``L``."""
+    f = lv.frames[L]
+    return lv.sets[L, f.offset : f.offset + f.n_secrets]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def enter(L, t, lv, cache, stats):
+    """Enter the set of level ``L``: ``(True, cost)`` when it needs no search (one
+    or two secrets, too many for the guesses left, a bound at the limit, an
+    answer in the cache); else ``(False, 0)`` with its lower bound and key noted,
+    and one more set counted as searched."""
+    f = lv.frames[L]
+    n = f.n_secrets
+    d = f.left
+    S = the_set(L, lv)
+    lbt = t.lbtab[f.parent_branching]
+    cap = t.captab[f.parent_branching]
+    f.branching = f.parent_branching
+    if n == 1:
+        return True, lbt[1]
+    if n > cap[d]:
+        return True, np.int64(INF)
+    lb = lbt[n]
+    if f.force < 0:
+        if lb >= f.limit:
+            return True, lb
+        if n == 2:
+            return True, lbt[2]
+        key = set_key(S, d if t.dkeyed else 0)
+        f.key1 = key[0]
+        f.key2 = key[1]
+        if key in cache:
+            entry = cache[key]
+            if (entry[2] & 1) != 0 or entry[0] >= f.limit:
+                return True, entry[0]
+            lb = max(lb, entry[0])
+    f.lb = lb
+    stats[NODES] += 1
+    return False, np.int64(0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def begin_candidates(L, lv, count, fail):
+    """The level's ``count`` candidates are ready: try them from the first."""
+    f = lv.frames[L]
+    f.ncand = count
+    f.fail = fail
+    f.tried = 0
+    f.best = f.limit
+    f.best_guess = -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def score_forced(L, t, lv, ws):
+    """The only candidate of level ``L`` is its forced guess: its bound."""
+    f = lv.frames[L]
+    S = the_set(L, lv)
+    g = f.force
+    lbt = t.lbtab[f.branching]
+    cap = t.captab[f.branching]
+    met = split_sizes(t.fb[g], S, lv.part_size[L], ws.fill, t.n_replies)
+    base = S.shape[0] if t.mode == 0 else 0
+    bound = split_bound(lv.part_size[L], ws.fill, met, base, lbt, cap[f.left - 1], t.win)[0]
+    lv.cand[L, 0] = g
+    lv.cand_lb[L, 0] = bound
+    begin_candidates(L, lv, 1, INF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def free_colours(played, free):
+    """List the colours not in ``played`` (bits) in ``free``, increasing; their number."""
+    nfree = 0
+    for x in range(free.shape[0]):
+        if (played >> x) & 1 == 0:
+            free[nfree] = x
+            nfree += 1
+    return nfree
+
+
+@njit(cache=True, nogil=True, inline="always")
+def dead_colours(S, t):
+    """The colours no secret of ``S`` has, but the first (bits)."""
+    present = np.int64(0)
+    for j in range(S.shape[0]):
+        present |= t.smask[S[j]]
+    dead = t.full & ~present
+    return dead & (dead - 1)
+
+
+@njit(cache=True, nogil=True, inline="never")
+def scan(fbT, S, out):
+    """``out[g]``: the bit set of the replies guess ``g`` gets from the secrets ``S``
+    (every guess at once, secret by secret: a loop the compiler vectorises)."""
+    m = out.shape[0]
+    for x in range(m):
+        out[x] = 0
+    for j in range(S.shape[0]):
+        col = fbT[S[j]]
+        for x in range(m):
+            out[x] |= np.uint64(1) << np.uint64(col[x])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def most_parts(met, win):
+    """The most replies besides the win any guess meets (``met``: :func:`scan`'s)."""
+    nowin = ~(np.uint64(1) << np.uint64(win))
+    most = np.int64(1)
+    for x in range(met.shape[0]):
+        b = np.int64(popcount(met[x] & nowin))
+        if b > most:
+            most = b
+    return most
+
+
+@njit(cache=True, nogil=True, inline="always")
+def replies_bound(n, touched, win):
+    """``L(k) >= 2k - 1``, so ``n + sum L(part) >= 3n - 2 (can win) - parts``: a
+    bound from the replies met alone (``touched``, bits), exact when every part
+    is small."""
+    wins = np.int64((touched >> np.uint64(win)) & np.uint64(1))
+    return 3 * n - wins - np.int64(popcount(touched))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def settle(L, lv, cache, cost, g, n):
+    """The set of level ``L`` costs exactly ``cost``, with ``g`` first: cache it."""
+    f = lv.frames[L]
+    cache[(f.key1, f.key2)] = (cost, np.int64(g), np.int64(2 * n + 1))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def score_candidates(L, t, lv, ws, cache, stats):
+    """Score every guess on the set of level ``L`` and keep, sorted, those whose
+    bound is under the limit: ``(True, cost)`` when one settles the set at once
+    (parts of at most two meeting the bound), else ``(False, 0)``.
+
+    The possible secrets are scored first: one that splits the rest into parts
+    of at most two is optimal when it meets the bound, and if none splits them
+    into singletons, no strategy costs less than ``2n``.  Then the other
+    guesses, one per symmetry class.  When the replies of every guess can be
+    met at once (:func:`scan`), a guess is pruned by the bound of its replies
+    alone before anything else, and no guess makes more parts than the most any
+    makes here: tighter bounds.  A long kernel: the tests of one guess read best
+    in one loop, in the order they are made (cheapest first).
+    """
+    f = lv.frames[L]
+    n = f.n_secrets
+    d = f.left
+    S = the_set(L, lv)
+    # the arrays of the loop, as locals (a field read in the loop costs a
+    # reference count each time)
+    fb, fbT, codes, as_guess, gmask = t.fb, t.fbT, t.codes, t.as_guess, t.gmask
+    seen, met_bits, fill, free, label = ws.seen, ws.met, ws.fill, ws.free, ws.label
+    found, found_lb, order_key = ws.found, ws.found_lb, ws.order_key
+    gperm, gtau, h = lv.group_perm[L], lv.group_tau[L], lv.part_size[L]
+    win, n_replies, mode = t.win, t.n_replies, t.mode
+    m = fb.shape[0]
+    lim = f.limit
+    lb = f.lb
+    lbt = t.lbtab[f.branching]
+    capd = t.captab[f.branching][d - 1]
+    wide_ok = fbT.shape[0] == fb.shape[1] and fbT.shape[1] == m
+    dead_rest = dead_colours(S, t)
+    nfree = free_colours(f.played, free)
+    gk = f.group_size
+    symtest = t.symm and gk > 0 and (gk > 1 or nfree > 1)
+    merge = t.merge
+    stamp = stats[NODES]
+    fmin = np.int64(INF)
+    base = n if mode == 0 else 0
+    wide = n * n + 1
+    count = 0
+    quick = mode == 0 and n_replies <= 64
+    fast = quick and n <= t.nsmall and capd >= n
+    scanned = False
+    if quick and wide_ok and not fast:
+        scan(fbT, S, met_bits)
+        scanned = True
+        bm = most_parts(met_bits, win)
+        if bm < f.parent_branching:
+            f.branching = bm
+            lbt = t.lbtab[bm]
+            capd = t.captab[bm][d - 1]
+            if lbt[n] > lb:
+                lb = lbt[n]
+    for idx in range(n + m):
+        lbg = np.int64(0)
+        if idx < n:
+            g = as_guess[S[idx]]
+            seen[g] = stamp
+            if idx == n - 1 and mode == 0 and lb < 2 * n:
+                lb = 2 * n  # no secret before this one splits the rest into singletons
+            # the group maps the set to itself: a secret's class holds secrets
+            # only, and its first member is one of them
+            if symtest and not least_in_class(codes[g], gperm, gtau, gk, free, label):
+                continue
+        else:
+            g = idx - n
+            if quick and wide_ok:
+                if not scanned:
+                    scan(fbT, S, met_bits)
+                    scanned = True
+                # equivalent guesses have the same bound: pruned before the class tests
+                lbg = replies_bound(n, met_bits[g], win)
+                if lbg >= lim and not (fast and lbg <= lb and lbg <= 2 * n):
+                    fmin = min(fmin, lbg)
+                    continue
+            if seen[g] == stamp:  # a possible secret, scored already
+                continue
+            if merge and (gmask[g] & dead_rest) != 0:  # merged with a guess before it
+                continue
+            if symtest and not least_in_class(codes[g], gperm, gtau, gk, free, label):
+                continue
+        row = fb[g]
+        if quick:
+            if wide_ok and (idx >= n or not fast):
+                if not scanned:  # no shortcut among the secrets to wait for
+                    scan(fbT, S, met_bits)
+                    scanned = True
+                touched = met_bits[g]
+            else:
+                touched = np.uint64(0)
+                for j in range(n):
+                    touched |= np.uint64(1) << np.uint64(row[S[j]])
+            lbg = replies_bound(n, touched, win)
+            if not fast and lbg >= lim:
+                fmin = min(fmin, lbg)
+                continue
+        if fast:
+            if lbg <= lb and lbg <= 2 * n:  # parts of at most two, meeting the bound
+                settle(L, lv, cache, lbg, g, n)
+                return True, lbg
+            if lbg >= lim:
+                fmin = min(fmin, lbg)
+                continue
+        met = split_sizes(row, S, h, fill, n_replies)
+        lbg, parts, worst, sq, wins = split_bound(h, fill, met, base, lbt, capd, win)
+        if lbg >= INF:
+            continue
+        if worst <= 2 and lbg <= lb:  # nothing left to search, meeting the bound
+            settle(L, lv, cache, lbg, g, n)
+            return True, lbg
+        if lbg >= lim:
+            fmin = min(fmin, lbg)
+            continue
+        found[count] = g
+        found_lb[count] = lbg
+        order_key[count] = (lbg if mode == 0 else worst) * wide + sq
+        count += 1
+    f.lb = keep_sorted(L, lv, ws, count, fmin, lb)
+    begin_candidates(L, lv, count, fmin)
+    return False, np.int64(0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def keep_sorted(L, lv, ws, count, fmin, lb):
+    """The ``count`` candidates found, sorted by their key, as the level's; the
+    set's bound, raised to the least bound of any guess (none costs less)."""
+    order = np.argsort(ws.order_key[:count])
+    for i in range(count):
+        lv.cand[L, i] = ws.found[order[i]]
+        lv.cand_lb[L, i] = ws.found_lb[order[i]]
+    least = fmin
+    if count > 0 and lv.cand_lb[L, 0] < least:
+        least = lv.cand_lb[L, 0]
+    return max(lb, least)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def split_into_parts(L, g, t, lv, ws):
+    """Lay the set of level ``L`` out by the replies to ``g``, part after part, in
+    the next row of ``sets``; list the parts of more than two secrets (besides
+    the win) largest first (ties: lower reply first); their number."""
+    f = lv.frames[L]
+    n = f.n_secrets
+    S = the_set(L, lv)
+    h, start, big, fill = lv.part_size[L], lv.part_start[L], lv.parts[L], ws.fill
+    row = t.fb[g]
+    win = t.win
+    for j in range(n):
+        h[row[S[j]]] += 1
+    pos = 0
+    nb = 0
+    for r in range(t.n_replies):
+        start[r] = pos
+        fill[r] = pos
+        pos += h[r]
+        if h[r] > 2 and r != win:
+            big[nb] = r
+            nb += 1
+    buf = lv.sets[L + 1]
+    for j in range(n):
+        r = row[S[j]]
+        buf[fill[r]] = S[j]
+        fill[r] += 1
+    # largest parts first: they most often show that a guess costs too much
+    for x in range(1, nb):
+        r = big[x]
+        y = x - 1
+        while y >= 0 and h[big[y]] < h[r]:
+            big[y + 1] = big[y]
+            y -= 1
+        big[y + 1] = r
+    return nb
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_candidate(L, t, lv, ws):
+    """Try the level's next candidate (split the set by it, note each part's
+    bound): NEXT_PART; or FINISH when none is left under the best cost."""
+    f = lv.frames[L]
+    nf = lv.frames[L + 1]
+    i = f.tried
+    if i >= f.ncand or lv.cand_lb[L, i] >= f.best:
+        if i < f.ncand and lv.cand_lb[L, i] < f.fail:
+            f.fail = lv.cand_lb[L, i]
+        return FINISH
+    g = lv.cand[L, i]
+    if t.symm and f.group_size > 0:
+        nf.group_size = stabilizer(lv.group_perm[L], lv.group_tau[L], f.group_size,
+                                          t.codes[g], lv.group_perm[L + 1], lv.group_tau[L + 1])
+    else:
+        nf.group_size = 0
+    nb = split_into_parts(L, g, t, lv, ws)
+    f.nparts = nb
+    f.part = 0
+    lbt = t.lbtab[f.branching]
+    nf.parent_branching = f.branching
+    for x in range(nb):
+        lv.part_cost[L, x] = lbt[lv.part_size[L, lv.parts[L, x]]]
+    f.phase = 0 if nb > 1 else 1
+    f.total = lv.cand_lb[L, i]
+    return NEXT_PART
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_part(L, t, lv):
+    """Set up level ``L + 1`` with the next part of the candidate being tried:
+    True; or False when its parts are all solved (or it costs too much)."""
+    f = lv.frames[L]
+    nf = lv.frames[L + 1]
+    if f.part >= f.nparts and f.phase == 0 and f.total < f.best:
+        f.phase = 1  # every part has a first bound: now solve them
+        f.part = 0
+    if f.part >= f.nparts or f.total >= f.best:
+        return False
+    a = f.part
+    r = lv.parts[L, a]
+    g = lv.cand[L, f.tried]
+    nf.offset = lv.part_start[L, r]
+    nf.n_secrets = lv.part_size[L, r]
+    nf.left = f.left - 1
+    if f.phase == 0:
+        # first a cheap look at each part (is its bound met?), so that a guess
+        # whose parts all cost a little more is refuted early
+        nf.limit = lv.part_cost[L, a] + 1
+    else:
+        nf.limit = f.best - (f.total - lv.part_cost[L, a])
+    nf.played = f.played | t.gmask[g]
+    nf.force = -1
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def candidate_done(L, lv):
+    """The candidate being tried is settled: keep it if best; NEXT_CANDIDATE, or
+    FINISH when the best meets the set's bound."""
+    f = lv.frames[L]
+    lv.part_size[L, :] = 0
+    step = NEXT_CANDIDATE
+    if f.total < f.best:
+        f.best = f.total
+        f.best_guess = lv.cand[L, f.tried]
+        if f.best <= f.lb:
+            step = FINISH
+    elif f.total < f.fail:
+        f.fail = f.total
+    f.tried += 1
+    return step
+
+
+@njit(cache=True, nogil=True, inline="always")
+def finish(L, lv, cache):
+    """The set of level ``L`` is searched: its cost (exact under the limit, else a
+    lower bound), cached unless a guess was forced."""
+    f = lv.frames[L]
+    n = f.n_secrets
+    if f.force >= 0:
+        return f.best if f.best_guess >= 0 else f.fail
+    if f.best_guess >= 0:
+        settle(L, lv, cache, f.best, f.best_guess, n)
+        return f.best
+    bound = max(f.lb, f.fail)
+    cache[(f.key1, f.key2)] = (bound, np.int64(-1), np.int64(2 * n))
+    return bound
+
+
+@njit(cache=True, nogil=True, inline="always")
+def take_part_cost(L, lv, cost):
+    """A part of level ``L``'s candidate cost ``cost``: raise the candidate's total."""
+    f = lv.frames[L]
+    a = f.part
+    if cost > lv.part_cost[L, a]:
+        f.total += cost - lv.part_cost[L, a]
+        lv.part_cost[L, a] = cost
+    f.part += 1
+
+
+@njit(cache=True, nogil=True)
+def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
+    """Least total cost of the secrets ``S0`` (sorted indices) with ``d0`` guesses left.
+
+    Returns the exact minimum when it is below ``limit0``, else a lower bound that
+    is at least ``limit0`` (INF: no strategy within the guesses left).
+    ``force0 >= 0`` evaluates only that guess (and caches nothing for ``S0``).
+    ``played0``: the colours played so far (bits); ``lv.group_*[0]``: the
+    symmetry group of the history.  Exact results and lower bounds of the sets
+    met go to ``cache`` (:func:`new_cache`).  Stops, storing nothing more, when
+    ``stats[STOP]`` is set; ``stats[NODES]`` counts the sets searched.
+    """
+    lv.sets[0, : S0.shape[0]] = S0
+    f = lv.frames[0]
+    f.offset = 0
+    f.n_secrets = S0.shape[0]
+    f.left = d0
+    f.limit = limit0
+    f.played = played0
+    f.force = force0
+    f.parent_branching = t.lbtab.shape[0] - 1
+    L = 0
+    step = ENTER
+    ret = np.int64(0)
+    while True:
+        if step == ENTER:
+            if stats[STOP] != 0:
+                return INF
+            settled, ret = enter(L, t, lv, cache, stats)
+            step = RETURN
+            if not settled:
+                if lv.frames[L].force >= 0:
+                    score_forced(L, t, lv, ws)
+                    step = NEXT_CANDIDATE
+                else:
+                    settled, ret = score_candidates(L, t, lv, ws, cache, stats)
+                    if not settled:
+                        step = NEXT_CANDIDATE
+        elif step == NEXT_CANDIDATE:
+            step = next_candidate(L, t, lv, ws)
+        elif step == NEXT_PART:
+            if next_part(L, t, lv):
+                L += 1
+                step = ENTER
+            else:
+                step = candidate_done(L, lv)
+        elif step == FINISH:
+            ret = finish(L, lv, cache)
+            step = RETURN
+        else:  # RETURN
+            if stats[STOP] != 0:
+                return INF
+            if L == 0:
+                return ret
+            L -= 1
+            take_part_cost(L, lv, ret)
+            step = NEXT_PART

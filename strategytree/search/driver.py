@@ -1,0 +1,472 @@
+"""The search's top: the levels near the root in Python, threads, progress, checkpoints.
+
+:class:`Search` runs the first :data:`PY_LEVELS` levels of the branch and bound
+in Python, with the full symmetry group (:class:`~strategytree.symmetry.Symmetry`),
+and hands each set below them to the compiled search
+(:func:`~strategytree.search.compiled.solve`).  A node's step is the one the
+compiled levels take (the candidates' bounds are
+:func:`~strategytree.search.bounds.candidate_bounds`).  In big games without a
+checkpoint, the root's parts are solved by :data:`THREADS` threads side by side,
+each with its own cache and state (merged at the end): :meth:`Search.side_by_side`.
+
+The search runs in a worker thread (the compiled code releases the GIL): the
+caller's thread reports :class:`~strategytree.progress.Progress`, and Ctrl-C
+stops the search cleanly, saving a checkpoint first when one was asked for
+(:mod:`strategytree.checkpoint`: the header names the search, the records hold
+the cache's rows, each save appending the rows new since the last).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ..builders import build_greedy
+from ..checkpoint import Checkpoint, CheckpointError, load
+from ..game import Game
+from ..progress import Progress, ProgressCallback
+from ..symmetry import Symmetry
+from ..tree import Node, Strategy
+from ..verify import verify
+from . import compiled
+from .bounds import INF, UNLIMITED, candidate_bounds
+from .problem import Problem, SearchError
+
+__all__ = ["Search", "build_optimal", "prove_bound", "prove_bound_table"]
+
+#: the first levels of the search run in Python, with the full symmetry group
+PY_LEVELS = 2
+#: sets smaller than this are not written to a checkpoint (cheap to redo)
+CHECKPOINT_MIN_SET = 6
+#: from this many secrets, a greedy strategy's total is the first "best so far" shown
+GREEDY_FIRST = 3000
+#: from this many secrets (and without a checkpoint), the root's parts are solved
+#: by as many threads as there are cores, up to THREADS
+PARALLEL_FIRST = 3000
+THREADS = 2
+#: seconds between checkpoints
+CHECKPOINT_EVERY = 5.0
+#: what a search's progress counts
+UNIT = "sets searched"
+
+
+class Stopped(Exception):
+    """The search was asked to stop."""
+
+
+# -- checkpoints -----------------------------------------------------------------
+def checkpoint_header(game: Game, max_guesses: int | None, what: str) -> dict:
+    """What a checkpoint of this search says it holds: the kind of search, the
+    game (and a digest of its secrets), the limit."""
+    digest = np.bitwise_xor.reduce(
+        (game.secrets.astype(np.int64) * 31 + 7).sum(axis=1) * np.arange(1, len(game.secrets) + 1)
+    )
+    return {
+        "search": what,
+        "game": game.name,
+        "pegs": game.pegs,
+        "colors": game.colors,
+        "secrets": len(game.secrets),
+        "guesses": len(game.guesses),
+        "digest": int(digest),
+        "max_guesses": max_guesses,
+    }
+
+
+def load_checkpoint(path: Path, p: Problem, header: dict) -> int:
+    """Seed the cache from the checkpoint at ``path``; the rows read (0: no file).
+
+    Raises :class:`~strategytree.checkpoint.CheckpointError` for a damaged
+    checkpoint or one of another search."""
+    arrays = load(path, header)
+    if arrays is None:
+        return 0
+    rows = arrays.get("rows", np.zeros((0, 5), dtype=np.int64))
+    if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
+        raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
+    compiled.cache_load(p.cache, np.ascontiguousarray(rows))
+    return len(rows)
+
+
+class Saver:
+    """Saves a search's cache to a checkpoint: all of it the first time (a fresh
+    file), then only the rows new or changed since the last save."""
+
+    def __init__(self, path: Path, header: dict) -> None:
+        self.file = Checkpoint(path, header)
+        self.started = False
+        self.known = np.zeros((0, 3), dtype=np.int64)
+
+    def save(self, p: Problem) -> None:
+        """Write the cache's rows new since the last save."""
+        rows, self.known = compiled.changed_rows(p.cache, CHECKPOINT_MIN_SET, self.known)
+        if not self.started:
+            self.file.rewrite({"rows": rows})
+            self.started = True
+        elif len(rows):
+            self.file.append({"rows": rows})
+
+
+# -- the levels near the root, in Python ---------------------------------------
+class Search:
+    """Branch and bound: the first :data:`PY_LEVELS` levels here (full symmetry,
+    progress, checkpoints), the rest in the compiled search."""
+
+    def __init__(self, problem: Problem, saver: Saver | None = None) -> None:
+        self.p = problem
+        self.saver = saver
+        self.best: int | None = None
+        self.last_saved = time.monotonic()
+        self.every = CHECKPOINT_EVERY
+        self.threads = 1  # more: the root's parts are solved side by side (see side_by_side)
+
+    def side_by_side(self, parts: list[np.ndarray], d: int, sym, played: int) -> list[int]:
+        """The exact costs of ``parts`` (largest first), solved by this thread and
+        ``threads - 1`` more, each with its own cache, state and symmetry group
+        (the compiled search releases the GIL); their caches join this one's at
+        the end."""
+        helpers = [Search(self.p.sibling()) for _ in range(self.threads - 1)]
+        groups = [sym] + [sym.copy() if sym is not None else None for _ in helpers]
+        costs: list[int] = [INF] * len(parts)
+        todo = iter(range(len(parts)))
+        lock = threading.Lock()
+        failures: list[BaseException] = []
+
+        def work(search: Search, group: Symmetry | None) -> None:
+            try:
+                while True:
+                    with lock:
+                        i = next(todo, None)
+                    if i is None:
+                        return
+                    costs[i] = search.node(parts[i], d, INF, group, played, 1)
+            except BaseException as failure:  # noqa: BLE001 - raised again below
+                failures.append(failure)
+                self.p.stats[compiled.STOP] = 1  # the others stop too
+
+        others = [
+            threading.Thread(target=work, args=(h, g), daemon=True)
+            for h, g in zip(helpers, groups[1:])
+        ]
+        for thread in others:
+            thread.start()
+        work(self, groups[0])
+        for thread in others:
+            thread.join()
+        for helper in helpers:
+            compiled.cache_load(self.p.cache, compiled.cache_rows(helper.p.cache, 0))
+        if failures:
+            real = [f for f in failures if not isinstance(f, Stopped)]
+            raise real[0] if real else failures[0]
+        return costs
+
+    def node(
+        self, S: np.ndarray, d: int, limit: int, sym: Symmetry | None, played: int, level: int
+    ) -> int:
+        """The least cost of ``S`` with ``d`` guesses left, exact when below ``limit``
+        (else a lower bound at least ``limit``).
+
+        The step of a compiled level, with the full symmetry group: the answers
+        that need no search, then every candidate's bound
+        (:func:`~strategytree.search.bounds.candidate_bounds`, the split the
+        compiled levels use), tried in order of bound (:meth:`guess`)."""
+        p = self.p
+        n = len(S)
+        if level >= PY_LEVELS or n <= 2:
+            result = p.solve(S, d, limit, played, sym=sym)
+            self.check()
+            return result
+        if n > p.cap[d]:
+            return INF
+        lb = int(p.lbt[n])
+        if lb >= limit:
+            return lb
+        entry = p.get(S, d)
+        if entry is not None:
+            if entry[2] & 1 or entry[0] >= limit:
+                return int(entry[0])
+            lb = max(lb, int(entry[0]))
+        cands = p.candidates(S, sym)
+        lbg, parts, worst, sq, cons = np.empty((5, len(cands)), dtype=np.int64)
+        t = p.tables
+        candidate_bounds(S, cands, d, t.mode, t.fb, p.lbt, p.cap, t.win, t.n_replies,
+                         lbg, parts, worst, sq, cons)
+        perfect = np.flatnonzero((parts == n - 1) & (cons == 1) & (lbg < INF))
+        if len(perfect):
+            cost = int(lbg[perfect[0]])
+            p.put(S, d, cost, int(cands[perfect[0]]), True)
+            return cost
+        order = np.lexsort((sq, worst if t.mode else lbg))
+        best, best_guess, fail = limit, -1, INF
+        for i in order:
+            if lbg[i] >= best:
+                fail = min(fail, int(lbg[i]))
+                break
+            g = int(cands[i])
+            if level + 1 < PY_LEVELS:
+                total = self.guess(S, d, g, int(lbg[i]), best, sym, played, level)
+            else:
+                total = p.solve(S, d, best, played, g, sym)
+                self.check()
+            if total < best:
+                best, best_guess = total, g
+                if level == 0 and (self.best is None or best < self.best):
+                    self.best = best
+                if best <= lb:
+                    break
+            else:
+                fail = min(fail, total)
+        if best_guess >= 0:
+            p.put(S, d, best, best_guess, True)
+            return best
+        fail = max(fail, lb)
+        p.put(S, d, fail, -1, False)
+        return fail
+
+    def guess(self, S, d, g, lbg, limit, sym, played, level) -> int:
+        """The cost of playing ``g`` on ``S``, exact when below ``limit``."""
+        p = self.p
+        total = lbg
+        child_sym = sym.after(p.game.guesses[g]) if sym is not None else None
+        child_played = played | int(p.tables.gmask[g])
+        parts = [part for _, part in sorted(p.parts(S, g), key=lambda item: -len(item[1]))]
+        parts = [part for part in parts if len(part) > 2]
+        known = [int(p.lbt[len(part)]) for part in parts]
+        if self.threads > 1 and level == 0 and limit >= INF and len(parts) > 1:
+            # nothing to prune against yet: every part is solved exactly, side by side
+            costs = self.side_by_side(parts, d - 1, child_sym, child_played)
+            return min(INF, total + sum(c - k for c, k in zip(costs, known)))
+        # as in compiled.next_part: first a cheap look at each part, then solve them
+        for phase in (0, 1) if len(parts) > 1 else (1,):
+            for i, part in enumerate(parts):
+                if total >= limit:
+                    return total
+                bound = known[i] + 1 if phase == 0 else limit - (total - known[i])
+                c = self.node(part, d - 1, bound, child_sym, child_played, level + 1)
+                if c > known[i]:
+                    total += c - known[i]
+                    known[i] = c
+        return total
+
+    def check(self) -> None:
+        """Stop when asked; save a checkpoint when one is due."""
+        if self.p.stats[compiled.STOP]:
+            raise Stopped
+        if self.saver is not None and time.monotonic() - self.last_saved > self.every:
+            self.save()
+
+    def save(self) -> None:
+        """Save the checkpoint; a big one less often (at most 10% of the time)."""
+        if self.saver is not None:
+            started = time.monotonic()
+            self.saver.save(self.p)
+            self.last_saved = time.monotonic()
+            self.every = max(CHECKPOINT_EVERY, 10 * (self.last_saved - started))
+
+    def tree(self, S: np.ndarray, d: int) -> Node:
+        """The strategy the cache holds for ``S`` (solving again what it lacks)."""
+        p = self.p
+        game = p.game
+        text = game.code_text
+        root = Node("")
+        todo = [(root, S, d)]
+        while todo:
+            node, S, d = todo.pop()
+            n = len(S)
+            if n <= 2:
+                g = int(p.tables.as_guess[S[0]])
+                node.guess = text(game.guesses[g])
+                if n == 2:
+                    leaf = Node(text(game.secrets[S[1]]))
+                    node.branches = ((game.reply(int(p.tables.fb[g, S[1]])), leaf),)
+                continue
+            entry = p.get(S, d)
+            if entry is None or not entry[2] & 1 or entry[1] < 0:
+                p.solve(S, d, INF, 0)
+                entry = p.get(S, d)
+            g = int(entry[1])
+            node.guess = text(game.guesses[g])
+            branches = []
+            for r, part in p.parts(S, g):
+                child = Node("")
+                branches.append((game.reply(r), child))
+                todo.append((child, part, d - 1))
+            node.branches = tuple(branches)
+        return root
+
+
+# -- running in a worker thread --------------------------------------------------
+def run(
+    work: Callable[[], object],
+    problem: Problem,
+    search: Search | None,
+    progress: ProgressCallback | None,
+    every: float = 0.25,
+) -> object:
+    """Run ``work`` in a thread; report progress; on Ctrl-C stop it cleanly
+    (saving a checkpoint) and raise KeyboardInterrupt."""
+    started = time.perf_counter()
+    result: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            result["value"] = work()
+        except Stopped:
+            result["stopped"] = True
+        except BaseException as failure:  # noqa: BLE001 - handed to the caller's thread
+            result["error"] = failure
+
+    def report() -> None:
+        if progress is not None:
+            best = search.best if search is not None else None
+            done = int(problem.stats[compiled.NODES])
+            progress(Progress(done, None, UNIT, time.perf_counter() - started, best=best))
+
+    problem.stats[:] = 0
+    worker = threading.Thread(target=target, name="strategytree-search", daemon=True)
+    worker.start()
+    interrupted = False
+    try:
+        while worker.is_alive():
+            worker.join(every)
+            report()
+    except KeyboardInterrupt:
+        interrupted = True
+        problem.stats[compiled.STOP] = 1
+        while worker.is_alive():
+            try:
+                worker.join(0.1)
+            except KeyboardInterrupt:
+                pass
+    if interrupted or result.get("stopped"):
+        if search is not None:
+            search.save()
+        raise KeyboardInterrupt
+    if "error" in result:
+        raise result["error"]  # type: ignore[misc]
+    report()
+    return result["value"]
+
+
+# -- the public functions ----------------------------------------------------------
+def build_optimal(
+    game: Game,
+    *,
+    max_guesses: int | None = None,
+    progress: ProgressCallback | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    symmetry: bool = True,
+) -> Strategy:
+    """A strategy with the fewest guesses in total over all secrets.
+
+    With ``max_guesses``, the fewest among strategies that never need more.
+    ``progress`` is called about four times a second with a
+    :class:`~strategytree.progress.Progress` (sets searched, best total so far);
+    with ``checkpoint`` the search state is saved there every few seconds and on
+    Ctrl-C, and read back when the search starts again.  Ctrl-C raises
+    KeyboardInterrupt once the search has stopped.  Raises :class:`SearchError`
+    when no strategy fits ``max_guesses``, and
+    :class:`~strategytree.checkpoint.CheckpointError` for a checkpoint that is
+    damaged or of another search.
+    """
+    p = Problem.of(game, max_guesses, symmetry)
+    saver = None
+    if checkpoint is not None:
+        header = checkpoint_header(game, max_guesses, "optimal")
+        load_checkpoint(Path(checkpoint), p, header)
+        saver = Saver(Path(checkpoint), header)
+    search = Search(p, saver)
+    S = np.arange(len(game.secrets), dtype=np.int32)
+    d = UNLIMITED if max_guesses is None else int(max_guesses)
+    sym = Symmetry.of(game, symmetry)
+    if saver is None and len(S) >= PARALLEL_FIRST:
+        search.threads = max(1, min(THREADS, os.cpu_count() or 1))
+
+    def work() -> Node | None:
+        if len(S) >= GREEDY_FIRST and max_guesses is None:
+            # a whole strategy to show as the best so far within a second (the
+            # search finds its first one only when the root's parts are solved)
+            search.best = verify(build_greedy(game, rule="expected"), game).total
+        cost = search.node(S, d, INF, sym, 0, 0)
+        if cost >= INF:
+            return None
+        search.best = cost
+        search.save()
+        return search.tree(S, d)
+
+    root = run(work, p, search, progress)
+    if root is None:
+        raise SearchError(
+            f"no strategy for {game.name} solves every secret within {max_guesses} guesses"
+        )
+    limit = "" if max_guesses is None else f" max {max_guesses}"
+    return Strategy(root, source=f"<optimal{limit} {game.name}>")
+
+
+def prove_bound(
+    game: Game,
+    *,
+    progress: ProgressCallback | None = None,
+    symmetry: bool = True,
+) -> int:
+    """The fewest guesses that solve every secret in the worst case.
+
+    Proved by exhaustion: a strategy within K guesses is found, and the search
+    shows that none exists within K - 1.
+
+    >>> from strategytree.game import mastermind
+    >>> prove_bound(mastermind(3, 2))
+    3
+    """
+    p = Problem.of(game, None, symmetry, mode=1)
+    search = Search(p)
+    S = np.arange(len(game.secrets), dtype=np.int32)
+    sym = Symmetry.of(game, symmetry)
+
+    def work() -> int:
+        d = 1
+        while search.node(S, d, 1, sym, 0, 0) != 0:
+            d += 1
+            if d > UNLIMITED:
+                raise SearchError(f"{game.name}: no strategy solves every secret")
+        return d
+
+    return int(run(work, p, None, progress))  # type: ignore[arg-type]
+
+
+def prove_bound_table(
+    replies: np.ndarray,
+    win: int,
+    *,
+    progress: ProgressCallback | None = None,
+) -> int:
+    """:func:`prove_bound` for any game given by its table of replies.
+
+    ``replies[g, s]`` is the reply (a small integer, 0..127) to guess ``g`` when
+    the secret is ``s``; ``win`` is the reply that ends the game, which each
+    secret gets from exactly one guess.  E.g. guessing a number in 0..7 told
+    "lower", "right" or "higher" (three guesses find at most 1 + 2 + 4 numbers):
+
+    >>> import numpy as np
+    >>> g, s = np.meshgrid(np.arange(8), np.arange(8), indexing="ij")
+    >>> prove_bound_table(np.sign(g - s) + 1, win=1)
+    4
+    """
+    p = Problem.of_table(replies, win, mode=1)
+    search = Search(p)
+    S = np.arange(p.tables.fb.shape[1], dtype=np.int32)
+
+    def work() -> int:
+        d = 1
+        while search.node(S, d, 1, None, 0, 0) != 0:
+            d += 1
+            if d > UNLIMITED:
+                raise SearchError("no strategy solves every secret")
+        return d
+
+    return int(run(work, p, None, progress))  # type: ignore[arg-type]
