@@ -19,8 +19,10 @@ replaces the whole file atomically (a fresh start, or compaction).
 >>> saved = Checkpoint(path, {"search": "example", "game": "MM(2,3)"})
 >>> saved.rewrite({"rows": np.arange(6).reshape(3, 2)})
 >>> saved.append({"rows": np.array([[6, 7]])})
+>>> saved.append({"rows": np.zeros((0, 2), dtype=int)})   # nothing new: an empty record
+>>> saved.append({"rows": np.array([[8, 9]])})
 >>> load(path, {"search": "example", "game": "MM(2,3)"})["rows"].tolist()
-[[0, 1], [2, 3], [4, 5], [6, 7]]
+[[0, 1], [2, 3], [4, 5], [6, 7], [8, 9]]
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def _write_record(out, arrays: dict[str, np.ndarray]) -> None:
     head = [{"name": n, "dtype": a.dtype.str, "shape": list(a.shape)} for n, a in items]
     out.write(json.dumps({"arrays": head}).encode("ascii") + b"\n")
     for _, a in items:
-        out.write(memoryview(a).cast("B"))
+        out.write(memoryview(a.reshape(-1).view(np.uint8)))  # raw bytes, no copy; empty is fine
 
 
 def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | None:
@@ -107,7 +109,7 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
                     "use another file, or the same search"
                 )
             parts: dict[str, list[np.ndarray]] = {}
-            while record := _read_record(source):
+            while (record := _read_record(source)) is not None:
                 for name, array in record.items():
                     parts.setdefault(name, []).append(array)
     except CheckpointError:
