@@ -154,7 +154,7 @@ def infer_game(
         colors = LETTERS.index(highest) + 1
         notes.append(f"colors {colors} (from the highest colour letter, {highest})")
     if distinct_guesses and not distinct_secrets:
-        raise StrategyTreeError("distinct guesses need distinct secrets (--distinct)")
+        raise StrategyTreeError("distinct guesses need distinct secrets (distinct_secrets=True)")
     if distinct_secrets and game in ("mastermind", "distinct"):
         return distinct(pegs, colors, distinct_guesses=distinct_guesses), notes
     return preset(game, pegs, colors, distinct_guesses=distinct_guesses), notes
