@@ -72,6 +72,8 @@ class ReplyWords(NamedTuple):
         return f"{b}, {white} {self.white}" + "s" * (self.plural and white != 1)
 
 
+#: the words of Mastermind: blacks and whites
+BLACK_AND_WHITE = ReplyWords()
 #: the words of Bulls and Cows (and Bagel)
 BULLS_AND_COWS = ReplyWords("bull", "cow", plural=True)
 
@@ -135,7 +137,7 @@ class Game:
     """how codes are shown to a person: ``letters`` (``ABCD``) or ``digits``
     (``0123``, colour ``k`` as the digit ``k``; at most 10 colours).  Strategy
     files always use letters."""
-    reply_words: ReplyWords = ReplyWords()
+    reply_words: ReplyWords = BLACK_AND_WHITE
     """what replies are called when the game speaks to a person"""
 
     def __post_init__(self) -> None:
@@ -489,7 +491,7 @@ class Preset:
     """how replies are scored (:attr:`Game.scoring`)"""
     symbols: str = "letters"
     """how codes are shown (:attr:`Game.symbols`)"""
-    reply_words: ReplyWords = ReplyWords()
+    reply_words: ReplyWords = BLACK_AND_WHITE
     """what replies are called (:attr:`Game.reply_words`)"""
     named: bool = False
     """True: the game is called by the preset's name (else by its size)"""
@@ -554,7 +556,7 @@ def resolve_game(
     if chosen.distinct is False and (distinct or distinct_guesses):
         given = "distinct_guesses" if distinct_guesses else "distinct"
         raise GameArgumentError(
-            "{preset} has no distinct variant ({%s})" % given, preset=name, **{given: True}
+            f"{{preset}} has no distinct variant ({{{given}}})", preset=name, **{given: True}
         )
     secrets_distinct = bool(chosen.distinct or distinct or distinct_guesses)
     guesses_distinct = bool(chosen.distinct_guesses or distinct_guesses)

@@ -150,11 +150,11 @@ class _Decisions:
     def __init__(self, path: str | os.PathLike[str], game: Game, rule: str, widths: tuple) -> None:
         self.header = {
             "search": "lookahead",
-            "game": game.name,
             "pegs": game.pegs,
             "colors": game.colors,
-            "secrets": len(game.secrets),
-            "guesses": len(game.guesses),
+            "scoring": game.scoring,
+            # the game's codes and replies, not its name, say which game it is
+            "codes": _digest(game.secrets, game.guesses, game.table),
             "rule": rule,
             "widths": list(widths),
         }
@@ -195,6 +195,14 @@ class _Decisions:
     def _arrays(items: list[tuple[bytes, int]]) -> dict[str, np.ndarray]:
         keys = np.frombuffer(b"".join(k for k, _ in items), dtype=np.uint8).reshape(len(items), 14)
         return {"keys": keys, "decisions": np.array([g for _, g in items], dtype=np.int64)}
+
+
+def _digest(*arrays: np.ndarray | None) -> str:
+    """A short digest of some arrays (None for a missing one)."""
+    digest = hashlib.blake2b(digest_size=12)
+    for array in arrays:
+        digest.update(b"-" if array is None else np.ascontiguousarray(array).tobytes() + b"|")
+    return digest.hexdigest()
 
 
 class _Search:
