@@ -600,13 +600,16 @@ def _size(chosen: Preset, what: str, given: int | None) -> int | None:
 
 def _guesses_of(strategy: object) -> list[str]:
     """Every guess written in a strategy (anything with a ``root`` node)."""
-    found = []
-    todo = [strategy.root]  # type: ignore[attr-defined]
+    root = strategy.root  # type: ignore[attr-defined]
+    guesses = [root.guess]
+    todo = [root.branches]
+    add, pop, push = guesses.append, todo.pop, todo.append
     while todo:
-        node = todo.pop()
-        found.append(node.guess)
-        todo.extend(child for _, child in node.branches)
-    return found
+        for _, child in pop():
+            add(child.guess)
+            if child.branches:
+                push(child.branches)
+    return guesses
 
 
 def preset(

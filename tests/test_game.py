@@ -50,6 +50,20 @@ def test_presets_defaults_are_classic_mastermind() -> None:
     assert (game.pegs, game.colors, len(game.secrets), len(game.guesses)) == (4, 6, 360, 1296)
 
 
+def test_a_game_says_how_it_is_shown_not_by_its_name() -> None:
+    bulls = st.game.bulls_and_cows()
+    assert (bulls.symbols, bulls.reply_words) == ("digits", st.game.BULLS_AND_COWS)
+    assert (st.mastermind().symbols, st.mastermind().reply_words) == ("letters", st.game.BLACK_AND_WHITE)
+    assert st.game.bagel().symbols == "digits" and st.game.black_only().scoring == "black-only"
+    codes = all_codes(2, 3)
+    renamed = Game(2, 3, codes, codes, name="bulls-and-cows")  # a name alone changes nothing
+    assert (renamed.symbols, renamed.reply_words) == ("letters", st.game.BLACK_AND_WHITE)
+    with pytest.raises(GameError, match="digits"):
+        Game(2, 11, all_codes(2, 11), all_codes(2, 11), symbols="digits")
+    with pytest.raises(GameError, match="symbols"):
+        Game(2, 3, codes, codes, symbols="runes")
+
+
 # -- sizes -------------------------------------------------------------------------
 @pytest.mark.parametrize("pegs, colors", [(0, 6), (10, 6), (-1, 6), (4, 0), (4, 27), (4, -3), (4.0, 6), (4, "6")])
 def test_check_size_rejects(pegs, colors) -> None:
