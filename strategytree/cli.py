@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -47,21 +47,21 @@ EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 EXIT_INTERRUPTED = 130
 
 Pegs = Annotated[
-    int | None,
+    Optional[int],
     typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: the first guess's length]."),
 ]
 Colors = Annotated[
-    int | None,
+    Optional[int],
     typer.Option(
         "--colors", "-c", min=1, max=26, help="Number of colours [default: the highest letter used]."
     ),
 ]
 NewPegs = Annotated[
-    int | None,
+    Optional[int],
     typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: 4, or the game's]."),
 ]
 NewColors = Annotated[
-    int | None,
+    Optional[int],
     typer.Option("--colors", "-c", min=1, max=26, help="Number of colours [default: 6, or the game's]."),
 ]
 Distinct = Annotated[
@@ -307,25 +307,25 @@ def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> No
 def show_command(
     file: Annotated[Path, typer.Argument(help="A strategy file in the brace grammar.")],
     secret: Annotated[
-        str | None, typer.Option("--secret", "-s", help="Show only the game played against this secret.")
+        Optional[str], typer.Option("--secret", "-s", help="Show only the game played against this secret.")
     ] = None,
     depth: Annotated[
-        int | None,
+        Optional[int],
         typer.Option("--depth", "-d", min=0, help="Show only this many levels of replies (text, dot)."),
     ] = None,
     path: Annotated[
-        str | None,
+        Optional[str],
         typer.Option("--path", help='Show only what follows a history, e.g. "AABBC 10, ABCDE 21".'),
     ] = None,
     fmt: Annotated[
-        str | None,
+        Optional[str],
         typer.Option(
             "--format", "-f",
             help="text, markdown, csv, dot or html (default: from the -o suffix, else text).",
         ),
     ] = None,
     output: Annotated[
-        Path | None,
+        Optional[Path],
         typer.Option("--output", "-o", help="Write to this file (atomically); .svg/.png/.pdf draw with GraphViz."),
     ] = None,
     pegs: Pegs = None,
@@ -394,7 +394,7 @@ def show_command(
 def stats_command(
     file: Annotated[Path, typer.Argument(help="A strategy file in the brace grammar.")],
     plot: Annotated[
-        Path | None, typer.Option("--plot", help="Also draw the figures into this PNG (needs matplotlib).")
+        Optional[Path], typer.Option("--plot", help="Also draw the figures into this PNG (needs matplotlib).")
     ] = None,
     pegs: Pegs = None,
     colors: Colors = None,
@@ -463,7 +463,7 @@ def generate_command(
     ] = "all",
     seed: Annotated[int, typer.Option("--seed", help="Seed for random rules and sampled pools.")] = 0,
     first: Annotated[
-        str | None, typer.Option("--first", help="Force the opening guess, e.g. AABBC.")
+        Optional[str], typer.Option("--first", help="Force the opening guess, e.g. AABBC.")
     ] = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
@@ -472,7 +472,7 @@ def generate_command(
     ] = False,
     game_name: GameName = "mastermind",
     indent: Annotated[
-        int | None, typer.Option("--indent", min=0, help="Write the file indented.")
+        Optional[int], typer.Option("--indent", min=0, help="Write the file indented.")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
     method: Annotated[
@@ -499,13 +499,13 @@ def generate_command(
         ),
     ] = "",
     max_guesses: Annotated[
-        int | None,
+        Optional[int],
         typer.Option(
             "--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret."
         ),
     ] = None,
     checkpoint: Annotated[
-        Path | None,
+        Optional[Path],
         typer.Option(
             "--checkpoint", help="lookahead, optimal: save the search here and resume from it."
         ),
@@ -611,7 +611,7 @@ AlphabetOption = Annotated[
     ),
 ]
 StrategyOption = Annotated[
-    Path | None,
+    Optional[Path],
     typer.Option("--strategy", "-s", help="Follow this strategy file instead of a --rule."),
 ]
 RuleOption = Annotated[
@@ -621,7 +621,7 @@ PoolOption = Annotated[
     str, typer.Option("--pool", help="Candidate guesses of the rule: all, consistent or sample:N.")
 ]
 FirstOption = Annotated[
-    str | None, typer.Option("--first", help="Force the rule's opening guess, e.g. AABB.")
+    Optional[str], typer.Option("--first", help="Force the rule's opening guess, e.g. AABB.")
 ]
 AdversaryOption = Annotated[
     bool,
@@ -649,7 +649,7 @@ def play_command(
     rule: RuleOption = "entropy",
     pool: PoolOption = "all",
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed for the secret drawn and for random rules.")
+        Optional[int], typer.Option("--seed", help="Seed for the secret drawn and for random rules.")
     ] = None,
     first: FirstOption = None,
     breaker: BreakerOption = "computer",
@@ -728,20 +728,20 @@ def simulate_command(
     ] = 0,
     first: FirstOption = None,
     fraction: Annotated[
-        float | None, typer.Option("--fraction", help="Play this fraction of the secrets, drawn at random.")
+        Optional[float], typer.Option("--fraction", help="Play this fraction of the secrets, drawn at random.")
     ] = None,
     games: Annotated[
-        int | None,
+        Optional[int],
         typer.Option("--games", "-n", min=1, help="Play this many secrets drawn at random (with repeats)."),
     ] = None,
     runs: Annotated[
         int, typer.Option("--runs", min=1, help="Repeat with this many seeds and report the spread.")
     ] = 1,
     csv_file: Annotated[
-        Path | None, typer.Option("--csv", help="Write one row per game to this file (atomically).")
+        Optional[Path], typer.Option("--csv", help="Write one row per game to this file (atomically).")
     ] = None,
     plot: Annotated[
-        Path | None, typer.Option("--plot", help="Draw the histogram into this PNG (needs matplotlib).")
+        Optional[Path], typer.Option("--plot", help="Draw the histogram into this PNG (needs matplotlib).")
     ] = None,
     adversary: Annotated[
         bool, typer.Option("--adversary", help="Play one game against the adversary instead (the worst case it finds).")

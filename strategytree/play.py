@@ -95,7 +95,8 @@ class Alphabet:
         for i, ch in enumerate(typed):
             if ch.isascii() and ch.isdigit() and not self.digits:
                 raise CodeError(
-                    f"{ch!r}: colours are the letters {self.colours(game)} (--alphabet digits reads 0..9)"
+                    f"{ch!r}: colours are the letters {self.colours(game)} "
+                    "(digits are read when codes are shown as digits)"
                 )
             k = int(ch) if ch.isascii() and ch.isdigit() else LETTERS.find(ch)
             if not ch.isascii() or k < 0 or k >= game.colors:

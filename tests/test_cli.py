@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-import naive
-from cli_runner import DATA, EXAMPLE, invoke, runner
 import strategytree as st
 from strategytree.cli import app
+
+import naive
+from cli_runner import DATA, EXAMPLE, invoke, runner
 
 # MM(1,6) tried colour by colour: the same total as EXAMPLE (1+2+...+6 = 21), but 6 at most
 CHAIN = "{A:{00:{B:{00:{C:{00:{D:{00:{E:{00:F}}}}}}}}}}"

@@ -8,11 +8,12 @@ import math
 import numpy as np
 import pytest
 
-import naive
 import strategytree as st
 from strategytree.errors import CodeError, GameError, StrategyTreeError
 from strategytree.feedback import encode, n_words, replies_numpy
 from strategytree.game import Game, all_codes, check_size
+
+import naive
 
 random_codes, subset_game = naive.random_codes, naive.subset_game
 

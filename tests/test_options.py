@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cli_runner import invoke, runner
 
 import strategytree as st
 from strategytree import cli
 from strategytree.errors import GameArgumentError
 from strategytree.game import bagel, bulls_and_cows, resolve_game
+
+from cli_runner import invoke, runner
 
 #: a strategy whose inferred game is the default one (4 pegs, highest colour F)
 FILE = "{ABCF:{00:DEDE}}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import naive
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -31,6 +30,8 @@ from strategytree.play import (
     you_break,
 )
 from strategytree.simulate import simulate
+
+import naive
 
 MM46 = st.mastermind(4, 6)
 runner = CliRunner()

@@ -87,7 +87,7 @@ def test_wide_node_is_handled() -> None:
 def test_a_million_levels_and_a_million_branches(tmp_path: Path, console_script: list[str]) -> None:
     deep = tmp_path / "deep.txt"
     deep.write_text("{AA:{00:" * 1_000_000 + "BB" + "}}" * 1_000_000)
-    code = "import strategytree as st; s = st.load(%r); print(s.depth()); st.verify(s)" % str(deep)
+    code = f"import strategytree as st; s = st.load({str(deep)!r}); print(s.depth()); st.verify(s)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1000001"]

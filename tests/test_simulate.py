@@ -7,7 +7,6 @@ import csv
 import io
 from pathlib import Path
 
-import naive
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -17,7 +16,16 @@ from strategytree.builders import GreedyChooser, build_greedy
 from strategytree.cli import app
 from strategytree.game import custom, preset
 from strategytree.progress import Progress
-from strategytree.simulate import choose_secrets, games_csv, simulate, simulate_runs, spread, summary
+from strategytree.simulate import (
+    choose_secrets,
+    games_csv,
+    simulate,
+    simulate_runs,
+    spread,
+    summary,
+)
+
+import naive
 
 MM46 = st.mastermind(4, 6)
 DATA = Path(__file__).parent / "data"
