@@ -9,6 +9,12 @@ colour in the same place, white is the sum over colours of the smaller of the
 two counts, less black.  For the kernels a reply is one small integer,
 ``black * (pegs + 1) + white``; in files it is the two digits ``"bw"``.
 
+Which game a set of arguments means (a named game, sizes, distinct flags, a
+strategy to infer the sizes from) is decided in one place, :func:`resolve_game`,
+which every command asks.  A game carries what it is as fields: how it scores
+(:attr:`Game.scoring`) and how it is shown to a person (:attr:`Game.symbols`,
+:attr:`Game.reply_words`); its name is only a label.
+
 >>> game = mastermind(4, 6)
 >>> len(game.secrets), game.code_text(game.secrets[7])
 (1296, 'AABB')

@@ -464,22 +464,6 @@ def _letters(game: Game, text: str) -> np.ndarray:
         return np.full(game.pegs, 255, dtype=np.int64)
 
 
-def breaker_for(
-    game: Game,
-    strategy: Strategy | None = None,
-    rule: str = "entropy",
-    pool: str = "all",
-    *,
-    seed: int = 0,
-    first: str | None = None,
-) -> RuleBreaker | StrategyBreaker:
-    """The computer's guesser: ``strategy`` when given (the rule takes over
-    where it has no branch), else the rule (:class:`GreedyChooser`'s
-    ``rule``, ``pool``, ``seed`` and ``first``)."""
-    chooser = GreedyChooser(game, rule, pool, seed=seed, first=first)
-    return RuleBreaker(chooser) if strategy is None else StrategyBreaker(strategy, game, chooser)
-
-
 # -- the interactive games ----------------------------------------------------------
 class Terminal(Protocol):
     """Where a game talks to a person."""
@@ -613,6 +597,22 @@ def you_break(
             if len(left) <= SHOWN_CANDIDATES:
                 text += ": " + ", ".join(alphabet.text(game, game.secrets[s]) for s in left)
             terminal.say(text)
+
+
+def breaker_for(
+    game: Game,
+    strategy: Strategy | None = None,
+    rule: str = "entropy",
+    pool: str = "all",
+    *,
+    seed: int = 0,
+    first: str | None = None,
+) -> RuleBreaker | StrategyBreaker:
+    """The computer's guesser: ``strategy`` when given (the rule takes over
+    where it has no branch), else the rule (:class:`GreedyChooser`'s
+    ``rule``, ``pool``, ``seed`` and ``first``)."""
+    chooser = GreedyChooser(game, rule, pool, seed=seed, first=first)
+    return RuleBreaker(chooser) if strategy is None else StrategyBreaker(strategy, game, chooser)
 
 
 def adversary_game(
