@@ -9,9 +9,11 @@ lookahead   the rule's best guesses searched level by level   ``widths``, ``also
 optimal     the exact search (:mod:`.search`)                 ``max_guesses``, ``checkpoint``
 ==========  ================================================  ==========================
 
-An argument given to a method that does not take it is refused with
-:class:`~strategytree.errors.ArgumentError` (rather than ignored), so that a
-run never silently means something else than what was asked.
+``first``, ``max_guesses`` and ``checkpoint`` given to a method that does not
+take them are refused with :class:`~strategytree.errors.ArgumentError`
+(rather than ignored), so that a run never silently means something else than
+what was asked; ``widths`` and ``also`` have defaults, and only the lookahead
+reads them.
 
 >>> from strategytree.game import mastermind
 >>> generate(mastermind(2, 3), "greedy", rule="minimax").root.guess
