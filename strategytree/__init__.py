@@ -19,7 +19,7 @@ from .errors import (
     StrategyFileError,
     StrategyTreeError,
 )
-from .game import Game, Reply, distinct, mastermind
+from .game import Game, Reply, distinct, mastermind, resolve_game
 from .notation import dump, dumps, load, loads
 from .tree import Node, Strategy, Visitor, walk
 from .verify import Report, infer_game, verify
@@ -45,6 +45,7 @@ __all__ = [
     "load",
     "loads",
     "mastermind",
+    "resolve_game",
     "verify",
     "walk",
 ]

@@ -34,6 +34,7 @@ bound shows cannot beat the best so far: again the same guess, only sooner.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -44,10 +45,11 @@ import numpy as np
 from .errors import StrategyTreeError
 from . import feedback
 from .game import Game, Reply
+from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry, merge_dead_colours
 from .tree import Node, Strategy
 
-__all__ = ["GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "parse_pool"]
+__all__ = ["GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "parse_pool", "parse_rules"]
 
 #: rules of :func:`build_greedy`, with the names the command line accepts
 GREEDY_RULES = ("entropy", "expected", "minimax", "parts", "first", "random")
@@ -88,6 +90,15 @@ def parse_pool(text: str | Pool) -> Pool:
         if size > 0:
             return Pool("sample", size)
     raise StrategyTreeError(f"unknown pool {text!r}; expected all, consistent or sample:N (N > 0)")
+
+
+def parse_rules(text: str) -> tuple[str, ...]:
+    """Rules listed as text, ``parts,expected``, each checked (aliases resolved).
+
+    >>> parse_rules("parts, knuth")
+    ('parts', 'minimax')
+    """
+    return tuple(_rule_name(r.strip()) for r in text.split(",") if r.strip())
 
 
 def _rule_name(rule: str) -> str:
@@ -271,22 +282,29 @@ def build_greedy(
     seed: int = 0,
     first: str | None = None,
     symmetry: bool = True,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Strategy:
     """Build a strategy for ``game`` with a one-step rule (see the module doc).
 
     ``first`` forces the opening guess (letters); ``seed`` makes the ``random``
     rule and ``sample:N`` pools reproducible; ``progress`` is called with the
-    number of secrets settled so far, now and then.  Each node's guess is
-    :meth:`GreedyChooser.choose`'s.
+    secrets settled so far (a :class:`~strategytree.progress.Progress`), now
+    and then.  Each node's guess is :meth:`GreedyChooser.choose`'s.
     """
     chooser = GreedyChooser(game, rule, pool, seed=seed, symmetry=symmetry, first=first)
+    settled = None
+    if progress is not None:
+        started, n = time.perf_counter(), len(game.secrets)
+
+        def settled(done: int) -> None:
+            progress(Progress(done, n, "secrets", time.perf_counter() - started))
+
     grown = grow_greedy(
         chooser,
         np.arange(len(game.secrets)),
         chooser.root_symmetry(),
         opening=chooser.opening,
-        progress=progress,
+        progress=settled,
     )
     return Strategy(grown.node, source=f"<greedy {chooser.rule} {game.name}>")
 

@@ -1,7 +1,11 @@
 """The ``strategytree`` command: a thin layer over the library.
 
+Each command gathers its options, calls the library, and prints the result;
+the library's errors speak of arguments, and are worded here in flags.
+
 Exit codes: 0 success (a valid strategy), 1 an invalid strategy,
-2 an unreadable file or bad arguments.  Errors are printed, never tracebacks.
+2 an unreadable file or bad arguments, 130 interrupted (Ctrl-C).
+Errors are printed, never tracebacks.
 """
 
 from __future__ import annotations
@@ -9,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional, TypeVar
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
@@ -19,13 +24,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .errors import StrategyTreeError
-from .game import Game
+from .errors import ArgumentError, OutputExistsError, StrategyFileError, StrategyTreeError
+from .game import Game, resolve_game
 from .notation import load
 from .tree import Strategy
-from .verify import Report, infer_game, verify
-
-T = TypeVar("T")
+from .verify import Report, verify
 
 app = typer.Typer(
     name="strategytree",
@@ -39,6 +42,8 @@ out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+#: the exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)
+EXIT_INTERRUPTED = 130
 
 Pegs = Annotated[
     Optional[int],
@@ -50,6 +55,14 @@ Colors = Annotated[
         "--colors", "-c", min=1, max=26, help="Number of colours [default: the highest letter used]."
     ),
 ]
+NewPegs = Annotated[
+    Optional[int],
+    typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: 4, or the game's]."),
+]
+NewColors = Annotated[
+    Optional[int],
+    typer.Option("--colors", "-c", min=1, max=26, help="Number of colours [default: 6, or the game's]."),
+]
 Distinct = Annotated[
     bool, typer.Option("--distinct", help="Secrets have no repeated colour.")
 ]
@@ -57,31 +70,6 @@ DistinctGuesses = Annotated[
     bool,
     typer.Option("--distinct-guesses", help="Guesses may not repeat a colour either (implies --distinct)."),
 ]
-
-
-def _fail(message: str, code: int = EXIT_UNREADABLE) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
-    return typer.Exit(code)
-
-
-def _game_for(
-    strategy: Strategy,
-    pegs: int | None,
-    colors: int | None,
-    distinct_secrets: bool,
-    distinct_guesses: bool,
-    game: str = "mastermind",
-) -> tuple[Game, list[str]]:
-    return infer_game(
-        strategy,
-        pegs,
-        colors,
-        distinct_secrets=distinct_secrets or distinct_guesses,
-        distinct_guesses=distinct_guesses,
-        game=game,
-    )
-
-
 GameName = Annotated[
     str,
     typer.Option(
@@ -89,6 +77,90 @@ GameName = Annotated[
         help="mastermind, distinct, bulls-and-cows, bagel or black-only.",
     ),
 ]
+
+#: the flag of each library argument whose flag is not its name
+FLAGS = {"preset": "--game"}
+
+
+def _flag(name: str, value: object) -> str:
+    """A library argument as the flag that gives it: ``--pegs 5``, ``--distinct``."""
+    flag = FLAGS.get(name, "--" + name.replace("_", "-"))
+    return flag if value is True else f"{flag} {value}"
+
+
+def _words(problem: StrategyTreeError | str) -> str:
+    """What to say of an error: the library's message, its arguments as flags."""
+    if isinstance(problem, ArgumentError):
+        return problem.worded(_flag)
+    if isinstance(problem, OutputExistsError):
+        return f"{problem.path} exists; use --force to overwrite it"
+    if isinstance(problem, StrategyFileError):
+        return problem.worded("--lenient")
+    return str(problem)
+
+
+def _fail(problem: StrategyTreeError | str, code: int = EXIT_UNREADABLE) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {escape(_words(problem))}", soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _game(
+    game_name: str,
+    pegs: int | None,
+    colors: int | None,
+    distinct: bool,
+    distinct_guesses: bool,
+    strategy: Strategy | None = None,
+) -> tuple[Game, list[str]]:
+    """The game of the options (:func:`~strategytree.game.resolve_game`);
+    options that contradict each other end the command (exit 2)."""
+    try:
+        return resolve_game(
+            game_name, pegs, colors,
+            distinct=distinct, distinct_guesses=distinct_guesses, strategy=strategy,
+        )
+    except ArgumentError as problem:
+        raise _fail(problem) from None
+
+
+@contextmanager
+def _progress(verb: str, game: Game) -> Iterator[Callable[[object], None]]:
+    """The one status line of long runs, on the terminal: yields the callback a
+    run calls with its progress (anything that prints itself, and may count
+    ``done`` of ``total``)."""
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn(f"{verb} {{task.description}}: {{task.fields[status]}}"),
+        BarColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as bar:
+        task = bar.add_task(game.name, total=None, status="starting")
+
+        def show(progress: object) -> None:
+            done = getattr(progress, "done", 0)
+            bar.update(task, status=str(progress), completed=done, total=getattr(progress, "total", None))
+
+        yield show
+
+
+def _interrupted(checkpoint: Path | None = None) -> typer.Exit:
+    """Say that a long run was stopped (and where its work is kept); exit 130."""
+    kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
+    err.print(f"interrupted{kept}", markup=False, soft_wrap=True)
+    return typer.Exit(EXIT_INTERRUPTED)
+
+
+def _histogram(counts: dict[int, int], what: str) -> Table:
+    """Guesses -> how many ``what`` (secrets, games), as one row of a table."""
+    histogram = Table(box=None, padding=(0, 1), show_edge=False)
+    histogram.add_column("guesses", justify="left")
+    for guesses in counts:
+        histogram.add_column(str(guesses), justify="right", no_wrap=True)
+    histogram.add_row(what, *(f"{n:,}" for n in counts.values()))
+    return histogram
 
 
 @app.callback(invoke_without_command=True)
@@ -136,9 +208,7 @@ def verify_command(
     for path in files:
         try:
             strategy = load(path, lenient=lenient)
-            game, notes = _game_for(
-                strategy, pegs, colors, distinct, distinct_guesses, game_name
-            )
+            game, notes = _game(game_name, pegs, colors, distinct, distinct_guesses, strategy)
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
             report.repairs = strategy.repairs
@@ -154,7 +224,7 @@ def verify_command(
     elif len(reports) == 1:
         path, result = reports[0]
         if isinstance(result, StrategyTreeError):
-            raise _fail(str(result))
+            raise _fail(result)
         _print_report(result)
     else:
         _print_ranking(reports)
@@ -162,7 +232,7 @@ def verify_command(
         if as_json:
             for _, r in reports:
                 if not isinstance(r, Report):
-                    err.print(f"error: {r}", markup=False, soft_wrap=True)
+                    err.print(f"error: {_words(r)}", markup=False, soft_wrap=True)
         raise typer.Exit(EXIT_UNREADABLE)
     if not all(r.valid for _, r in reports if isinstance(r, Report)):
         raise typer.Exit(EXIT_INVALID)
@@ -179,12 +249,7 @@ def _print_report(report: Report) -> None:
     table.add_row("max guesses", str(report.max_guesses))
     out.print(table)
     if report.histogram:
-        histogram = Table(box=None, padding=(0, 1), show_edge=False)
-        histogram.add_column("guesses", justify="left")
-        for guesses in report.histogram:
-            histogram.add_column(str(guesses), justify="right", no_wrap=True)
-        histogram.add_row("secrets", *(f"{n:,}" for n in report.histogram.values()))
-        out.print(histogram)
+        out.print(_histogram(report.histogram, "secrets"))
     _print_problems("[cyan]repaired:[/]", report.repairs)
     if report.unsolved:
         out.print(f"[red]{report.unsolved:,} secrets not solved[/], e.g.:")
@@ -235,7 +300,7 @@ def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> No
                 str(r.max_guesses), status,
             )
         else:
-            table.add_row("-", escape(str(path)), "", "", "", "", escape(f"unreadable: {r}"))
+            table.add_row("-", escape(str(path)), "", "", "", "", escape(f"unreadable: {_words(r)}"))
     out.print(table)
 
 
@@ -287,7 +352,7 @@ def show_command(
         if depth is not None and kind in ("markdown", "csv", "html"):
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
         strategy = load(file)
-        game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
+        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses, strategy)
         guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
                        styled=output is None and out.is_terminal)
         if guide.styled is not None:
@@ -331,7 +396,7 @@ def stats_command(
 
     try:
         strategy = load(file)
-        game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
+        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses, strategy)
         stats = guess_stats(strategy, game)
         if plot is not None:
             plot_stats(stats, plot, title=file.name)
@@ -346,14 +411,8 @@ def stats_command(
 @app.command("generate")
 def generate_command(
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the strategy file.")],
-    pegs: Annotated[
-        Optional[int],
-        typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: 4, or the game's]."),
-    ] = None,
-    colors: Annotated[
-        Optional[int],
-        typer.Option("--colors", "-c", min=1, max=26, help="Number of colours [default: 6, or the game's]."),
-    ] = None,
+    pegs: NewPegs = None,
+    colors: NewColors = None,
     rule: Annotated[
         str,
         typer.Option(
@@ -425,70 +484,27 @@ def generate_command(
     """
     import time
 
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from .builders import build_greedy
+    from .generate import generate
     from .notation import dump
 
     if output.exists() and not force:
-        raise _fail(f"{output} exists; use --force to overwrite it")
+        raise _fail(OutputExistsError(output))
     started = time.perf_counter()
     try:
-        game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
-        if method not in ("greedy", "lookahead", "optimal"):
-            raise StrategyTreeError(
-                f"unknown method {method!r}; choose greedy, lookahead or optimal"
+        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
+        with _progress("building" if method == "greedy" else "searching", game) as show:
+            strategy = generate(
+                game, method, rule=rule, pool=pool, seed=seed, first=first,
+                symmetry=not no_symmetry, widths=widths, also=also, max_guesses=max_guesses,
+                checkpoint=checkpoint, progress=show,
             )
-        if method != "optimal" and max_guesses is not None:
-            raise StrategyTreeError("--max-guesses needs --method optimal")
-        if method == "greedy" and checkpoint is not None:
-            raise StrategyTreeError("--checkpoint is for --method lookahead or optimal")
-        if method != "greedy" and first is not None:
-            raise StrategyTreeError("--first is for --method greedy")
-        if method == "lookahead":
-            others = tuple(r.strip() for r in also.split(",") if r.strip())
-            strategy = _lookahead(game, rule, widths, not no_symmetry, checkpoint, others)
-        elif method == "optimal":
-            from .search import build_optimal
-
-            strategy = _with_status(
-                "searching",
-                game,
-                lambda status: build_optimal(
-                    game,
-                    max_guesses=max_guesses,
-                    checkpoint=checkpoint,
-                    symmetry=not no_symmetry,
-                    progress=lambda state: status(str(state)),
-                ),
-            )
-            if strategy is None:
-                raise _interrupted(checkpoint)
-        else:
-            with Progress(
-                TextColumn("building {task.description}"),
-                BarColumn(),
-                TextColumn("{task.completed:,}/{task.total:,} secrets"),
-                TimeElapsedColumn(),
-                console=err,
-                transient=True,
-                disable=not err.is_terminal,
-            ) as bar:
-                task = bar.add_task(game.name, total=len(game.secrets))
-                strategy = build_greedy(
-                    game,
-                    rule=rule,
-                    pool=pool,
-                    seed=seed,
-                    first=first,
-                    symmetry=not no_symmetry,
-                    progress=lambda done: bar.update(task, completed=done),
-                )
         built = time.perf_counter() - started
         dump(strategy, output, indent=indent, force=force)
         report = verify(strategy, game)
     except StrategyTreeError as problem:
-        raise _fail(str(problem)) from None
+        raise _fail(problem) from None
+    except KeyboardInterrupt:
+        raise _interrupted(checkpoint) from None
     report.source = str(output)
     _print_report(report)
     out.print(f"built in {built:.2f} s, written to {escape(str(output))}")
@@ -496,80 +512,10 @@ def generate_command(
         raise typer.Exit(EXIT_INVALID)
 
 
-
-def _lookahead(
-    game: Game,
-    rule: str,
-    widths: str,
-    symmetry: bool,
-    checkpoint: Path | None,
-    also: tuple[str, ...] = (),
-) -> Strategy:
-    """``generate --method lookahead``, with its progress on the terminal; Ctrl-C
-    saves the checkpoint (when given) and exits 130."""
-
-    from .lookahead import build_lookahead
-
-    try:
-        levels = tuple(int(w) for w in widths.split(",") if w.strip())
-    except ValueError:
-        raise StrategyTreeError(f"--widths {widths!r}: expected numbers such as 8,8,4") from None
-    strategy = _with_status(
-        "searching",
-        game,
-        lambda status: build_lookahead(
-            game,
-            rule,
-            levels,
-            symmetry=symmetry,
-            checkpoint=checkpoint,
-            also=also,
-            progress=lambda s: status(
-                f"{s.nodes:,} nodes searched, {s.completions:,} completions, "
-                f"{s.saved:,} guesses saved"
-            ),
-        ),
-    )
-    if strategy is None:
-        raise _interrupted(checkpoint)
-    return strategy
-
-
-def _with_status(verb: str, game: Game, run: Callable[[Callable[[str], None]], T]) -> T | None:
-    """``run(status)`` with its status line on the terminal; None if Ctrl-C stopped it."""
-    from rich.progress import Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        TextColumn(f"{verb} {{task.description}}: {{task.fields[status]}}"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as bar:
-        task = bar.add_task(game.name, total=None, status="starting")
-        try:
-            return run(lambda text: bar.update(task, status=text))
-        except KeyboardInterrupt:
-            return None
-
-
-def _interrupted(checkpoint: Path | None) -> typer.Exit:
-    """Say that a long run was stopped (and where its work is kept); exit 130."""
-    kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
-    err.print(f"interrupted{kept}", markup=False, soft_wrap=True)
-    return typer.Exit(130)
-
-
 @app.command("bound")
 def bound_command(
-    pegs: Annotated[
-        Optional[int],
-        typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: 4, or the game's]."),
-    ] = None,
-    colors: Annotated[
-        Optional[int],
-        typer.Option("--colors", "-c", min=1, max=26, help="Number of colours [default: 6, or the game's]."),
-    ] = None,
+    pegs: NewPegs = None,
+    colors: NewColors = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
@@ -584,25 +530,17 @@ def bound_command(
     """
     import time
 
-
     from .search import prove_bound
 
     started = time.perf_counter()
     try:
-        game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
-        answer = _with_status(
-            "proving",
-            game,
-            lambda status: prove_bound(
-                game,
-                symmetry=not no_symmetry,
-                progress=lambda state: status(str(state)),
-            ),
-        )
+        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
+        with _progress("proving", game) as show:
+            answer = prove_bound(game, symmetry=not no_symmetry, progress=show)
     except StrategyTreeError as problem:
-        raise _fail(str(problem)) from None
-    if answer is None:
-        raise _interrupted(None)
+        raise _fail(problem) from None
+    except KeyboardInterrupt:
+        raise _interrupted() from None
     elapsed = time.perf_counter() - started
     below = f"; none within {answer - 1}" if answer > 1 else ""
     out.print(
@@ -610,18 +548,6 @@ def bound_command(
         f"(proved in {elapsed:.2f} s)",
         soft_wrap=True,
     )
-
-def _new_game(
-    pegs: int | None, colors: int | None, distinct: bool, distinct_guesses: bool, game_name: str
-) -> Game:
-    """The game of the options, where no strategy file tells it (``generate``,
-    ``bound``, ``play``, ``simulate``)."""
-    from .game import distinct as distinct_game
-    from .game import preset
-
-    if distinct or distinct_guesses:
-        return distinct_game(pegs or 4, colors or 6, distinct_guesses=distinct_guesses)
-    return preset(game_name, pegs, colors)
 
 
 class _Terminal:
@@ -641,7 +567,8 @@ BreakerOption = Annotated[
 AlphabetOption = Annotated[
     str,
     typer.Option(
-        "--alphabet", help="Show colours as letters or digits [default: digits for bulls-and-cows and bagel]."
+        "--alphabet", help="Show colours as letters or digits [default: as the game shows them, "
+        "digits for bulls-and-cows and bagel]."
     ),
 ]
 StrategyOption = Annotated[
@@ -663,6 +590,20 @@ AdversaryOption = Annotated[
 ]
 
 
+def _game_and_strategy(
+    strategy_file: Path | None,
+    game_name: str,
+    pegs: int | None,
+    colors: int | None,
+    distinct: bool,
+    distinct_guesses: bool,
+) -> tuple[Game, Strategy | None]:
+    """The strategy file read (if any), and the game of the options and the file."""
+    strategy = load(strategy_file) if strategy_file is not None else None
+    game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses, strategy)
+    return game, strategy
+
+
 @app.command("play")
 def play_command(
     strategy_file: StrategyOption = None,
@@ -678,8 +619,8 @@ def play_command(
         bool, typer.Option("--hints", help="You guessing: show how many secrets still fit (which, when few).")
     ] = False,
     game_name: GameName = "mastermind",
-    pegs: Pegs = None,
-    colors: Colors = None,
+    pegs: NewPegs = None,
+    colors: NewColors = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     alphabet: AlphabetOption = "auto",
@@ -693,10 +634,14 @@ def play_command(
     so as to keep the most secrets alive, against you or against its own rule.
     Exit 0 when the secret is found, 1 when the game is stopped (quit, end of input).
     """
-    from .builders import GreedyChooser
     from .play import (
-        RuleBreaker, StrategyBreaker, adversary_game, alphabet_for, computer_breaks,
-        draw_secret, moves_text, you_break,
+        adversary_game,
+        alphabet_for,
+        breaker_for,
+        computer_breaks,
+        draw_secret,
+        moves_text,
+        you_break,
     )
 
     if breaker not in ("computer", "you"):
@@ -705,16 +650,9 @@ def play_command(
         raise _fail("--strategy chooses the computer's guesses; with --breaker you, you guess")
     terminal = _Terminal()
     try:
-        if strategy_file is not None:
-            strategy = load(strategy_file)
-            game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
-        else:
-            game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
+        game, strategy = _game_and_strategy(strategy_file, game_name, pegs, colors, distinct, distinct_guesses)
         shown = alphabet_for(game, alphabet)
-        chooser = GreedyChooser(game, rule, pool, seed=seed or 0, first=first)
-        guesser = (
-            StrategyBreaker(strategy, game, chooser) if strategy_file is not None else RuleBreaker(chooser)
-        )
+        guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
         if breaker == "you":
             secret = None if adversary else draw_secret(game, seed)
             outcome = you_break(game, terminal, shown, secret=secret, hints=hints)
@@ -722,8 +660,8 @@ def play_command(
             outcome = adversary_game(game, guesser)
             for turn, (g, r) in enumerate(outcome.moves, 1):
                 terminal.say(f"guess {turn}: {shown.text(game, g)}  reply {game.reply(r)}")
-            if guesser.note:
-                terminal.say(guesser.note)
+            if outcome.note:
+                terminal.say(outcome.note)
             terminal.say(
                 f"The adversary held out for {outcome.guesses} guesses: "
                 f"{moves_text(game, outcome.moves, shown)}"
@@ -731,11 +669,11 @@ def play_command(
         else:
             outcome = computer_breaks(game, guesser, terminal, shown)
     except StrategyTreeError as problem:
-        raise _fail(str(problem)) from None
+        raise _fail(problem) from None
     except (EOFError, KeyboardInterrupt) as stop:
         out.print()
         out.print("game stopped", markup=False)
-        raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID) from None
+        raise typer.Exit(EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID) from None
     if not outcome.solved:
         out.print(f"game stopped after {outcome.guesses} guess{'es' * (outcome.guesses != 1)}")
         raise typer.Exit(EXIT_INVALID)
@@ -770,8 +708,8 @@ def simulate_command(
         bool, typer.Option("--adversary", help="Play one game against the adversary instead (the worst case it finds).")
     ] = False,
     game_name: GameName = "mastermind",
-    pegs: Pegs = None,
-    colors: Colors = None,
+    pegs: NewPegs = None,
+    colors: NewColors = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     alphabet: AlphabetOption = "auto",
@@ -785,117 +723,90 @@ def simulate_command(
     """
     import time
 
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
     from .builders import GreedyChooser
     from .files import write_text_atomic
-    from .play import Alphabet as Letters
-    from .play import RuleBreaker, StrategyBreaker, adversary_game, alphabet_for, moves_text
-    from .simulate import games_csv, plot_histogram, simulate_runs, spread
+    from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
+    from .simulate import games_csv, plot_histogram, simulate_runs
 
     started = time.perf_counter()
     try:
-        if strategy_file is not None:
-            strategy = load(strategy_file)
-            game, _ = _game_for(strategy, pegs, colors, distinct, distinct_guesses, game_name)
-        else:
-            game = _new_game(pegs, colors, distinct, distinct_guesses, game_name)
+        game, strategy = _game_and_strategy(strategy_file, game_name, pegs, colors, distinct, distinct_guesses)
         shown = alphabet_for(game, alphabet)
-        in_files = shown if alphabet != "auto" else Letters()
-
-        def player(run_seed: int):
-            if strategy_file is not None:
-                return strategy
-            return GreedyChooser(game, rule, pool, seed=run_seed, first=first)
-
         if adversary:
-            chooser = GreedyChooser(game, rule, pool, seed=seed, first=first)
-            guesser = StrategyBreaker(strategy, game, chooser) if strategy_file is not None else RuleBreaker(chooser)
+            guesser = breaker_for(game, strategy, rule, pool, seed=seed, first=first)
             outcome = adversary_game(game, guesser)
-            what = str(strategy_file) if strategy_file is not None else f"the {chooser.rule} rule"
+            what = str(strategy_file) if strategy is not None else f"the {guesser.chooser.rule} rule"
             out.print(f"{escape(game.name)}: {escape(what)} against the adversary", soft_wrap=True)
             out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
-            if guesser.note:
-                out.print(guesser.note, markup=False, soft_wrap=True)
+            if outcome.note:
+                out.print(outcome.note, markup=False, soft_wrap=True)
             out.print(f"{outcome.guesses} guesses ({time.perf_counter() - started:.2f} s)")
             return
-        planned = runs * (games or (max(1, round(fraction * len(game.secrets))) if fraction else len(game.secrets)))
-        with Progress(
-            TextColumn("playing {task.description}"),
-            BarColumn(),
-            TextColumn("{task.completed:,}/{task.total:,} games"),
-            TimeElapsedColumn(),
-            console=err,
-            transient=True,
-            disable=not err.is_terminal,
-        ) as bar:
-            task = bar.add_task(game.name, total=planned)
+        player = strategy if strategy is not None else (
+            lambda run_seed: GreedyChooser(game, rule, pool, seed=run_seed, first=first)
+        )
+        with _progress("playing", game) as show:
             results = simulate_runs(
-                game, player, runs=runs, seed=seed, fraction=fraction, games=games,
-                progress=lambda done: bar.update(task, completed=done),
+                game, player, runs=runs, seed=seed, fraction=fraction, games=games, progress=show
             )
         elapsed = time.perf_counter() - started
         if csv_file is not None:
-            write_text_atomic(csv_file, games_csv(results, in_files))
+            write_text_atomic(csv_file, games_csv(results, shown if alphabet != "auto" else LETTERS_ONLY))
         if plot is not None:
             plot_histogram(results, plot)
     except StrategyTreeError as problem:
-        raise _fail(str(problem)) from None
-    first_run = results[0]
-    played = sum(len(r.games) for r in results)
+        raise _fail(problem) from None
+    _print_simulation(results, shown)
+    out.print(f"played in {elapsed:.2f} s")
+    if csv_file is not None:
+        out.print(f"games written to {escape(str(csv_file))}")
+    if plot is not None:
+        out.print(f"histogram drawn to {escape(str(plot))}")
+    if any(r.unsolved for r in results):
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _print_simulation(results: list, shown) -> None:
+    """The summary of ``simulate``'s runs (:func:`strategytree.simulate.summary`)."""
+    from .play import moves_text
+    from .simulate import summary
+
+    s = summary(results)
+    first_run, game = results[0], results[0].game
     out.print(
         f"[bold]{escape(game.name)}[/]: {escape(first_run.player)}; secrets: {escape(first_run.secrets)}"
-        + (f", {runs} runs" if runs > 1 else ""),
+        + (f", {len(results)} runs" if len(results) > 1 else ""),
         soft_wrap=True,
     )
-    solved = sum(r.solved for r in results)
-    total = sum(r.total for r in results)
     table = Table(show_header=False, box=None, padding=(0, 2))
-    table.add_row("games", f"{played:,}")
-    table.add_row("solved", f"{solved:,}")
-    table.add_row("total guesses", f"{total:,}")
-    table.add_row("average", f"{total / solved:.4f}" if solved else "-")
-    table.add_row("max guesses", str(max(r.max_guesses for r in results)))
+    table.add_row("games", f"{s.games:,}")
+    table.add_row("solved", f"{s.solved:,}")
+    table.add_row("total guesses", f"{s.total:,}")
+    table.add_row("average", "-" if s.average is None else f"{s.average:.4f}")
+    table.add_row("max guesses", str(s.max_guesses))
     out.print(table)
-    counts: dict[int, int] = {}
-    for r in results:
-        for guesses, n in r.histogram.items():
-            counts[guesses] = counts.get(guesses, 0) + n
-    if counts:
-        histogram = Table(box=None, padding=(0, 1), show_edge=False)
-        histogram.add_column("guesses", justify="left")
-        for guesses in sorted(counts):
-            histogram.add_column(str(guesses), justify="right", no_wrap=True)
-        histogram.add_row("games", *(f"{counts[g]:,}" for g in sorted(counts)))
-        out.print(histogram)
-    if runs > 1:
+    if s.histogram:
+        out.print(_histogram(s.histogram, "games"))
+    if len(results) > 1:
         per_run = Table(box=None, padding=(0, 1), show_edge=False)
         for name in ("run", "seed", "average", "max"):
             per_run.add_column(name, justify="right")
         for k, r in enumerate(results, 1):
             per_run.add_row(str(k), str(r.seed), f"{r.average:.4f}", str(r.max_guesses))
         out.print(per_run)
-        s = spread(results)
+        spread = s.spread
         out.print(
-            f"average over {s.runs} runs: {s.mean:.4f} ± {s.stdev:.4f} (sd), "
-            f"from {s.low:.4f} to {s.high:.4f}; worst game {s.worst} guesses",
+            f"average over {spread.runs} runs: {spread.mean:.4f} ± {spread.stdev:.4f} (sd), "
+            f"from {spread.low:.4f} to {spread.high:.4f}; worst game {spread.worst} guesses",
             soft_wrap=True,
         )
-    unsolved = [(r, g) for r in results for g in r.games if not g.solved]
-    if unsolved:
-        out.print(f"[red]{len(unsolved):,} games not solved[/], e.g.:")
-        for r, g in unsolved[:5]:
+    if s.unsolved:
+        out.print(f"[red]{len(s.unsolved):,} games not solved[/], e.g.:")
+        for _, g in s.unsolved[:5]:
             out.print(
                 f"  {shown.text(game, g.secret, secret=True)}: {moves_text(game, g.moves, shown)}: {g.reason}",
                 markup=False, soft_wrap=True,
             )
-    out.print(f"played in {elapsed:.2f} s")
-    if csv_file is not None:
-        out.print(f"games written to {escape(str(csv_file))}")
-    if plot is not None:
-        out.print(f"histogram drawn to {escape(str(plot))}")
-    if unsolved:
-        raise typer.Exit(EXIT_INVALID)
 
 
 def main() -> None:
@@ -909,7 +820,7 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         err.print("interrupted")
-        code: int = 130
+        code: int = EXIT_INTERRUPTED
     except SystemExit as stop:
         if stop.code is None or isinstance(stop.code, int):
             code = stop.code or 0

@@ -7,16 +7,55 @@ family, prints the message and exits non-zero, never with a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class StrategyTreeError(Exception):
     """Base class of every error strategytree raises on purpose."""
 
-    #: exit code the command line uses for this kind of error
-    exit_code: int = 2
+
+class ArgumentError(StrategyTreeError, ValueError):
+    """Arguments that do not go together, or a value an argument cannot take.
+
+    The message is a ``template`` naming the arguments as ``{name}``; ``str(err)``
+    writes each as ``name=value``, and :meth:`worded` lets a front end (the
+    command line) write them its own way, e.g. as its flags.
+
+    >>> err = ArgumentError("{max_guesses} needs {method}", max_guesses=3, method="optimal")
+    >>> str(err)
+    "max_guesses=3 needs method='optimal'"
+    >>> err.worded(lambda name, value: f"<{name} {value}>")
+    '<max_guesses 3> needs <method optimal>'
+    """
+
+    def __init__(self, template: str, **arguments: object) -> None:
+        self.template = template
+        """the message, with ``{name}`` where argument ``name`` is meant"""
+        self.arguments = arguments
+        """the arguments named, with their values"""
+        super().__init__(self.worded(lambda name, value: f"{name}={value!r}"))
+
+    def worded(self, word: Callable[[str, object], str]) -> str:
+        """The message with each argument written as ``word(name, value)``."""
+        return self.template.format(**{k: word(k, v) for k, v in self.arguments.items()})
+
+
+class OutputExistsError(StrategyTreeError):
+    """A file would be overwritten, and overwriting was not allowed."""
+
+    def __init__(self, path: object) -> None:
+        self.path = path
+        """the file that exists"""
+        super().__init__(f"{path} exists; pass force=True to overwrite it")
 
 
 class GameError(StrategyTreeError, ValueError):
     """A game cannot be built as asked (bad sizes, too many codes, ...)."""
+
+
+class GameArgumentError(ArgumentError, GameError):
+    """Arguments that mean no game, or contradict each other (a preset and a
+    flag it does not have, pegs for a preset that fixes them)."""
 
 
 class CodeError(StrategyTreeError, ValueError):
@@ -27,7 +66,8 @@ class StrategyFileError(StrategyTreeError):
     """A strategy file cannot be read: it is not in the brace grammar.
 
     ``source``, ``line`` and ``column`` (1-based) say where; ``str(err)``
-    is ``source:line:column: message``.
+    is ``source:line:column: message``.  ``lenient_hint`` is set when the
+    lenient reading would read the file (the first repair it would make).
     """
 
     def __init__(
@@ -37,13 +77,21 @@ class StrategyFileError(StrategyTreeError):
         source: str = "<string>",
         line: int | None = None,
         column: int | None = None,
+        lenient_hint: str | None = None,
     ) -> None:
         self.message = message
         self.source = source
         self.line = line
         self.column = column
-        where = source if line is None else f"{source}:{line}:{column}"
-        super().__init__(f"{where}: {message}")
+        self.lenient_hint = lenient_hint
+        super().__init__(self.worded("a lenient reading, lenient=True,"))
+
+    def worded(self, lenient: str) -> str:
+        """The message, naming the lenient reading as ``lenient`` (a front end
+        names its own option: the command line says ``--lenient``)."""
+        where = self.source if self.line is None else f"{self.source}:{self.line}:{self.column}"
+        hint = f" ({lenient} would read it: {self.lenient_hint})" if self.lenient_hint else ""
+        return f"{where}: {self.message}{hint}"
 
 
 class StrategyError(StrategyTreeError):

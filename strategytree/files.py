@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import StrategyTreeError
+from .errors import OutputExistsError, StrategyTreeError
 
 
 @contextmanager
@@ -29,12 +29,12 @@ def atomic_path(path: str | os.PathLike[str], *, force: bool = True) -> Iterator
 
     If the block raises, the temporary file is removed and ``path`` is left as
     it was.  With ``force=False`` an existing ``path`` is refused with
-    :class:`StrategyTreeError`.  The new file gets the mode of the file it
+    :class:`OutputExistsError`.  The new file gets the mode of the file it
     replaces, or the usual mode of a new file.
     """
     path = Path(path)
     if not force and path.exists():
-        raise StrategyTreeError(f"{path} exists; use --force to overwrite it")
+        raise OutputExistsError(path)
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)

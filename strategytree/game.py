@@ -9,6 +9,12 @@ colour in the same place, white is the sum over colours of the smaller of the
 two counts, less black.  For the kernels a reply is one small integer,
 ``black * (pegs + 1) + white``; in files it is the two digits ``"bw"``.
 
+Which game a set of arguments means (a named game, sizes, distinct flags, a
+strategy to infer the sizes from) is decided in one place, :func:`resolve_game`,
+which every command asks.  A game carries what it is as fields: how it scores
+(:attr:`Game.scoring`) and how it is shown to a person (:attr:`Game.symbols`,
+:attr:`Game.reply_words`); its name is only a label.
+
 >>> game = mastermind(4, 6)
 >>> len(game.secrets), game.code_text(game.secrets[7])
 (1296, 'AABB')
@@ -28,7 +34,7 @@ from typing import NamedTuple, TypeVar
 
 import numpy as np
 
-from .errors import CodeError, GameError
+from .errors import CodeError, GameArgumentError, GameError
 from .feedback import encode, kernel_form, n_words, replies_numpy
 
 T = TypeVar("T")
@@ -43,6 +49,39 @@ MAX_COLORS = 26
 #: the most codes a game may enumerate (secrets or guesses)
 MAX_CODES = 1 << 25
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+#: how a game's codes can be shown to a person: colour ``k`` as a letter, or as the digit ``k``
+SYMBOLS = ("letters", "digits")
+
+
+class ReplyWords(NamedTuple):
+    """What a game calls the two numbers of a reply, when it speaks to a person."""
+
+    black: str = "black"
+    """a peg of the right colour in the right place (``black``, ``bull``)"""
+    white: str = "white"
+    """a peg of a right colour in a wrong place (``white``, ``cow``)"""
+    plural: bool = False
+    """True to write ``2 bulls`` rather than ``2 black``"""
+
+    def count(self, black: int, white: int | None = None) -> str:
+        """A reply in these words: ``1 black, 2 white`` or ``1 bull, 2 cows``
+        (only the blacks when ``white`` is None).
+
+        >>> BULLS_AND_COWS.count(1, 2), ReplyWords().count(1, 2), ReplyWords().count(3)
+        ('1 bull, 2 cows', '1 black, 2 white', '3 black')
+        """
+        b = f"{black} {self.black}" + "s" * (self.plural and black != 1)
+        if white is None:
+            return b
+        return f"{b}, {white} {self.white}" + "s" * (self.plural and white != 1)
+
+
+#: the words of Mastermind: blacks and whites
+BLACK_AND_WHITE = ReplyWords()
+#: the words of Bulls and Cows (and Bagel)
+BULLS_AND_COWS = ReplyWords("bull", "cow", plural=True)
 
 
 class Reply(NamedTuple):
@@ -100,6 +139,12 @@ class Game:
     """for ``table`` games: the reply code of every (guess, secret) pair, uint8"""
     labels: tuple = ()
     """for ``table`` games: what each reply code stands for (the user's values)"""
+    symbols: str = "letters"
+    """how codes are shown to a person: ``letters`` (``ABCD``) or ``digits``
+    (``0123``, colour ``k`` as the digit ``k``; at most 10 colours).  Strategy
+    files always use letters."""
+    reply_words: ReplyWords = BLACK_AND_WHITE
+    """what replies are called when the game speaks to a person"""
 
     def __post_init__(self) -> None:
         check_size(self.pegs, self.colors)
@@ -120,6 +165,10 @@ class Game:
             object.__setattr__(self, "name", f"game({self.pegs},{self.colors})")
         if self.scoring not in ("black-white", "black-only", "table"):
             raise GameError(f"unknown scoring {self.scoring!r}")
+        if self.symbols not in SYMBOLS:
+            raise GameError(f"unknown symbols {self.symbols!r}; choose from {', '.join(SYMBOLS)}")
+        if self.symbols == "digits" and self.colors > 10:
+            raise GameError(f"{self.colors} colours cannot be written as digits 0..9")
         if self.scoring == "table":
             table = np.ascontiguousarray(self.table, dtype=np.uint8)
             if table.shape != (len(self.guesses), len(self.secrets)):
@@ -418,18 +467,155 @@ def black_only(pegs: int = 4, colors: int = 6) -> Game:
 
 
 def bulls_and_cows() -> Game:
-    """Bulls and Cows: 4 distinct of 10, guesses distinct too (colours A..J stand for 0..9)."""
-    game = distinct(4, 10, distinct_guesses=True)
-    return _renamed(game, "bulls-and-cows")
+    """Bulls and Cows: 4 distinct of 10, guesses distinct too, shown as digits
+    (colours A..J stand for 0..9)."""
+    return resolve_game("bulls-and-cows")[0]
 
 
 def bagel() -> Game:
-    """Bagel: 3 distinct of 10, guesses distinct too (colours A..J stand for 0..9)."""
-    return _renamed(distinct(3, 10, distinct_guesses=True), "bagel")
+    """Bagel: 3 distinct of 10, guesses distinct too, shown as digits
+    (colours A..J stand for 0..9)."""
+    return resolve_game("bagel")[0]
 
 
-#: the named games of ``--game``
-PRESETS = ("mastermind", "distinct", "bulls-and-cows", "bagel", "black-only")
+# -- the named games, and the one resolver of options ---------------------------------
+@dataclass(frozen=True)
+class Preset:
+    """A named game: what it fixes, and what the other arguments may still choose."""
+
+    name: str
+    pegs: int | None = None
+    """the pegs it always has (None: chosen by ``pegs``, default 4)"""
+    colors: int | None = None
+    """the colours it always has (None: chosen by ``colors``, default 6)"""
+    distinct: bool | None = None
+    """True: secrets never repeat a colour; False: it has no such variant;
+    None: ``distinct`` chooses"""
+    distinct_guesses: bool | None = None
+    """the same for guesses (None: ``distinct_guesses`` chooses)"""
+    scoring: str = "black-white"
+    """how replies are scored (:attr:`Game.scoring`)"""
+    symbols: str = "letters"
+    """how codes are shown (:attr:`Game.symbols`)"""
+    reply_words: ReplyWords = BLACK_AND_WHITE
+    """what replies are called (:attr:`Game.reply_words`)"""
+    named: bool = False
+    """True: the game is called by the preset's name (else by its size)"""
+
+
+#: the named games, by the names ``--game`` accepts
+GAMES: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset("mastermind"),
+        Preset("distinct", distinct=True),
+        Preset(
+            "bulls-and-cows", 4, 10, True, True,
+            symbols="digits", reply_words=BULLS_AND_COWS, named=True,
+        ),
+        Preset("bagel", 3, 10, True, True, symbols="digits", reply_words=BULLS_AND_COWS, named=True),
+        Preset("black-only", distinct=False, distinct_guesses=False, scoring="black-only"),
+    )
+}
+#: the names of the named games
+PRESETS = tuple(GAMES)
+
+
+def resolve_game(
+    preset: str | None = None,
+    pegs: int | None = None,
+    colors: int | None = None,
+    *,
+    distinct: bool = False,
+    distinct_guesses: bool = False,
+    strategy: object | None = None,
+) -> tuple[Game, list[str]]:
+    """The game that a preset, sizes and distinct flags mean, and notes on what
+    was inferred: the one place where arguments become a game.
+
+    ``preset`` names one of :data:`GAMES` (default ``mastermind``).  Arguments
+    the preset already implies are accepted (``bulls-and-cows`` with
+    ``distinct_guesses=True``, or ``pegs=4``); arguments that would change it
+    raise :class:`~strategytree.errors.GameArgumentError` naming both
+    (``black-only`` has no distinct variant; ``bulls-and-cows`` has 4 pegs).
+    ``distinct_guesses`` implies ``distinct``.  Where the preset leaves the
+    pegs or colours open and they are not given, they are inferred from
+    ``strategy`` (a :class:`~strategytree.tree.Strategy`: the length of its
+    first guess, its highest colour letter), each with a note; without a
+    strategy they default to 4 pegs and 6 colours.
+
+    >>> game, notes = resolve_game("bulls-and-cows", distinct_guesses=True)
+    >>> game.name, len(game.secrets), game.symbols, notes
+    ('bulls-and-cows', 5040, 'digits', [])
+    >>> resolve_game("black-only", distinct=True)
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.GameArgumentError: preset='black-only' has no distinct variant (distinct=True)
+    """
+    name = "mastermind" if preset is None else preset
+    chosen = GAMES.get(name)
+    if chosen is None:
+        raise GameArgumentError(f"{{preset}} is not a game; choose from {', '.join(PRESETS)}", preset=name)
+    notes: list[str] = []
+    pegs = _size(chosen, "pegs", pegs)
+    colors = _size(chosen, "colors", colors)
+    if chosen.distinct is False and (distinct or distinct_guesses):
+        given = "distinct_guesses" if distinct_guesses else "distinct"
+        raise GameArgumentError(
+            f"{{preset}} has no distinct variant ({{{given}}})", preset=name, **{given: True}
+        )
+    secrets_distinct = bool(chosen.distinct or distinct or distinct_guesses)
+    guesses_distinct = bool(chosen.distinct_guesses or distinct_guesses)
+    if strategy is not None and pegs is None:
+        pegs = len(strategy.root.guess)  # type: ignore[attr-defined]
+        notes.append(f"pegs {pegs} (from the first guess)")
+    if strategy is not None and colors is None:
+        letters = set("".join(_guesses_of(strategy))) & set(LETTERS)
+        if not letters:
+            raise GameError("cannot infer the colours: no guess uses a letter A..Z")
+        highest = max(letters)
+        colors = LETTERS.index(highest) + 1
+        notes.append(f"colors {colors} (from the highest colour letter, {highest})")
+    pegs = 4 if pegs is None else pegs
+    colors = 6 if colors is None else colors
+    if secrets_distinct:
+        game = distinct_game(pegs, colors, distinct_guesses=guesses_distinct)
+    elif chosen.scoring == "black-only":
+        game = black_only(pegs, colors)
+    else:
+        game = mastermind(pegs, colors)
+    if chosen.named or chosen.symbols != game.symbols or chosen.reply_words != game.reply_words:
+        game = Game(
+            game.pegs, game.colors, game.secrets, game.guesses,
+            name=chosen.name if chosen.named else game.name, scoring=game.scoring,
+            symbols=chosen.symbols, reply_words=chosen.reply_words,
+        )
+    return game, notes
+
+
+def _size(chosen: Preset, what: str, given: int | None) -> int | None:
+    """``given`` pegs or colours, checked against what the preset fixes."""
+    fixed = getattr(chosen, what)
+    if fixed is not None and given is not None and given != fixed:
+        words = "pegs" if what == "pegs" else "colours"
+        raise GameArgumentError(
+            f"{{preset}} has {fixed} {words}, not {{{what}}}", preset=chosen.name, **{what: given}
+        )
+    return fixed if fixed is not None else given
+
+
+def _guesses_of(strategy: object) -> list[str]:
+    """Every guess written in a strategy (anything with a ``root`` node)."""
+    root = strategy.root  # type: ignore[attr-defined]
+    guesses = [root.guess]
+    todo = [root.branches]
+    add, pop, push = guesses.append, todo.pop, todo.append
+    while todo:
+        for _, child in pop():
+            add(child.guess)
+            if child.branches:
+                push(child.branches)
+    return guesses
 
 
 def preset(
@@ -439,32 +625,16 @@ def preset(
     *,
     distinct_guesses: bool = False,
 ) -> Game:
-    """A named game: ``mastermind`` (default 4 pegs, 6 colours), ``distinct``
-    (secrets without repeated colours; ``distinct_guesses`` for guesses too),
-    ``bulls-and-cows`` (4 distinct of 10), ``bagel`` (3 distinct of 10),
-    ``black-only`` (Mastermind where only blacks are told).
+    """A named game (see :func:`resolve_game`): ``mastermind`` (default 4 pegs,
+    6 colours), ``distinct`` (secrets without repeated colours;
+    ``distinct_guesses`` for guesses too), ``bulls-and-cows`` (4 distinct of
+    10), ``bagel`` (3 distinct of 10), ``black-only`` (Mastermind where only
+    blacks are told).
 
     >>> preset("bulls-and-cows").name, len(preset("bagel").secrets)
     ('bulls-and-cows', 720)
     """
-    if name in ("bulls-and-cows", "bagel"):
-        fixed = (4, 10) if name == "bulls-and-cows" else (3, 10)
-        if (pegs, colors) not in ((None, None), fixed) and (pegs or fixed[0], colors or fixed[1]) != fixed:
-            raise GameError(f"{name} is {fixed[0]} pegs of {fixed[1]} colours")
-        return bulls_and_cows() if name == "bulls-and-cows" else bagel()
-    pegs = 4 if pegs is None else pegs
-    colors = 6 if colors is None else colors
-    if name == "mastermind":
-        return mastermind(pegs, colors)
-    if name == "distinct":
-        return distinct(pegs, colors, distinct_guesses=distinct_guesses)
-    if name == "black-only":
-        return black_only(pegs, colors)
-    raise GameError(f"unknown game {name!r}; choose from {', '.join(PRESETS)}")
-
-
-def _renamed(game: Game, name: str) -> Game:
-    return Game(game.pegs, game.colors, game.secrets, game.guesses, name=name)
+    return resolve_game(name, pegs, colors, distinct_guesses=distinct_guesses)[0]
 
 
 def custom(
@@ -524,6 +694,10 @@ def distinct(pegs: int = 4, colors: int = 6, *, distinct_guesses: bool = False) 
     guesses = secrets if distinct_guesses else all_codes(pegs, colors)
     which = "distinct guesses" if distinct_guesses else "any guess"
     return Game(pegs, colors, secrets, guesses, name=f"{pegs} distinct of {colors}, {which}")
+
+
+#: :func:`distinct` under a name that the resolver's argument does not hide
+distinct_game = distinct
 
 
 # -- sizes -------------------------------------------------------------------

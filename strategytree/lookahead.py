@@ -32,29 +32,43 @@ True
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
+from . import checkpoint as saved_runs
 from . import feedback
-from .builders import GreedyChooser, Grown, grow_greedy
-from .errors import StrategyTreeError
-from .files import write_text_atomic
+from .builders import GreedyChooser, Grown, grow_greedy, parse_rules
+from .errors import ArgumentError, StrategyTreeError
 from .game import Game, Reply
+from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 
-__all__ = ["LookaheadProgress", "build_lookahead"]
+__all__ = ["build_lookahead", "parse_widths"]
+
+
+def parse_widths(text: str) -> tuple[int, ...]:
+    """Widths written as text, ``8,8,4``, as numbers (each at least 1).
+
+    >>> parse_widths("8, 8,4")
+    (8, 8, 4)
+    """
+    try:
+        widths = tuple(int(w) for w in text.split(",") if w.strip())
+    except ValueError:
+        raise ArgumentError("{widths}: expected numbers such as 8,8,4", widths=text) from None
+    if any(w < 1 for w in widths):
+        raise ArgumentError("{widths}: every width must be at least 1", widths=text)
+    return widths
 
 
 @dataclass
-class LookaheadProgress:
-    """How far a lookahead build has got (passed to ``progress``)."""
+class _Count:
+    """How far a lookahead build has got."""
 
     nodes: int = 0
     """nodes decided by search so far"""
@@ -65,9 +79,12 @@ class LookaheadProgress:
     started: float = 0.0
     """``time.perf_counter()`` at the start"""
 
-    @property
-    def elapsed(self) -> float:
-        return time.perf_counter() - self.started
+    def progress(self) -> Progress:
+        """The count as a :class:`~strategytree.progress.Progress`."""
+        return Progress(
+            self.nodes, None, "nodes searched", time.perf_counter() - self.started,
+            detail=f"{self.completions:,} completions, {self.saved:,} guesses saved",
+        )
 
 
 #: seconds between two saves of a checkpoint
@@ -80,9 +97,9 @@ def build_lookahead(
     widths: Sequence[int] = (8, 4),
     *,
     symmetry: bool = True,
-    progress: Callable[[LookaheadProgress], None] | None = None,
+    progress: ProgressCallback | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
-    also: Sequence[str] = (),
+    also: Sequence[str] | str = (),
 ) -> Strategy:
     """A strategy for ``game`` found by searching the ``widths[d]`` best guesses
     of ``rule`` at depth ``d`` (see the module doc).
@@ -91,20 +108,28 @@ def build_lookahead(
     few seconds and when interrupted) and a run with the same file, game, rule
     and widths takes the decisions already made instead of searching again.
 
-    ``also`` names more rules: their best guesses join the shortlist, and each
-    part below a guess is completed by every rule, keeping the cheapest
-    completion (slower by about the number of rules, never worse).
+    ``also`` names more rules (or lists them as text, ``parts,expected``):
+    their best guesses join the shortlist, and each part below a guess is
+    completed by every rule, keeping the cheapest completion (slower by about
+    the number of rules, never worse).
+
+    ``progress`` is called after each node decided by search, with the nodes
+    decided so far (its detail: completions built, guesses saved).
     """
+    if isinstance(widths, str):
+        widths = parse_widths(widths)
     if any(int(w) < 1 for w in widths):
         raise StrategyTreeError("every width must be at least 1")
+    if isinstance(also, str):
+        also = parse_rules(also)
     chooser = GreedyChooser(game, rule, symmetry=symmetry)
     others = [GreedyChooser(game, other, symmetry=symmetry) for other in also]
     if chooser.randomised or any(other.randomised for other in others):
         raise StrategyTreeError("search needs rules that score guesses, not first or random")
-    state = LookaheadProgress(started=time.perf_counter())
+    state = _Count(started=time.perf_counter())
     levels = tuple(int(w) for w in widths)
     rules = "+".join([chooser.rule, *(other.rule for other in others)])
-    saved = _Checkpoint(checkpoint, game, rules, levels) if checkpoint else None
+    saved = _Decisions(checkpoint, game, rules, levels) if checkpoint else None
     search = _Search(chooser, levels, state, progress, saved, others)
     secrets = np.arange(len(game.secrets))
     try:
@@ -116,39 +141,68 @@ def build_lookahead(
     return Strategy(root, source=f"<lookahead {rules} {widths_text} {game.name}>")
 
 
-class _Checkpoint:
-    """The decisions of a lookahead run, kept in a JSON file between runs."""
+class _Decisions:
+    """The decisions of a lookahead run, kept in a checkpoint between runs
+    (:mod:`strategytree.checkpoint`: a header naming the run, then records of
+    ``keys`` (the level and a digest of the secrets, 14 bytes a row) and
+    ``decisions`` (the guess kept); each save appends the new decisions)."""
 
     def __init__(self, path: str | os.PathLike[str], game: Game, rule: str, widths: tuple) -> None:
-        self.path = Path(path)
-        self.what = {"game": game.name, "rule": rule, "widths": list(widths)}
-        self.decisions: dict[str, int] = {}
+        self.header = {
+            "search": "lookahead",
+            "pegs": game.pegs,
+            "colors": game.colors,
+            "scoring": game.scoring,
+            # the game's codes and replies, not its name, say which game it is
+            "codes": _digest(game.secrets, game.guesses, game.table),
+            "rule": rule,
+            "widths": list(widths),
+        }
+        self.file = saved_runs.Checkpoint(path, self.header)
+        self.decisions: dict[bytes, int] = {}
+        self.new: list[tuple[bytes, int]] = []
         self.last = time.perf_counter()
-        if self.path.exists():
-            try:
-                data = json.loads(self.path.read_text(encoding="utf-8"))
-            except (OSError, ValueError) as err:
-                raise StrategyTreeError(f"{self.path}: not a lookahead checkpoint ({err})") from None
-            if not isinstance(data, dict) or data.get("run") != self.what:
-                raise StrategyTreeError(
-                    f"{self.path} is the checkpoint of another run ({data.get('run') if isinstance(data, dict) else '?'}); "
-                    "use another file, or the same game, rule and widths"
-                )
-            self.decisions = {str(k): int(v) for k, v in data.get("decisions", {}).items()}
+        arrays = saved_runs.load(path, self.header)
+        self.started = arrays is not None
+        """True once the file holds the header (the first save writes it)"""
+        if arrays:
+            keys, decisions = arrays.get("keys"), arrays.get("decisions")
+            if keys is None or decisions is None or len(keys) != len(decisions):
+                raise saved_runs.CheckpointError(f"{path}: not a lookahead checkpoint")
+            self.decisions = {bytes(k): int(g) for k, g in zip(keys, decisions.tolist())}
 
     @staticmethod
-    def key(secrets: np.ndarray, level: int) -> str:
-        return f"{level}:{hashlib.blake2b(secrets.tobytes(), digest_size=12).hexdigest()}"
+    def key(secrets: np.ndarray, level: int) -> bytes:
+        return level.to_bytes(2, "little") + hashlib.blake2b(secrets.tobytes(), digest_size=12).digest()
 
-    def note(self, key: str, guess: int) -> None:
+    def note(self, key: bytes, guess: int) -> None:
         self.decisions[key] = guess
+        self.new.append((key, guess))
         if time.perf_counter() - self.last > CHECKPOINT_EVERY:
             self.save()
 
     def save(self) -> None:
-        data = {"run": self.what, "decisions": self.decisions}
-        write_text_atomic(self.path, json.dumps(data))
+        if self.new:
+            if self.started:
+                self.file.append(self._arrays(self.new))
+            else:
+                self.file.rewrite(self._arrays(self.new))
+                self.started = True
+            self.new = []
         self.last = time.perf_counter()
+
+    @staticmethod
+    def _arrays(items: list[tuple[bytes, int]]) -> dict[str, np.ndarray]:
+        keys = np.frombuffer(b"".join(k for k, _ in items), dtype=np.uint8).reshape(len(items), 14)
+        return {"keys": keys, "decisions": np.array([g for _, g in items], dtype=np.int64)}
+
+
+def _digest(*arrays: np.ndarray | None) -> str:
+    """A short digest of some arrays (None for a missing one)."""
+    digest = hashlib.blake2b(digest_size=12)
+    for array in arrays:
+        digest.update(b"-" if array is None else np.ascontiguousarray(array).tobytes() + b"|")
+    return digest.hexdigest()
 
 
 class _Search:
@@ -156,9 +210,9 @@ class _Search:
         self,
         chooser: GreedyChooser,
         widths: tuple[int, ...],
-        state: LookaheadProgress,
-        progress: Callable[[LookaheadProgress], None] | None,
-        checkpoint: _Checkpoint | None = None,
+        state: _Count,
+        progress: ProgressCallback | None,
+        checkpoint: _Decisions | None = None,
         others: Sequence[GreedyChooser] = (),
     ) -> None:
         self.checkpoint = checkpoint
@@ -220,7 +274,7 @@ class _Search:
             return self.greedy(secrets, sym)
         best: tuple[tuple[int, int], int, list] | None = None
         greedy_cost = None
-        key = _Checkpoint.key(secrets, level) if self.checkpoint is not None else ""
+        key = _Decisions.key(secrets, level) if self.checkpoint is not None else b""
         known = self.checkpoint.decisions.get(key) if self.checkpoint is not None else None
         if known is not None:
             shortlist = [known]
@@ -247,7 +301,7 @@ class _Search:
         if self.checkpoint is not None:
             self.checkpoint.note(key, guess)
         if self.progress is not None:
-            self.progress(self.state)
+            self.progress(self.state.progress())
         # search again below the kept guess, one level deeper
         after = sym.after(self.game.guesses[guess])
         branches: list[tuple[Reply, Node]] = []

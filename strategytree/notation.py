@@ -251,11 +251,11 @@ def loads(text: str, source: str = "<string>", *, lenient: bool = False) -> Stra
             if not lenient:
                 hint = found[1][0] if found[1] else "it reads in a known dialect"
                 raise StrategyFileError(
-                    f"{strict_error.message} "
-                    f"(a lenient reading, lenient=True, would read it: {hint})",
+                    strict_error.message,
                     source=source,
                     line=strict_error.line,
                     column=strict_error.column,
+                    lenient_hint=hint,
                 ) from None
             root, repairs = found
     finally:

@@ -45,6 +45,7 @@ __all__ = [
     "adversary_game",
     "adversary_reply",
     "alphabet_for",
+    "breaker_for",
     "computer_breaks",
     "draw_secret",
     "guess_index",
@@ -54,8 +55,6 @@ __all__ = [
 
 #: the names ``--alphabet`` accepts
 ALPHABETS = ("auto", "letters", "digits")
-#: games whose players think in digits (colour A is 0, B is 1, ...)
-DIGIT_GAMES = ("bulls-and-cows", "bagel")
 #: lists of secrets are printed only when at most this many are left
 SHOWN_CANDIDATES = 10
 
@@ -97,7 +96,8 @@ class Alphabet:
         for i, ch in enumerate(typed):
             if ch.isascii() and ch.isdigit() and not self.digits:
                 raise CodeError(
-                    f"{ch!r}: colours are the letters {self.colours(game)} (--alphabet digits reads 0..9)"
+                    f"{ch!r}: colours are the letters {self.colours(game)} "
+                    "(digits are read when codes are shown as digits)"
                 )
             k = int(ch) if ch.isascii() and ch.isdigit() else LETTERS.find(ch)
             if not ch.isascii() or k < 0 or k >= game.colors:
@@ -113,11 +113,13 @@ LETTERS_ONLY = Alphabet()
 
 
 def alphabet_for(game: Game, name: str = "auto") -> Alphabet:
-    """``letters``, ``digits``, or ``auto``: digits for Bulls and Cows and Bagel."""
+    """``letters``, ``digits``, or ``auto``: as the game shows its codes
+    (:attr:`Game.symbols <strategytree.game.Game.symbols>`; digits for Bulls
+    and Cows and Bagel)."""
     if name not in ALPHABETS:
         raise StrategyTreeError(f"unknown alphabet {name!r}; choose from {', '.join(ALPHABETS)}")
     if name == "auto":
-        return Alphabet(game.name in DIGIT_GAMES)
+        return Alphabet(game.symbols == "digits")
     if name == "digits" and game.colors > 10:
         raise StrategyTreeError(f"{game.colors} colours cannot be written as digits 0..9")
     return Alphabet(name == "digits")
@@ -235,21 +237,21 @@ def _reply_hint(game: Game) -> str:
         return "the number of blacks (e.g. 2)"
     if game.scoring == "table":
         return "the reply's two digits"
-    if game.name in DIGIT_GAMES:
-        return "bulls and cows (1 2, 12 or 1 bull 2 cows)"
-    return "blacks and whites (1 2, 12 or b1 w2)"
+    words = game.reply_words
+    example = f"1 {words.black} 2 {words.white}s" if words.plural else f"{words.black[0]}1 {words.white[0]}2"
+    return f"{words.black}s and {words.white}s (1 2, 12 or {example})"
 
 
 def reply_words(game: Game, code: ReplyCode) -> str:
-    """A reply as a person reads it: ``1 black, 2 white`` (``1 bull, 2 cows``)."""
+    """A reply as a person reads it, in the game's words
+    (:attr:`Game.reply_words <strategytree.game.Game.reply_words>`):
+    ``1 black, 2 white`` (``1 bull, 2 cows``)."""
     if game.scoring == "table":
         return game.label(code)
     b, w = game.reply(code)
-    if game.name in DIGIT_GAMES:
-        return f"{b} bull{'s' * (b != 1)}, {w} cow{'s' * (w != 1)}"
     if game.scoring == "black-only":
-        return f"{b} black"
-    return f"{b} black, {w} white"
+        return game.reply_words.count(b)
+    return game.reply_words.count(b, w)
 
 
 # -- what the replies so far leave -------------------------------------------------
@@ -478,6 +480,9 @@ class Outcome:
     """the secret as shown to the person, when the game was won"""
     solved: bool = False
     """False when the person stopped the game"""
+    note: str | None = None
+    """what the computer's guesser said at its last guess (a strategy without a
+    branch for a reply, going on with its rule), in games without a person"""
 
     @property
     def guesses(self) -> int:
@@ -589,6 +594,22 @@ def you_break(
             terminal.say(text)
 
 
+def breaker_for(
+    game: Game,
+    strategy: Strategy | None = None,
+    rule: str = "entropy",
+    pool: str = "all",
+    *,
+    seed: int = 0,
+    first: str | None = None,
+) -> RuleBreaker | StrategyBreaker:
+    """The computer's guesser: ``strategy`` when given (the rule takes over
+    where it has no branch), else the rule (:class:`GreedyChooser`'s
+    ``rule``, ``pool``, ``seed`` and ``first``)."""
+    chooser = GreedyChooser(game, rule, pool, seed=seed, first=first)
+    return RuleBreaker(chooser) if strategy is None else StrategyBreaker(strategy, game, chooser)
+
+
 def adversary_game(
     game: Game, breaker: RuleBreaker | StrategyBreaker, max_guesses: int = 100
 ) -> Outcome:
@@ -600,8 +621,8 @@ def adversary_game(
         reply = adversary_reply(game, guess, known.candidates)
         known.add(guess, reply)
         if reply == game.win:
-            return Outcome(list(known.history), game.code_text(game.guesses[guess]), True)
-    return Outcome(list(known.history))
+            return Outcome(list(known.history), game.code_text(game.guesses[guess]), True, breaker.note)
+    return Outcome(list(known.history), note=breaker.note)
 
 
 def moves_text(game: Game, moves: Sequence[tuple[CodeIndex, ReplyCode]], alphabet: Alphabet = LETTERS_ONLY) -> str:

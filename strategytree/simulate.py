@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import statistics
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,7 @@ from .builders import GreedyChooser
 from .errors import StrategyError, StrategyTreeError
 from .game import CodeIndex, Game, ReplyCode
 from .play import LETTERS_ONLY, Alphabet, moves_text
+from .progress import Progress, ProgressCallback
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
@@ -42,12 +44,14 @@ __all__ = [
     "Played",
     "Simulation",
     "Spread",
+    "Summary",
     "choose_secrets",
     "games_csv",
     "plot_histogram",
     "simulate",
     "simulate_runs",
     "spread",
+    "summary",
 ]
 
 #: what a game can be played with: a strategy, or a rule choosing as it goes
@@ -233,17 +237,18 @@ def simulate(
     *,
     seed: int | None = None,
     which: str = "all",
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> Simulation:
     """Play ``player`` (a strategy, or a rule as a :class:`GreedyChooser`)
     against each of ``secrets`` (indices into ``game.secrets``; default all).
 
     ``seed`` and ``which`` only label the result.  ``progress`` is called with
-    the number of games played, now and then.
+    the games played (a :class:`~strategytree.progress.Progress`), now and then.
     """
     if isinstance(player, Strategy) and not isinstance(player.root, Node):
         raise StrategyError("the strategy has no root")
     secrets = np.arange(len(game.secrets)) if secrets is None else np.asarray(secrets, dtype=np.int64)
+    started = time.perf_counter()
     if isinstance(player, Strategy):
         play = _strategy_games(game, player, secrets)
         positions: list[int] = list(range(len(secrets)))
@@ -254,24 +259,25 @@ def simulate(
     for k, position in enumerate(positions):
         games.append(play(position))
         if progress is not None and k % 256 == 255:
-            progress(k + 1)
+            progress(Progress(k + 1, len(secrets), "games", time.perf_counter() - started))
     if progress is not None:
-        progress(len(games))
+        progress(Progress(len(games), len(secrets), "games", time.perf_counter() - started))
     return Simulation(game, _describe(player), games, seed, which)
 
 
 def simulate_runs(
     game: Game,
-    make_player: Callable[[int], Player],
+    make_player: Callable[[int], Player] | Strategy,
     *,
     runs: int = 1,
     seed: int = 0,
     fraction: float | None = None,
     games: int | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> list[Simulation]:
     """``runs`` simulations, run ``k`` with seed ``seed + k``: ``make_player(seed)``
-    plays the secrets :func:`choose_secrets` draws with that seed."""
+    (or the one strategy given instead) plays the secrets :func:`choose_secrets`
+    draws with that seed.  ``progress`` counts the games of all runs."""
     if runs < 1:
         raise StrategyTreeError(f"runs must be at least 1, got {runs}")
     if fraction is not None:
@@ -280,13 +286,19 @@ def simulate_runs(
         which = f"{games:,} random"
     else:
         which = "all"
+    drawn = [choose_secrets(game, fraction=fraction, games=games, seed=seed + k) for k in range(runs)]
+    planned = sum(len(secrets) for secrets in drawn)
+    started = time.perf_counter()
     out = []
     done = 0
-    for k in range(runs):
+    for k, secrets in enumerate(drawn):
         run_seed = seed + k
-        secrets = choose_secrets(game, fraction=fraction, games=games, seed=run_seed)
-        step = None if progress is None else (lambda n, base=done: progress(base + n))
-        out.append(simulate(game, make_player(run_seed), secrets, seed=run_seed, which=which, progress=step))
+        step = None
+        if progress is not None:
+            def step(p: Progress, base: int = done) -> None:
+                progress(Progress(base + p.done, planned, "games", time.perf_counter() - started))
+        player = make_player if isinstance(make_player, Strategy) else make_player(run_seed)
+        out.append(simulate(game, player, secrets, seed=run_seed, which=which, progress=step))
         done += len(secrets)
     return out
 
@@ -319,6 +331,54 @@ def spread(simulations: list[Simulation]) -> Spread:
     )
 
 
+@dataclass(frozen=True)
+class Summary:
+    """Several runs taken together: what ``strategytree simulate`` reports."""
+
+    games: int
+    """games played, over all runs"""
+    solved: int
+    total: int
+    """guesses summed over the solved games"""
+    max_guesses: int
+    histogram: dict[int, int]
+    """guesses -> solved games that took that many, over all runs"""
+    unsolved: list[tuple[Simulation, Played]]
+    """the games not solved, with their run"""
+    spread: Spread
+    """how the average varies from run to run"""
+
+    @property
+    def average(self) -> float | None:
+        """Guesses per solved game (None when none was solved)."""
+        return self.total / self.solved if self.solved else None
+
+
+def summary(simulations: list[Simulation]) -> Summary:
+    """The runs of :func:`simulate_runs` taken together.
+
+    >>> from strategytree.game import mastermind
+    >>> game = mastermind(2, 3)
+    >>> runs = simulate_runs(game, lambda seed: GreedyChooser(game, "random", seed=seed), runs=3)
+    >>> s = summary(runs)
+    >>> s.games, s.solved, sum(s.histogram.values())
+    (27, 27, 27)
+    """
+    histogram: dict[int, int] = {}
+    for sim in simulations:
+        for guesses, n in sim.histogram.items():
+            histogram[guesses] = histogram.get(guesses, 0) + n
+    return Summary(
+        games=sum(len(sim.games) for sim in simulations),
+        solved=sum(sim.solved for sim in simulations),
+        total=sum(sim.total for sim in simulations),
+        max_guesses=max(sim.max_guesses for sim in simulations),
+        histogram=dict(sorted(histogram.items())),
+        unsolved=[(sim, g) for sim in simulations for g in sim.games if not g.solved],
+        spread=spread(simulations),
+    )
+
+
 # -- files --------------------------------------------------------------------------
 def games_csv(simulations: list[Simulation], alphabet: Alphabet = LETTERS_ONLY) -> str:
     """One row per game: run, seed, secret, guesses, solved, path (``AABB 11, ABCD 40``)."""
@@ -347,10 +407,7 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
     from .stats import pyplot
 
     plt = pyplot()
-    counts: dict[int, int] = {}
-    for sim in simulations:
-        for guesses, n in sim.histogram.items():
-            counts[guesses] = counts.get(guesses, 0) + n
+    counts = summary(simulations).histogram
     played = sum(counts.values())
     first = simulations[0]
     figure, axes = plt.subplots(figsize=(6.4, 4.0))

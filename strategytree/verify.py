@@ -16,15 +16,9 @@ from typing import Any
 import numpy as np
 
 from .errors import StrategyTreeError
-from .game import (
-    LETTERS,
-    Game,
-    Reply,
-    distinct,
-    preset,
-)
+from .game import LETTERS, Game, Reply, resolve_game
 from .replay import FlatTree, Replay, replay
-from .tree import Strategy, iter_nodes
+from .tree import Strategy
 
 __all__ = ["Problem", "Report", "Unsolved", "infer_game", "node_visits", "verify"]
 
@@ -133,31 +127,15 @@ def infer_game(
     distinct_guesses: bool = False,
     game: str = "mastermind",
 ) -> tuple[Game, list[str]]:
-    """The game a strategy file is meant for, and notes on what was inferred.
-
-    ``game`` names a preset (see :func:`strategytree.game.preset`).  Pegs
-    default to the length of the first guess, colours to the highest colour
-    letter used anywhere in the file (Bulls and Cows and Bagel have theirs).
-    """
-    notes: list[str] = []
-    if game in ("bulls-and-cows", "bagel"):
-        return preset(game, pegs, colors), notes
-    if pegs is None:
-        pegs = len(strategy.root.guess)
-        notes.append(f"pegs {pegs} (from the first guess)")
-    if colors is None:
-        letters = set("".join(node.guess for node, _, _ in iter_nodes(strategy.root)))
-        letters &= set(LETTERS)
-        if not letters:
-            raise StrategyTreeError("cannot infer the colours: no guess uses a letter A..Z")
-        highest = max(letters)
-        colors = LETTERS.index(highest) + 1
-        notes.append(f"colors {colors} (from the highest colour letter, {highest})")
+    """The game a strategy file is meant for, and notes on what was inferred:
+    :func:`strategytree.game.resolve_game` with ``strategy`` to infer from
+    (distinct guesses must be asked with distinct secrets here)."""
     if distinct_guesses and not distinct_secrets:
         raise StrategyTreeError("distinct guesses need distinct secrets (distinct_secrets=True)")
-    if distinct_secrets and game in ("mastermind", "distinct"):
-        return distinct(pegs, colors, distinct_guesses=distinct_guesses), notes
-    return preset(game, pegs, colors, distinct_guesses=distinct_guesses), notes
+    return resolve_game(
+        game, pegs, colors,
+        distinct=distinct_secrets, distinct_guesses=distinct_guesses, strategy=strategy,
+    )
 
 
 # -- where a node is --------------------------------------------------------------

@@ -8,11 +8,12 @@ import math
 import numpy as np
 import pytest
 
-import naive
 import strategytree as st
 from strategytree.errors import CodeError, GameError, StrategyTreeError
 from strategytree.feedback import encode, n_words, replies_numpy
 from strategytree.game import Game, all_codes, check_size
+
+import naive
 
 random_codes, subset_game = naive.random_codes, naive.subset_game
 
@@ -48,6 +49,20 @@ def test_presets_defaults_are_classic_mastermind() -> None:
     assert (game.pegs, game.colors, len(game.secrets)) == (4, 6, 6**4)
     game = st.distinct()
     assert (game.pegs, game.colors, len(game.secrets), len(game.guesses)) == (4, 6, 360, 1296)
+
+
+def test_a_game_says_how_it_is_shown_not_by_its_name() -> None:
+    bulls = st.game.bulls_and_cows()
+    assert (bulls.symbols, bulls.reply_words) == ("digits", st.game.BULLS_AND_COWS)
+    assert (st.mastermind().symbols, st.mastermind().reply_words) == ("letters", st.game.BLACK_AND_WHITE)
+    assert st.game.bagel().symbols == "digits" and st.game.black_only().scoring == "black-only"
+    codes = all_codes(2, 3)
+    renamed = Game(2, 3, codes, codes, name="bulls-and-cows")  # a name alone changes nothing
+    assert (renamed.symbols, renamed.reply_words) == ("letters", st.game.BLACK_AND_WHITE)
+    with pytest.raises(GameError, match="digits"):
+        Game(2, 11, all_codes(2, 11), all_codes(2, 11), symbols="digits")
+    with pytest.raises(GameError, match="symbols"):
+        Game(2, 3, codes, codes, symbols="runes")
 
 
 # -- sizes -------------------------------------------------------------------------

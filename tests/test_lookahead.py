@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from typer.testing import CliRunner
 
 import strategytree as st
 from strategytree.builders import build_greedy
+from strategytree.checkpoint import CheckpointError
 from strategytree.cli import app
 from strategytree.literature import published
-from strategytree.lookahead import build_lookahead
+from strategytree.lookahead import build_lookahead, parse_widths
 
 
 @pytest.mark.parametrize(
@@ -47,6 +50,10 @@ def test_mm47_within_half_a_percent_of_the_optimum_in_seconds() -> None:
 def test_widths_are_checked() -> None:
     with pytest.raises(st.StrategyTreeError):
         build_lookahead(st.mastermind(2, 3), "entropy", (0,))
+    assert parse_widths("8, 8,4") == (8, 8, 4) and parse_widths("") == ()
+    for text in ("x", "8,0", "8;4"):
+        with pytest.raises(st.StrategyTreeError, match="widths="):
+            parse_widths(text)
     with pytest.raises(st.StrategyTreeError):
         build_lookahead(st.mastermind(2, 3), "random", (2,))
 
@@ -67,7 +74,7 @@ def test_checkpoint_resumes_an_interrupted_run(tmp_path) -> None:
     whole = build_lookahead(game, "entropy", (4, 4, 2))
 
     def stop_after_three(state) -> None:
-        if state.nodes == 3:
+        if state.done == 3:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
@@ -79,9 +86,28 @@ def test_checkpoint_resumes_an_interrupted_run(tmp_path) -> None:
     # the decisions already made were not searched again: fewer completions
     fresh = []
     build_lookahead(game, "entropy", (4, 4, 2), progress=fresh.append)
-    assert seen[-1].completions < fresh[-1].completions
-    with pytest.raises(st.StrategyTreeError, match="another run"):
+    assert completions(seen[-1]) < completions(fresh[-1])
+    assert seen[-1].unit == "nodes searched" and seen[-1].total is None
+    with pytest.raises(CheckpointError, match="another search"):
         build_lookahead(game, "minimax", (4, 4, 2), checkpoint=path)
+
+
+def completions(progress) -> int:
+    """The greedy completions built, from the detail of a lookahead's progress."""
+    return int(re.search(r"([\d,]+) completions", progress.detail).group(1).replace(",", ""))
+
+
+def test_damaged_checkpoints_are_refused(tmp_path) -> None:
+    game = st.mastermind(3, 3)
+    path = tmp_path / "run.ckpt"
+    path.write_text('{"decisions": {}}\n')  # not a checkpoint at all
+    with pytest.raises(CheckpointError, match="not a usable checkpoint"):
+        build_lookahead(game, "entropy", (2,), checkpoint=path)
+    path.unlink()
+    build_lookahead(game, "entropy", (2, 2), checkpoint=path)
+    text = path.read_bytes()
+    path.write_bytes(text[:-3])  # the last record cut short: the decisions before it stand
+    assert build_lookahead(game, "entropy", (2, 2), checkpoint=path) == build_lookahead(game, "entropy", (2, 2))
 
 
 def test_more_rules_only_help() -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-import naive
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -27,9 +26,12 @@ from strategytree.play import (
     draw_secret,
     guess_index,
     parse_reply,
+    reply_words,
     you_break,
 )
 from strategytree.simulate import simulate
+
+import naive
 
 MM46 = st.mastermind(4, 6)
 runner = CliRunner()
@@ -76,6 +78,16 @@ def test_reply_of_a_table_game() -> None:
     assert parse_reply(game, "02") == 2
     with pytest.raises(st.CodeError):
         parse_reply(game, "07")
+
+
+def test_words_and_symbols_come_from_the_game() -> None:
+    codes = st.game.all_codes(2, 3)
+    shown_as_digits = st.Game(2, 3, codes, codes, name="two of three", symbols="digits",
+                              reply_words=st.game.BULLS_AND_COWS)
+    assert alphabet_for(shown_as_digits) == Alphabet(True)
+    assert reply_words(shown_as_digits, shown_as_digits.reply_code((1, 0))) == "1 bull, 0 cows"
+    assert reply_words(MM46, MM46.reply_code((1, 2))) == "1 black, 2 white"
+    assert reply_words(preset("black-only"), 10) == "2 black"
 
 
 def test_guesses_as_typed() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -19,14 +18,6 @@ from strategytree.cli import app
 
 FUZZ = Path(__file__).parent / "data" / "fuzz"
 runner = CliRunner()
-
-
-def _console_script() -> list[str]:
-    script = Path(sys.executable).with_name("strategytree")
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("strategytree")
-    return [found] if found else [sys.executable, "-m", "strategytree"]
 
 
 @pytest.mark.parametrize("path", sorted(FUZZ.glob("*.txt")), ids=lambda p: p.name)
@@ -93,26 +84,28 @@ def test_wide_node_is_handled() -> None:
 
 
 @pytest.mark.slow
-def test_a_million_levels_and_a_million_branches(tmp_path: Path) -> None:
+def test_a_million_levels_and_a_million_branches(tmp_path: Path, console_script: list[str]) -> None:
     deep = tmp_path / "deep.txt"
     deep.write_text("{AA:{00:" * 1_000_000 + "BB" + "}}" * 1_000_000)
-    code = "import strategytree as st; s = st.load(%r); print(s.depth()); st.verify(s)" % str(deep)
+    code = f"import strategytree as st; s = st.load({str(deep)!r}); print(s.depth()); st.verify(s)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1000001"]
     wide = tmp_path / "wide.txt"
     wide.write_text("{AB:{" + ",".join(f"{i % 10}{(i // 10) % 10}:AA" for i in range(1_000_000)) + "}}")
-    result = subprocess.run([*_console_script(), "verify", str(wide)], capture_output=True, text=True, timeout=900)
+    result = subprocess.run([*console_script, "verify", str(wide)], capture_output=True, text=True, timeout=900)
     assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
 
 
 @pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGKILL])
-def test_interrupted_generate_leaves_the_old_file(tmp_path: Path, how: signal.Signals) -> None:
+def test_interrupted_generate_leaves_the_old_file(
+    tmp_path: Path, how: signal.Signals, console_script: list[str]
+) -> None:
     out = tmp_path / "mm58.txt"
     out.write_text("the old strategy")
     child = subprocess.Popen(
         # a lookahead search of MM(5,8): minutes, so the signal lands while it works
-        [*_console_script(), "generate", "-p", "5", "-c", "8", "--method", "lookahead",
+        [*console_script, "generate", "-p", "5", "-c", "8", "--method", "lookahead",
          "--widths", "8,8,8", "-o", str(out), "--force"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -139,11 +132,11 @@ def test_interrupted_generate_leaves_the_old_file(tmp_path: Path, how: signal.Si
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mm58.txt"]  # no temporary file
 
 
-def test_completed_generate_replaces_the_file_whole(tmp_path: Path) -> None:
+def test_completed_generate_replaces_the_file_whole(tmp_path: Path, console_script: list[str]) -> None:
     out = tmp_path / "mm44.txt"
     out.write_text("old")
     done = subprocess.run(
-        [*_console_script(), "generate", "-p", "4", "-c", "4", "-o", str(out), "--force"],
+        [*console_script, "generate", "-p", "4", "-c", "4", "-o", str(out), "--force"],
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr

@@ -7,7 +7,6 @@ import csv
 import io
 from pathlib import Path
 
-import naive
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -16,7 +15,17 @@ import strategytree as st
 from strategytree.builders import GreedyChooser, build_greedy
 from strategytree.cli import app
 from strategytree.game import custom, preset
-from strategytree.simulate import choose_secrets, games_csv, simulate, simulate_runs, spread
+from strategytree.progress import Progress
+from strategytree.simulate import (
+    choose_secrets,
+    games_csv,
+    simulate,
+    simulate_runs,
+    spread,
+    summary,
+)
+
+import naive
 
 MM46 = st.mastermind(4, 6)
 DATA = Path(__file__).parent / "data"
@@ -113,6 +122,29 @@ def test_a_sampled_pool_solves_every_secret_in_any_order() -> None:
     order = np.random.default_rng(0).permutation(len(game.secrets))
     shuffled = simulate(game, GreedyChooser(game, "entropy", "sample:20", seed=3), order)
     assert shuffled.solved == len(game.secrets)
+
+
+def test_summary_of_runs_and_their_progress() -> None:
+    seen: list[Progress] = []
+    runs = simulate_runs(
+        MM46, lambda seed: GreedyChooser(MM46, "random", seed=seed), runs=3, games=300,
+        progress=seen.append,
+    )
+    s = summary(runs)
+    assert (s.games, s.solved, s.unsolved) == (900, 900, [])
+    assert s.total == sum(r.total for r in runs) and sum(s.histogram.values()) == 900
+    assert s.max_guesses == max(r.max_guesses for r in runs) and s.spread == spread(runs)
+    assert [p.done for p in seen] == sorted(p.done for p in seen) and seen[-1].done == 900
+    assert {(p.total, p.unit) for p in seen} == {(900, "games")}
+    # one strategy plays every run
+    strategy = build_greedy(MM46, "minimax")
+    assert summary(simulate_runs(MM46, strategy, runs=2)).total == 2 * 5801
+
+
+def test_build_greedy_reports_progress() -> None:
+    seen: list[Progress] = []
+    build_greedy(MM46, "entropy", progress=seen.append)
+    assert seen and seen[-1].done == seen[-1].total == 1296 and seen[-1].unit == "secrets"
 
 
 def test_csv_rows() -> None:
