@@ -31,12 +31,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from types import SimpleNamespace
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from .game import Game
+T = TypeVar("T")
 
 __all__ = [
     "encode",
@@ -48,6 +47,24 @@ __all__ = [
     "replies_numpy",
     "table",
 ]
+
+
+class Game(Protocol):
+    """What feedback reads of a game (:class:`strategytree.game.Game` has it all;
+    named here so that this module needs nothing of the game module)."""
+
+    pegs: int
+    scoring: str
+    """``black-white``, ``black-only`` or ``table`` (replies read from :attr:`table`)"""
+    table: Any
+    guesses: np.ndarray
+    secrets: np.ndarray
+    guess_bits: tuple[np.ndarray, np.ndarray]
+    secret_bits: tuple[np.ndarray, np.ndarray]
+    guess_words: tuple[np.ndarray, np.ndarray]
+    secret_words: tuple[np.ndarray, np.ndarray]
+
+    def memo(self, name: str, make: Callable[[], T]) -> T: ...
 
 
 # -- the bit encoding ----------------------------------------------------------------
