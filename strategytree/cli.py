@@ -371,7 +371,7 @@ def show_command(
     except DrawingTooBig as problem:
         raise _fail(f"{problem} (--depth, --path)") from None
     except StrategyTreeError as problem:
-        raise _fail(str(problem)) from None
+        raise _fail(problem) from None
     if guide.unsolved:
         raise typer.Exit(EXIT_INVALID)
 
@@ -401,7 +401,7 @@ def stats_command(
         if plot is not None:
             plot_stats(stats, plot, title=file.name)
     except StrategyTreeError as problem:
-        raise _fail(str(problem)) from None
+        raise _fail(problem) from None
     for part in stats_report(stats, str(file), plot):
         out.print(part, soft_wrap=isinstance(part, str))
     if stats.unsolved:
