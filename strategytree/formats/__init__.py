@@ -97,12 +97,16 @@ def parse(parser: Lark, source: Source, names: dict[str, str]) -> Any:
             offset, found = len(text), "the end of the file"
         else:
             offset = err.token.start_pos
-            found = _shown(str(err.token)) if str(err.token) else _shown(text[offset : offset + 1])
+            if offset is None:
+                offset = len(text)
+            found = _shown(str(err.token) or text[offset : offset + 1])
     except UnexpectedCharacters as err:
         expected, offset = set(err.allowed or ()), err.pos_in_stream
         found = _shown(text[offset : offset + 1])
     except UnexpectedEOF as err:
         expected, offset, found = set(err.expected), len(text), "the end of the file"
+    if offset is None:
+        offset = len(text)
     wanted = sorted({names.get(n, n) for n in expected if not n.startswith("_")}) or ["no more"]
     what = wanted[0] if len(wanted) == 1 else ", ".join(wanted[:-1]) + " or " + wanted[-1]
     raise source.error(offset, f"expected {what}, found {found}") from None

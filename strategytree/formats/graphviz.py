@@ -145,15 +145,14 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
     if root_name is not None and root_name in seen:
         tops = [root_name] if root_name not in parent else []
     if len(tops) != 1:
-        some = ", ".join(tops[:3])
+        where = seen[tops[1]] if tops else 0
         raise source.error(
-            None, f"a strategy has one first guess, but {len(tops)} nodes have no edge into them"
-            + (f" ({some}...)" if tops else "")
+            where, f"a strategy has one first guess, but {len(tops)} nodes have no edge into "
+            "them" + (f": {', '.join(tops[:3])}" if tops else "")
         )
-    reached, todo = 0, [tops[0]]
+    reached, todo = {tops[0]}, [tops[0]]
     while todo:
         name = todo.pop()
-        reached += 1
         node, branches = nodes[name], []
         for label, child in children.get(name, []):
             m = _REPLY.fullmatch(_text(label))
@@ -165,8 +164,10 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
                     raise source.error(label.start_pos, f"nothing is guessed after the win {reply}")
                 continue  # the win, written out: implied in our trees
             branches.append((reply, nodes[child]))
+            reached.add(child)
             todo.append(child)
         node.branches = tuple(branches)
-    if reached < len(seen):
-        raise source.error(None, f"{len(seen) - reached} nodes are not reached from the first guess")
+    lost = [name for name in seen if name not in reached]
+    if lost:
+        raise source.error(seen[lost[0]], f"node {lost[0]} is not reached from the first guess")
     return source.strategy(nodes[tops[0]])

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import CodeError
-from ..game import Game, Reply, distinct, mastermind
+from ..errors import CodeError, GameError
+from ..game import MAX_COLORS, MAX_PEGS, Game, Reply, distinct, mastermind
 from ..notation import grammar_text
 from ..tree import Node, Strategy
 from . import Source, letters, parse
@@ -90,11 +90,14 @@ def game_of(source: Source, count: Token, guess: Token) -> Game:
     """The game a file is for: its pegs from the first guess, its colours from the
     number of secrets (``c ** pegs`` for Mastermind, else codes of distinct colours)."""
     pegs, n = len(guess), int(count)
-    for colors in range(1, 27):
-        if colors**pegs == n:
-            return mastermind(pegs, colors)
-        if pegs <= colors and math.perm(colors, pegs) == n:
-            return distinct(pegs, colors, distinct_guesses=True)
+    for colors in range(1, MAX_COLORS + 1):
+        try:
+            if pegs <= MAX_PEGS and colors**pegs == n:
+                return mastermind(pegs, colors)
+            if pegs <= min(colors, MAX_PEGS) and math.perm(colors, pegs) == n:
+                return distinct(pegs, colors, distinct_guesses=True)
+        except GameError as err:
+            raise source.error(count.start_pos, f"the game of {n} secrets: {err}") from None
     raise source.error(
         count.start_pos,
         f"cannot tell the game: {n} secrets of {pegs} pegs is no number of colours to "
