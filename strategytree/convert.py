@@ -70,7 +70,7 @@ def detect(text: str) -> str:
     start = text.lstrip("\ufeff \t\r\n")
     if start.startswith("{"):
         return "json" if re.match(r'\{\s*"', start) else "brace"
-    if re.match(r"(?:strict\s+)?(?:di)?graph\b", start, re.I) or start.startswith(("//", "/*")):
+    if re.match(r"(?:strict\s+)?(?:di)?graph\b", start, re.IGNORECASE) or start.startswith(("//", "/*")):
         label = re.search(r'label\s*=\s*"?\s*([0-9A-Za-z.])', start)
         return "mikemag" if label and label.group(1).isdigit() else "dot"
     if _TABLE_HEADER.match(start):

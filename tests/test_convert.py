@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_runner import DATA, EXAMPLE, invoke
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
+from trees import any_trees, damaged
 
-from cli_runner import DATA, EXAMPLE, invoke
 from strategytree import convert
 from strategytree.errors import StrategyFileError, StrategyTreeError
 from strategytree.export import render
@@ -19,7 +20,6 @@ from strategytree.game import mastermind
 from strategytree.notation import dumps, load, loads
 from strategytree.tree import Node, Strategy
 from strategytree.verify import verify
-from trees import any_trees, damaged
 
 FORMATS_DATA = DATA / "formats"
 #: the strategy every small hand-written file holds, MM(2,3), total 21, max 3
@@ -49,11 +49,15 @@ def sorted_tree(strategy: Strategy | Node) -> str:
 def test_the_readme_lists_every_shared_file() -> None:
     listed = {name for name, _, _ in shared_files()}
     assert len(listed) == 5
-    assert listed == {p.name for p in FORMATS_DATA.iterdir() if not p.name.startswith(("small", "README"))}
+    assert listed == {
+        p.name for p in FORMATS_DATA.iterdir() if not p.name.startswith(("small", "README"))
+    }
 
 
 @pytest.mark.parametrize(("name", "total", "most"), shared_files())
-def test_shared_files_verify_to_the_totals_their_programs_report(name: str, total: int, most: int) -> None:
+def test_shared_files_verify_to_the_totals_their_programs_report(
+    name: str, total: int, most: int
+) -> None:
     strategy = convert.read(FORMATS_DATA / name)
     report = verify(strategy)
     assert (report.total, report.max_guesses, report.valid) == (total, most, True)
@@ -142,7 +146,9 @@ def test_mmstrat_tells_the_game_from_the_first_count() -> None:
 
 
 # -- round trips ----------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["arfst-4-6-6.txt", "mikemag-knuth-4-6.txt", "arfst-4-6-unique.txt"])
+@pytest.mark.parametrize(
+    "name", ["arfst-4-6-6.txt", "mikemag-knuth-4-6.txt", "arfst-4-6-unique.txt"]
+)
 def test_json_and_brace_round_trip_the_corpus(name: str) -> None:
     tree = load(DATA / name)
     for indent in (None, 2):
@@ -168,8 +174,12 @@ def test_json_round_trips_any_tree(root: Node) -> None:
         (None, 3, 4),  # the optimal MM(3,4) tree of mmstrat
     ],
 )
-def test_our_csv_and_dot_outputs_read_back_into_the_same_tree(text: str | None, pegs: int, colors: int) -> None:
-    tree = loads(text) if text else convert.read(FORMATS_DATA / "fancidev-mmstrat-p3c4r-optimal.txt")
+def test_our_csv_and_dot_outputs_read_back_into_the_same_tree(
+    text: str | None, pegs: int, colors: int
+) -> None:
+    tree = (
+        loads(text) if text else convert.read(FORMATS_DATA / "fancidev-mmstrat-p3c4r-optimal.txt")
+    )
     game = mastermind(pegs, colors)
     for fmt in ("csv", "dot"):
         out = render(tree, game, fmt).text
@@ -192,8 +202,13 @@ def test_a_drawing_cut_at_a_depth_is_refused() -> None:
 # -- damaged files ----------------------------------------------------------------------------
 DAMAGED = [
     ("mmstrat", "9 (12: 1, 2 (31), 1; 4A; 1)", 1, 23, "subtree A is never written"),
-    ("mmstrat", "9 (12: 1, 2 (31), 1; 4A; 1)\nA = (13: 0, 1, 1; 1; 1)\nB = (11)", 3, 1,
-     "subtree B is written but never used"),
+    (
+        "mmstrat",
+        "9 (12: 1, 2 (31), 1; 4A; 1)\nA = (13: 0, 1, 1; 1; 1)\nB = (11)",
+        3,
+        1,
+        "subtree B is written but never used",
+    ),
     ("mmstrat", "9 (12: 1, 2 (31), 1; 4 (22); 1)", 1, 25, "does not tell the 4 secrets apart"),
     ("mmstrat", "9 (12: 1, 2, 1; 4A; 1)", 1, 11, "a part of 2 secrets needs a guess"),
     ("mmstrat", "9 (12: 1, 2 (31), 1; 4A; 1", 1, 27, "expected '(', ')', ','"),
@@ -202,48 +217,93 @@ DAMAGED = [
     ("arfst-table", "     -- O- OO X- XX\n000 1 01 22 >009 10 >002 01\n", 2, 13, "no row 009"),
     ("arfst-table", "     -- O- OO X- XX\n000 1 01 22 10\n", 2, 1, "has 2 replies"),
     ("arfst-table", "     -- O- OO X- XX\n000 1 01 22 ---- 10 ---- 11\n", 2, 26, "not the guess"),
-    ("arfst-table", "     -- O- OO X- XX\n000 1 01 22 >001 10 ---- 01\n001 3 20 - - - - -\n",
-     2, 13, "depth"),
-    ("arfst-table", "     -- O- OO X- XX\n000 1 01 22 ---- 10 ---- 01\n001 2 20 - - - - -\n",
-     3, 1, "never reached"),
+    (
+        "arfst-table",
+        "     -- O- OO X- XX\n000 1 01 22 >001 10 ---- 01\n001 3 20 - - - - -\n",
+        2,
+        13,
+        "depth",
+    ),
+    (
+        "arfst-table",
+        "     -- O- OO X- XX\n000 1 01 22 ---- 10 ---- 01\n001 2 20 - - - - -\n",
+        3,
+        1,
+        "never reached",
+    ),
     ("arfst-table", "     -- O- OO X- XX\n000 1 01 22 ? 10\n", 2, 13, "expected"),
     ("arfst-yaml", "---\n- 01\n- --: 22\n    O-: 12\n", 4, 5, "expected"),
-    ("arfst-yaml", "---\n- 01\n- --: 22\n  O-:\n    - 20\n    - O-: 12\n     XX: 20\n", 7, 6, "expected"),
+    (
+        "arfst-yaml",
+        "---\n- 01\n- --: 22\n  O-:\n    - 20\n    - O-: 12\n     XX: 20\n",
+        7,
+        6,
+        "expected",
+    ),
     ("arfst-yaml", "---\n- 01\n- ---: 22\n", 3, 3, "key pegs"),
-    ("json", '{"guess": "AB", "branches": {"10": {"guess": "AA"} "01": {"guess": "BA"}}}', 1, 52,
-     "expected ',' or '}'"),
+    (
+        "json",
+        '{"guess": "AB", "branches": {"10": {"guess": "AA"} "01": {"guess": "BA"}}}',
+        1,
+        52,
+        "expected ',' or '}'",
+    ),
     ("json", '{"guess": "AB", "branch": {}}', 1, 17, "unknown key 'branch'"),
     ("json", '{"guess": "AB", "branches": {"1": {"guess": "AA"}}}', 1, 30, "not a reply"),
     ("json", '{"guess": "ab"}', 1, 11, "capital letters"),
     ("json", '{"branches": {}}', 1, 1, 'no "guess"'),
     ("json", '{"guess": "AB", "branches": {"10": ["AA"]}}', 1, 36, "expected a node"),
-    ("csv", "game,guesses,secret\n\"AB 10, AA 20\",2,AA\n\"AC 01, BA 20\",2,BA\n", 3, 2,
-     "guess AB here, not AC"),
-    ("csv", "game,guesses,secret\n\"AB 10, AA 20\",3,AA\n", 2, 16, "not 3"),
-    ("csv", "game,guesses,secret\n\"AB 10, AA 10\",2,AA\n", 2, 9, "not with the win"),
-    ("csv", "game,guesses,secret\n\"AB 10, AA 20,2,AA\n", 2, 15, "expected a code"),
+    (
+        "csv",
+        'game,guesses,secret\n"AB 10, AA 20",2,AA\n"AC 01, BA 20",2,BA\n',
+        3,
+        2,
+        "guess AB here, not AC",
+    ),
+    ("csv", 'game,guesses,secret\n"AB 10, AA 20",3,AA\n', 2, 16, "not 3"),
+    ("csv", 'game,guesses,secret\n"AB 10, AA 10",2,AA\n', 2, 9, "not with the win"),
+    ("csv", 'game,guesses,secret\n"AB 10, AA 20,2,AA\n', 2, 15, "expected a code"),
     ("csv", "game,guesses,secret\n", 2, 1, "no games"),
-    ("mikemag", 'digraph { 1 [label="12"]; 2 [label="21"]; 1 -> 2 [label="2"] }', 1, 57,
-     "not a reply"),
+    (
+        "mikemag",
+        'digraph { 1 [label="12"]; 2 [label="21"]; 1 -> 2 [label="2"] }',
+        1,
+        57,
+        "not a reply",
+    ),
     ("mikemag", 'digraph { 1 [label="12"]; 2 [label="21"]; 1 -> 2 }', 1, 43, "no reply label"),
-    ("mikemag", 'digraph { 1 [label="12"]; 2 [label="21"]; 3 [label="22"]; 1 -> 2 [label="02"] }',
-     1, 43, "one first guess"),
+    (
+        "mikemag",
+        'digraph { 1 [label="12"]; 2 [label="21"]; 3 [label="22"]; 1 -> 2 [label="02"] }',
+        1,
+        43,
+        "one first guess",
+    ),
     ("mikemag", 'digraph { 1 [label="AB"] }', 1, 20, "digits from 1"),
     ("mikemag", 'digraph { 1 [label="12"]; 2 [label="21"] 1 -> 2 [label="02"]', 1, 61, "expected"),
-    ("dot", 'digraph { n0 [label="AB"]; n1 [label="BA"]; n0 -> n1 [label="02"]; n1 -> n0 [label="20"] }',
-     1, 1, "one first guess"),
+    (
+        "dot",
+        'digraph { n0 [label="AB"]; n1 [label="BA"]; n0 -> n1 [label="02"]; n1 -> n0 [label="20"] }',
+        1,
+        1,
+        "one first guess",
+    ),
     ("dot", 'digraph { n0 [label="AB"]; n0 -> n1 [label="02"] }', 1, 34, "no label"),
     ("brace", "{AB:{10:AA:BB}}", 1, 11, "expected ',' or '}'"),
 ]
 
 
 @pytest.mark.parametrize(("fmt", "text", "line", "column", "words"), DAMAGED)
-def test_damaged_files_name_the_place(fmt: str, text: str, line: int, column: int, words: str) -> None:
+def test_damaged_files_name_the_place(
+    fmt: str, text: str, line: int, column: int, words: str
+) -> None:
     with pytest.raises(StrategyFileError) as caught:
         convert.reads(text, fmt, source="bad.file")
     problem = caught.value
     assert words in problem.message
-    assert (problem.source, problem.line, problem.column) == ("bad.file", line, column), problem.message
+    assert (problem.source, problem.line, problem.column) == ("bad.file", line, column), (
+        problem.message
+    )
     assert str(problem).startswith(f"bad.file:{line}:{column}: ")
 
 
@@ -252,7 +312,9 @@ SMALL_FILES = sorted(n for n in DETECTED if n.startswith("small"))
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hs.sampled_from(SMALL_FILES), hs.data())
-def test_randomly_damaged_files_read_or_fail_with_a_position(name: str, data: hs.DataObject) -> None:
+def test_randomly_damaged_files_read_or_fail_with_a_position(
+    name: str, data: hs.DataObject
+) -> None:
     text = data.draw(damaged((FORMATS_DATA / name).read_text()))
     for fmt in (DETECTED[name], None):
         try:
@@ -310,7 +372,9 @@ def test_convert_writes_a_file_and_refuses_to_overwrite(tmp_path: Path) -> None:
 def test_convert_takes_the_format_and_the_game(tmp_path: Path) -> None:
     source = tmp_path / "strategy.data"
     source.write_text((FORMATS_DATA / "small-mmstrat.txt").read_text())
-    result = invoke(["convert", str(source), "--from", "mmstrat", "-p", "2", "-c", "3", "--to", "json"])
+    result = invoke(
+        ["convert", str(source), "--from", "mmstrat", "-p", "2", "-c", "3", "--to", "json"]
+    )
     assert result.exit_code == 0, result.output
     assert convert.reads(result.stdout) == loads(SMALL)
     wrong = invoke(["convert", str(source), "-p", "2", "-c", "4"])
@@ -328,9 +392,19 @@ def test_convert_reports_a_damaged_file_without_a_traceback(tmp_path: Path) -> N
 def test_the_installed_command_converts(tmp_path: Path) -> None:
     out = tmp_path / "small.txt"
     done = subprocess.run(
-        [sys.executable, "-m", "strategytree", "convert", str(FORMATS_DATA / "small-arfst.yml"),
-         "-o", str(out)],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "strategytree",
+            "convert",
+            str(FORMATS_DATA / "small-arfst.yml"),
+            "-o",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert sorted_tree(load(out)) == sorted_tree(loads(SMALL))

@@ -21,7 +21,7 @@ from ..tree import Node, Strategy
 if TYPE_CHECKING:
     from lark import Lark
 
-__all__ = ["Source", "parse", "letters"]
+__all__ = ["Source", "letters", "parse"]
 
 #: an offset in the text being read
 Offset = int
@@ -31,8 +31,7 @@ class Source:
     """A text being read and its name: turns offsets into ``line:column`` for messages."""
 
     def __init__(self, text: str, name: str = "<string>") -> None:
-        if text.startswith("\ufeff"):
-            text = text[1:]
+        text = text.removeprefix("\ufeff")
         self.text = text
         """the text, without a byte-order mark"""
         self.name = name

@@ -31,12 +31,19 @@ if TYPE_CHECKING:
 __all__ = ["read_table", "read_yaml", "reply_of"]
 
 _TABLE_NAMES = {
-    "PATTERN": "a reply such as XO--", "NEXT": "'>' and a row number", "NUMBER": "a number",
-    "NONE": "'----'", "_NL": "a new line", "$END": "the end of the file",
+    "PATTERN": "a reply such as XO--",
+    "NEXT": "'>' and a row number",
+    "NUMBER": "a number",
+    "NONE": "'----'",
+    "_NL": "a new line",
+    "$END": "the end of the file",
 }
 _YAML_NAMES = {
-    "KEY": "a reply such as 'XO--:'", "CODE": "a code", "_DASH": "'- '",
-    "_INDENT": "an indented line", "_DEDENT": "a line indented less",
+    "KEY": "a reply such as 'XO--:'",
+    "CODE": "a code",
+    "_DASH": "'- '",
+    "_INDENT": "an indented line",
+    "_DEDENT": "a line indented less",
     "$END": "the end of the file",
 }
 
@@ -66,7 +73,9 @@ def read_table(source: Source) -> Strategy:
     pegs = len(patterns[0])
     for p in patterns:
         if len(p) != pegs or p.count("X") + p.count("O") + p.count("-") != pegs:
-            raise source.error(p.start_pos, f"reply {p} has not the {pegs} key pegs of {patterns[0]}")
+            raise source.error(
+                p.start_pos, f"reply {p} has not the {pegs} key pegs of {patterns[0]}"
+            )
     if not rows:
         raise source.error(len(source.text), "the table has no rows")
     number: dict[int, tuple[Node, Any]] = {}
@@ -76,7 +85,8 @@ def read_table(source: Source) -> Strategy:
             raise source.error(ident.start_pos, f"row {ident} is written twice")
         if len(cells) != len(patterns):
             raise source.error(
-                ident.start_pos, f"row {ident} has {len(cells)} replies; the header names {len(patterns)}"
+                ident.start_pos,
+                f"row {ident} has {len(cells)} replies; the header names {len(patterns)}",
             )
         node = Node(letters(str(guess), 0, source, guess.start_pos), (), guess.start_pos)
         number[int(ident)] = (node, row)
@@ -94,7 +104,8 @@ def read_table(source: Source) -> Strategy:
                 if reply.black == pegs:
                     if code != node.guess:
                         raise source.error(
-                            cell.start_pos, f"row {ident}: the win {pattern} names {cell}, not the guess {guess}"
+                            cell.start_pos,
+                            f"row {ident}: the win {pattern} names {cell}, not the guess {guess}",
                         )
                     continue
                 branches.append((reply, Node(code, (), cell.start_pos)))
@@ -103,7 +114,9 @@ def read_table(source: Source) -> Strategy:
             if target not in number:
                 raise source.error(cell.start_pos, f"row {ident}: there is no row {cell[1:]}")
             if target in used:
-                raise source.error(cell.start_pos, f"row {ident}: row {cell[1:]} is already used elsewhere")
+                raise source.error(
+                    cell.start_pos, f"row {ident}: row {cell[1:]} is already used elsewhere"
+                )
             child, child_row = number[target]
             if int(child_row.children[1]) != int(depth) + 1:
                 raise source.error(
@@ -171,14 +184,17 @@ def read_yaml(source: Source) -> Strategy:
             key, value = entry.children
             pattern = str(key)[:-1]
             if len(pattern) != pegs:
-                raise source.error(key.start_pos, f"reply {pattern} has not the {pegs} key pegs of the guesses")
+                raise source.error(
+                    key.start_pos, f"reply {pattern} has not the {pegs} key pegs of the guesses"
+                )
             reply = reply_of(pattern)
             if getattr(value, "type", None) == "CODE":
                 code = letters(str(value), 0, source, value.start_pos)
                 if reply.black == pegs:
                     if code != node.guess:
                         raise source.error(
-                            value.start_pos, f"the win {pattern} names {value}, not the guess {guess}"
+                            value.start_pos,
+                            f"the win {pattern} names {value}, not the guess {guess}",
                         )
                     continue
                 branches.append((reply, Node(code, (), value.start_pos)))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 from ..game import Reply
@@ -33,14 +34,27 @@ __all__ = ["DIALECTS", "read"]
 DIALECTS = ("mikemag", "dot")
 
 _NAMES = {
-    "STRICT": "'strict'", "GRAPH": "'graph'", "DIGRAPH": "'digraph'", "NODE": "'node'",
-    "EDGE": "'edge'", "SUBGRAPH": "'subgraph'", "ID": "a name", "NUMERAL": "a number",
-    "QUOTED": "a quoted string", "EDGEOP": "'->'", "LBRACE": "'{'", "RBRACE": "'}'",
-    "LSQB": "'['", "RSQB": "']'", "EQUAL": "'='", "COMMA": "','", "SEMI": "';'",
+    "STRICT": "'strict'",
+    "GRAPH": "'graph'",
+    "DIGRAPH": "'digraph'",
+    "NODE": "'node'",
+    "EDGE": "'edge'",
+    "SUBGRAPH": "'subgraph'",
+    "ID": "a name",
+    "NUMERAL": "a number",
+    "QUOTED": "a quoted string",
+    "EDGEOP": "'->'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "EQUAL": "'='",
+    "COMMA": "','",
+    "SEMI": "';'",
     "$END": "the end of the file",
 }
 _MIKEMAG_LABEL = re.compile(r"\s*([0-9]+)(?:\s*-\s*[0-9]+)?\s*")
-_OUR_LABEL = re.compile(r"\s*([A-Z]+)\s*(?:\\n.*)?", re.S)
+_OUR_LABEL = re.compile(r"\s*([A-Z]+)\s*(?:\\n.*)?", re.DOTALL)
 _REPLY = re.compile(r"\s*([0-9])([0-9])\s*")
 
 
@@ -60,7 +74,7 @@ def _parser() -> Lark:
         def edge_stmt(self, c: list[Any]) -> list:
             attrs = c[-1] if isinstance(c[-1], dict) else {}
             ends = [t for t in c if not isinstance(t, dict) and t.type != "EDGEOP"]
-            return [("edge", a, b, attrs) for a, b in zip(ends, ends[1:])]
+            return [("edge", a, b, attrs) for a, b in pairwise(ends)]
 
         def assign(self, c: list[Any]) -> list:
             return [("assign", c[0], c[2])]
@@ -81,7 +95,9 @@ def _text(token: Token) -> str:
     """A DOT identifier's text (a quoted string without its quotes and escapes)."""
     value = str(token)
     if token.type == "QUOTED":
-        return re.sub(r'\\(["\\\n])', lambda m: "" if m.group(1) == "\n" else m.group(1), value[1:-1])
+        return re.sub(
+            r'\\(["\\\n])', lambda m: "" if m.group(1) == "\n" else m.group(1), value[1:-1]
+        )
     return value
 
 
@@ -130,13 +146,17 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
     for name, at in seen.items():
         if name not in labels:
             raise source.error(at, f"node {name} has no label (its guess)")
-    nodes = {name: Node(_guess(source, labels[name], dialect), (), labels[name].start_pos)
-             for name in seen}
+    nodes = {
+        name: Node(_guess(source, labels[name], dialect), (), labels[name].start_pos)
+        for name in seen
+    }
     parent: dict[str, str] = {}
     children: dict[str, list[tuple[Token, str]]] = {}
     for a, b, attrs in edges:
         if _text(b) in parent:
-            raise source.error(b.start_pos, f"node {_text(b)} has a second edge into it: a tree has one")
+            raise source.error(
+                b.start_pos, f"node {_text(b)} has a second edge into it: a tree has one"
+            )
         if "label" not in attrs:
             raise source.error(a.start_pos, f"the edge {_text(a)} -> {_text(b)} has no reply label")
         parent[_text(b)] = _text(a)
@@ -147,8 +167,9 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
     if len(tops) != 1:
         where = seen[tops[1]] if tops else 0
         raise source.error(
-            where, f"a strategy has one first guess, but {len(tops)} nodes have no edge into "
-            "them" + (f": {', '.join(tops[:3])}" if tops else "")
+            where,
+            f"a strategy has one first guess, but {len(tops)} nodes have no edge into "
+            "them" + (f": {', '.join(tops[:3])}" if tops else ""),
         )
     reached, todo = {tops[0]}, [tops[0]]
     while todo:
@@ -157,7 +178,9 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
         for label, child in children.get(name, []):
             m = _REPLY.fullmatch(_text(label))
             if not m:
-                raise source.error(label.start_pos, f"edge label {_text(label)!r} is not a reply (two digits bw)")
+                raise source.error(
+                    label.start_pos, f"edge label {_text(label)!r} is not a reply (two digits bw)"
+                )
             reply = Reply(int(m.group(1)), int(m.group(2)))
             if reply.black == len(node.guess) and nodes[child].guess == node.guess:
                 if children.get(child):

@@ -33,9 +33,18 @@ if TYPE_CHECKING:
 __all__ = ["dumps", "read"]
 
 _NAMES = {
-    "STRING": "a string", "NUMBER": "a number", "TRUE": "true", "FALSE": "false",
-    "NULL": "null", "LBRACE": "'{'", "RBRACE": "'}'", "LSQB": "'['", "RSQB": "']'",
-    "COMMA": "','", "COLON": "':'", "$END": "the end of the file",
+    "STRING": "a string",
+    "NUMBER": "a number",
+    "TRUE": "true",
+    "FALSE": "false",
+    "NULL": "null",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "$END": "the end of the file",
 }
 _GUESS = re.compile(r"[A-Z]+")
 _REPLY = re.compile(r"([0-9])([0-9])")
@@ -70,8 +79,12 @@ def _parser() -> Lark:
         def start(self, c: list[Any]) -> Any:
             return c[0]
 
-    return Lark(grammar_text("json_tree"), parser="lalr", lexer="basic",
-                transformer=_Values(visit_tokens=False))
+    return Lark(
+        grammar_text("json_tree"),
+        parser="lalr",
+        lexer="basic",
+        transformer=_Values(visit_tokens=False),
+    )
 
 
 def _string(token: Token) -> str:
@@ -90,31 +103,43 @@ def read(source: Source) -> Strategy:
     while todo:
         node, value = todo.pop()
         if not isinstance(value, _Object):
-            raise source.error(_where(value), "expected a node: an object with a \"guess\"")
+            raise source.error(_where(value), 'expected a node: an object with a "guess"')
         fields: dict[str, tuple[Token, Any]] = {}
         for key, item in value.pairs:
             name = _string(key)
             if name not in ("guess", "branches"):
-                raise source.error(key.start_pos, f"unknown key {name!r}: a node has \"guess\" and \"branches\"")
+                raise source.error(
+                    key.start_pos, f'unknown key {name!r}: a node has "guess" and "branches"'
+                )
             if name in fields:
                 raise source.error(key.start_pos, f"key {name!r} is written twice")
             fields[name] = (key, item)
         if "guess" not in fields:
-            raise source.error(value.pos, "this node has no \"guess\"")
+            raise source.error(value.pos, 'this node has no "guess"')
         guess = fields["guess"][1]
-        if isinstance(guess, _Object) or guess.type != "STRING" or not _GUESS.fullmatch(_string(guess)):
-            raise source.error(_where(guess), "a guess is a string of capital letters, such as \"AABB\"")
+        if (
+            isinstance(guess, _Object)
+            or guess.type != "STRING"
+            or not _GUESS.fullmatch(_string(guess))
+        ):
+            raise source.error(
+                _where(guess), 'a guess is a string of capital letters, such as "AABB"'
+            )
         node.guess, node.pos = _string(guess), guess.start_pos + 1
         if "branches" not in fields:
             continue
         branches_value = fields["branches"][1]
         if not isinstance(branches_value, _Object):
-            raise source.error(_where(branches_value), "\"branches\" is an object from replies to nodes")
+            raise source.error(
+                _where(branches_value), '"branches" is an object from replies to nodes'
+            )
         branches = []
         for key, item in branches_value.pairs:
             m = _REPLY.fullmatch(_string(key))
             if m is None:
-                raise source.error(key.start_pos, f"{_string(key)!r} is not a reply (two digits bw)")
+                raise source.error(
+                    key.start_pos, f"{_string(key)!r} is not a reply (two digits bw)"
+                )
             child = Node("", ())
             branches.append((Reply(int(m.group(1)), int(m.group(2))), child))
             todo.append((child, item))

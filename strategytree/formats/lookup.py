@@ -13,6 +13,7 @@ which no secret is solved leaves no row, so it cannot come back.
 from __future__ import annotations
 
 from functools import cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from ..game import Reply
@@ -26,9 +27,14 @@ if TYPE_CHECKING:
 __all__ = ["read"]
 
 _NAMES = {
-    "HEADER": "the header 'game,guesses,secret'", "CODE": "a code in letters",
-    "REPLY": "a reply (two digits)", "COUNT": "a number of guesses", "QUOTE": "'\"'",
-    "COMMA": "','", "_NL": "a new line", "$END": "the end of the file",
+    "HEADER": "the header 'game,guesses,secret'",
+    "CODE": "a code in letters",
+    "REPLY": "a reply (two digits)",
+    "COUNT": "a number of guesses",
+    "QUOTE": "'\"'",
+    "COMMA": "','",
+    "_NL": "a new line",
+    "$END": "the end of the file",
 }
 
 
@@ -64,7 +70,7 @@ def read(source: Source) -> Strategy:
         if root is None:
             root = Node(str(moves[0][0]), (), moves[0][0].start_pos)
         node = root
-        for (code, reply), (following, _) in zip(moves, moves[1:]):
+        for (code, reply), (following, _) in pairwise(moves):
             if str(code) != node.guess:
                 raise source.error(
                     code.start_pos, f"the rows above guess {node.guess} here, not {code}"
@@ -77,7 +83,9 @@ def read(source: Source) -> Strategy:
                 child = children[reply] = Node(str(following), (), following.start_pos)
             node = child
         if node.guess != str(last):
-            raise source.error(last.start_pos, f"the rows above guess {node.guess} here, not {last}")
+            raise source.error(
+                last.start_pos, f"the rows above guess {node.guess} here, not {last}"
+            )
     for node, children in branches.values():
         node.branches = tuple(children.items())
     assert root is not None

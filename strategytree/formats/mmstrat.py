@@ -31,8 +31,15 @@ if TYPE_CHECKING:
 __all__ = ["read", "reply_layout"]
 
 _NAMES = {
-    "NUMBER": "a number", "NAME": "a subtree letter (A-Z)", "FLAG": "'*'", "LPAR": "'('",
-    "RPAR": "')'", "COLON": "':'", "SEMICOLON": "';'", "COMMA": "','", "EQUAL": "'='",
+    "NUMBER": "a number",
+    "NAME": "a subtree letter (A-Z)",
+    "FLAG": "'*'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COLON": "':'",
+    "SEMICOLON": "';'",
+    "COMMA": "','",
+    "EQUAL": "'='",
     "$END": "the end of the file",
 }
 
@@ -141,7 +148,9 @@ class _Builder:
     def subtree(self, name: Token, secrets: np.ndarray) -> Node:
         key = str(name)
         if key not in self.named:
-            raise self.source.error(name.start_pos, f"subtree {key} is never written ('{key} = (...)')")
+            raise self.source.error(
+                name.start_pos, f"subtree {key} is never written ('{key} = (...)')"
+            )
         if key in self.open or key in self.used:
             raise self.source.error(name.start_pos, f"subtree {key} is used twice")
         self.used.add(key)
@@ -174,7 +183,9 @@ class _Builder:
                         f"{len(part)} give reply {reply}",
                     )
                 if len(part):
-                    branches.append((reply, Node(game.code_text(game.secrets[part[0]]), (), code.start_pos)))
+                    branches.append(
+                        (reply, Node(game.code_text(game.secrets[part[0]]), (), code.start_pos))
+                    )
             return Node(guess, tuple(branches), code.start_pos)
         for reply, part in self.placed(code, groups, layout):
             sub = secrets[replies == game.reply_code(reply)]
