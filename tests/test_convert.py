@@ -408,3 +408,68 @@ def test_the_installed_command_converts(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert sorted_tree(load(out)) == sorted_tree(loads(SMALL))
+
+
+# -- mmstrat on big trees: a plain writer of Irving's notation, read back ----------------
+def irving(strategy: Strategy, game) -> str:
+    """The strategy in mmstrat's text, written the plain way (a twin of mmstrat's writer):
+    parts of the first guess with many secrets are named and written below."""
+    pegs = game.pegs
+    named: list[str] = []
+    layout = [
+        [(b, w) for w in range(pegs - b, -1, -1) if not (b == pegs - 1 and w == 1)]
+        for b in range(pegs + 1)
+    ]
+
+    def digits(guess: str) -> str:
+        return "".join(str(ord(ch) - 64) for ch in guess)
+
+    def part(node: Node | None, secrets: list[int], level: int) -> str:
+        if len(secrets) <= 1:
+            return str(len(secrets))
+        guess = game.parse_code(node.guess)
+        parts: dict[tuple[int, int], list[int]] = {}
+        for s in secrets:
+            reply = game.reply(game.feedback(guess, game.secrets[s]))
+            parts.setdefault(tuple(reply), []).append(s)
+        children = {tuple(r): n for r, n in node.branches}
+        if all(len(p) <= 1 for r, p in parts.items() if r[0] < pegs) and all(
+            n.is_leaf for n in children.values()
+        ):
+            return f"{len(secrets)} ({digits(node.guess)})"
+        body = f"({digits(node.guess)}:"
+        for group in layout:
+            for b, w in group:
+                inside = parts.get((b, w), [])
+                written = (
+                    str(len(inside)) if b == pegs else part(children.get((b, w)), inside, level + 1)
+                )
+                body += " " + written + ("," if w else ")" if b == pegs else ";")
+        if level == 1 and len(secrets) >= pegs * (pegs + 3) // 2:
+            named.append(body)
+            return f"{len(secrets)}{chr(64 + len(named))}"
+        return f"{len(secrets)} {body}"
+
+    top = part(strategy.root, list(range(len(game.secrets))), 0)
+    return "\n\n".join([top] + [f"{chr(65 + i)} = {body}" for i, body in enumerate(named)]) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "game", "total"),
+    [
+        ("arfst-4-6-6.txt", mastermind(4, 6), 5625),
+        ("mikemag-knuth-4-6.txt", mastermind(4, 6), 5801),
+        ("arfst-4-6-unique.txt", None, 1446),  # 360 secrets: told to be 4 distinct of 6
+    ],
+)
+def test_mmstrat_reads_big_trees_back(name: str, game, total: int) -> None:
+    from strategytree.game import distinct
+
+    tree = load(DATA / name)
+    game_of_file = game or distinct(4, 6, distinct_guesses=True)
+    text = irving(tree, game_of_file)
+    assert re.search(r"\n[A-Z] = \(", text)  # named parts, as mmstrat writes them
+    back = convert.reads(text, game=game)
+    assert convert.detect(text) == "mmstrat"
+    assert sorted_tree(back) == sorted_tree(tree)
+    assert verify(back, game_of_file).total == total
