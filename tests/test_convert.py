@@ -283,7 +283,8 @@ DAMAGED = [
     ("mikemag", 'digraph { 1 [label="12"]; 2 [label="21"] 1 -> 2 [label="02"]', 1, 61, "expected"),
     (
         "dot",
-        'digraph { n0 [label="AB"]; n1 [label="BA"]; n0 -> n1 [label="02"]; n1 -> n0 [label="20"] }',
+        'digraph { n0 [label="AB"]; n1 [label="BA"]; '
+        'n0 -> n1 [label="02"]; n1 -> n0 [label="20"] }',
         1,
         1,
         "one first guess",
