@@ -65,12 +65,15 @@ _TABLE_HEADER = re.compile(r"[XO-]+(?:[ \t]+[XO-]+)+[ \t]*(?:\r?\n|$)")
 def detect(text: str) -> str:
     """The format a text is written in (one of :data:`FORMATS`), told from its beginning.
 
-    Raises :class:`~strategytree.errors.StrategyFileError` when no format fits.
+    Text that fits no other format is taken for the brace grammar, whose reader
+    then says what it expected where.
     """
     start = text.lstrip("\ufeff \t\r\n")
     if start.startswith("{"):
         return "json" if re.match(r'\{\s*"', start) else "brace"
-    if re.match(r"(?:strict\s+)?(?:di)?graph\b", start, re.IGNORECASE) or start.startswith(("//", "/*")):
+    if re.match(r"(?:strict\s+)?(?:di)?graph\b", start, re.IGNORECASE) or start.startswith(
+        ("//", "/*")
+    ):
         label = re.search(r'label\s*=\s*"?\s*([0-9A-Za-z.])', start)
         return "mikemag" if label and label.group(1).isdigit() else "dot"
     if _TABLE_HEADER.match(start):
@@ -81,12 +84,7 @@ def detect(text: str) -> str:
         return "csv"
     if re.match(r"[0-9]+\s*\(", start):
         return "mmstrat"
-    if start[:1].isalpha():
-        return "brace"
-    raise Source(text).error(
-        len(text) - len(start) if start else 0,
-        f"cannot tell the format of this text; name one of {', '.join(FORMATS)}",
-    )
+    return "brace"
 
 
 def reads(

@@ -283,8 +283,10 @@ DAMAGED = [
     ("mikemag", 'digraph { 1 [label="12"]; 2 [label="21"] 1 -> 2 [label="02"]', 1, 61, "expected"),
     (
         "dot",
-        'digraph { n0 [label="AB"]; n1 [label="BA"]; '
-        'n0 -> n1 [label="02"]; n1 -> n0 [label="20"] }',
+        (
+            'digraph { n0 [label="AB"]; n1 [label="BA"]; '
+            'n0 -> n1 [label="02"]; n1 -> n0 [label="20"] }'
+        ),
         1,
         1,
         "one first guess",
@@ -324,10 +326,22 @@ def test_randomly_damaged_files_read_or_fail_with_a_position(
             assert problem.line is not None and problem.column is not None, str(problem)
 
 
-def test_text_of_no_known_format_is_named_so() -> None:
-    with pytest.raises(StrategyFileError, match="cannot tell the format") as caught:
-        convert.reads("\n  %%% not a tree")
-    assert (caught.value.line, caught.value.column) == (2, 3)
+def test_text_of_no_known_format_is_read_as_the_brace_grammar() -> None:
+    assert convert.detect("\n  %%% not a tree") == "brace"
+    with pytest.raises(StrategyFileError, match="expected '{' or a guess") as caught:
+        convert.reads("\n  %%% not a tree", source="odd.txt")
+    assert (caught.value.source, caught.value.line, caught.value.column) == ("odd.txt", 2, 3)
+
+
+@pytest.mark.parametrize("path", sorted((DATA / "fuzz").glob("*.txt")) + sorted(DATA.glob("*.txt")))
+def test_brace_files_read_as_the_brace_reader_reads_them(path: Path) -> None:
+    def outcome(read) -> str:
+        try:
+            return dumps(read(path))
+        except StrategyTreeError as problem:
+            return str(problem)
+
+    assert outcome(convert.read) == outcome(load)
 
 
 def test_unknown_formats_are_refused() -> None:
