@@ -134,6 +134,14 @@ def read_table(source: Source) -> Strategy:
 
 
 # -- YAML -----------------------------------------------------------------------------
+class _Misindented(Exception):
+    """A line indented less than the one before, but to no column of the blocks around it."""
+
+    def __init__(self, offset: int) -> None:
+        super().__init__(offset)
+        self.offset = offset
+
+
 class _Blocks:
     """Turns YAML indentation into ``_INDENT``/``_DEDENT`` tokens: a ``-`` or a reply
     further right than the one before opens a block, one further left closes blocks."""
@@ -148,9 +156,13 @@ class _Blocks:
         for token in stream:
             last = token
             if token.type in ("_DASH", "KEY"):
+                closed = False
                 while columns and columns[-1] > token.column:
                     columns.pop()
+                    closed = True
                     yield Token.new_borrow_pos("_DEDENT", "", token)
+                if closed and columns and token.column > columns[-1]:
+                    raise _Misindented(token.start_pos)
                 if not columns or token.column > columns[-1]:
                     columns.append(token.column)
                     yield Token.new_borrow_pos("_INDENT", "", token)
@@ -168,7 +180,14 @@ def _yaml_parser() -> Lark:
 
 def read_yaml(source: Source) -> Strategy:
     """The strategy of an arfst23 solution in YAML."""
-    tree = parse(_yaml_parser(), source, _YAML_NAMES)
+    try:
+        tree = parse(_yaml_parser(), source, _YAML_NAMES)
+    except _Misindented as err:
+        raise source.error(
+            err.offset,
+            "this line is indented less than the one before, but not as far "
+            "back as any line above it",
+        ) from None
     top = tree.children[0]
     root = Node("", ())
     todo: list[tuple[Node, Any]] = [(root, top)]

@@ -164,12 +164,13 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
     tops = [name for name in seen if name not in parent]
     if root_name is not None and root_name in seen:
         tops = [root_name] if root_name not in parent else []
-    if len(tops) != 1:
-        where = seen[tops[1]] if tops else 0
+    if not tops:
+        raise source.error(0, "every node has an edge into it: the edges go round in a cycle")
+    if len(tops) > 1:
         raise source.error(
-            where,
-            f"a strategy has one first guess, but {len(tops)} nodes have no edge into "
-            "them" + (f": {', '.join(tops[:3])}" if tops else ""),
+            seen[tops[1]],
+            f"a strategy has one first guess, but {len(tops)} nodes have no edge into them: "
+            + ", ".join(tops[:3]),
         )
     reached, todo = {tops[0]}, [tops[0]]
     while todo:

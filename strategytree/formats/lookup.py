@@ -73,7 +73,7 @@ def read(source: Source) -> Strategy:
         for (code, reply), (following, _) in pairwise(moves):
             if str(code) != node.guess:
                 raise source.error(
-                    code.start_pos, f"the rows above guess {node.guess} here, not {code}"
+                    code.start_pos, f"the rows above play {node.guess} at this point, not {code}"
                 )
             if reply.black == len(node.guess):
                 raise source.error(code.start_pos, f"the game goes on after the win {code} {reply}")
@@ -84,7 +84,7 @@ def read(source: Source) -> Strategy:
             node = child
         if node.guess != str(last):
             raise source.error(
-                last.start_pos, f"the rows above guess {node.guess} here, not {last}"
+                last.start_pos, f"the rows above play {node.guess} at this point, not {last}"
             )
     for node, children in branches.values():
         node.branches = tuple(children.items())
