@@ -80,7 +80,7 @@ def detect(text: str) -> str:
         return "arfst-table"
     if start.startswith(("---", "- ")):
         return "arfst-yaml"
-    if re.match(r"game\s*,\s*guesses\s*,\s*secret", start):
+    if re.match(r'"?game"?\s*,\s*"?guesses"?\s*,\s*"?secret', start):
         return "csv"
     if re.match(r"[0-9]+\s*\(", start):
         return "mmstrat"

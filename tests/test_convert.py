@@ -187,6 +187,12 @@ def test_our_csv_and_dot_outputs_read_back_into_the_same_tree(
         assert convert.reads(out) == tree, fmt
 
 
+def test_a_lookup_table_with_every_field_quoted_reads() -> None:
+    quoted = '"game","guesses","secret"\r\n"AB 20","1","AB"\r\n"AB 10, AA 20","2","AA"\r\n'
+    assert convert.detect(quoted) == "csv"
+    assert dumps(convert.reads(quoted)) == "{AB:{10:AA}}"
+
+
 def test_a_lookup_table_of_a_big_strategy_reads_back() -> None:
     tree = load(DATA / "arfst-4-6-6.txt")
     assert convert.reads(render(tree, mastermind(4, 6), "csv").text, "csv") == tree

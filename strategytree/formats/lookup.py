@@ -54,12 +54,13 @@ def read(source: Source) -> Strategy:
     root: Node | None = None
     branches: dict[int, tuple[Node, dict[Reply, Node]]] = {}
     for row in rows:
-        *steps, _, count, _, secret = row.children
         moves: list[tuple[Token, Reply]] = []
-        for step in steps:
+        for step in row.children:
             if hasattr(step, "children"):
                 code, reply = step.children
                 moves.append((code, Reply(int(reply[0]), int(reply[1]))))
+        count = next(t for t in row.children if getattr(t, "type", None) == "COUNT")
+        secret = row.children[-2] if row.children[-1].type == "QUOTE" else row.children[-1]
         last, won = moves[-1]
         if won != Reply(len(last), 0):
             raise source.error(last.start_pos, f"the game ends with {last} {won}, not with the win")
