@@ -971,7 +971,7 @@ def convert_command(
         if output is None:
             sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")
             return
-        if output.exists() and output.resolve() == file.resolve():
+        if output.exists() and output.samefile(file):
             raise StrategyTreeError(f"{output} is the file being converted; write to another file")
         target = target_format or SUFFIXES.get(output.suffix.lower(), "brace")
         write(strategy, output, target, indent=indent, force=force)
