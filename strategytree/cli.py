@@ -809,6 +809,62 @@ def _print_simulation(results: list, shown) -> None:
             )
 
 
+@app.command("convert")
+def convert_command(
+    file: Annotated[Path, typer.Argument(help="A strategy tree in any format read (see --from).")],
+    output: Annotated[
+        Optional[Path], typer.Option("--output", "-o", help="Write to this file (atomically) instead of printing.")
+    ] = None,
+    source_format: Annotated[
+        Optional[str],
+        typer.Option(
+            "--from",
+            help="brace, json, mmstrat, arfst-table, arfst-yaml, mikemag, dot or csv "
+            "(default: told from the content).",
+        ),
+    ] = None,
+    target_format: Annotated[
+        Optional[str],
+        typer.Option("--to", help="brace or json (default: json for a .json output, else brace)."),
+    ] = None,
+    indent: Annotated[
+        Optional[int], typer.Option("--indent", min=0, help="Indent nested guesses by this many spaces.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the output file if it exists.")] = False,
+    pegs: Pegs = None,
+    colors: Colors = None,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+    game_name: GameName = "mastermind",
+) -> None:
+    """Convert a strategy tree written by another solver into the brace grammar (or JSON).
+
+    Reads fancidev's mmstrat text, arfst23's tables and YAML, mikemag's GraphViz
+    trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
+    game matters only for mmstrat files, whose counts tell it by default.
+    """
+    from .convert import SUFFIXES, detect, reads, write, writes
+    from .notation import read_text
+
+    try:
+        given = pegs or colors or distinct or distinct_guesses or game_name != "mastermind"
+        game = _game(game_name, pegs, colors, distinct, distinct_guesses)[0] if given else None
+        text = read_text(file)
+        kind = source_format or detect(text)
+        strategy = reads(text, kind, game, source=str(file))
+        if output is None:
+            sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")
+            return
+        if output.exists() and output.samefile(file):
+            raise StrategyTreeError(f"{output} is the file being converted; write to another file")
+        target = target_format or SUFFIXES.get(output.suffix.lower(), "brace")
+        write(strategy, output, target, indent=indent, force=force)
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
+    err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({kind}): "
+              f"{strategy.count_nodes():,} guesses in the tree", soft_wrap=True)
+
+
 def main() -> None:
     """Entry point of the console script.
 

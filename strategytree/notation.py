@@ -34,7 +34,7 @@ from .tree import Node, Strategy, Visitor, walk
 if TYPE_CHECKING:
     from lark import Lark
 
-__all__ = ["load", "loads", "dump", "dumps", "grammar_text"]
+__all__ = ["load", "loads", "dump", "dumps", "grammar_text", "read_text"]
 
 #: how the grammar's terminals are named in messages
 _TERMINALS = {
@@ -328,6 +328,15 @@ def available_memory() -> int | None:
 
 def load(path: str | os.PathLike[str], *, lenient: bool = False) -> Strategy:
     """Read a strategy file (see :func:`loads`)."""
+    return loads(read_text(path), source=str(path), lenient=lenient)
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The text of a strategy file (in any format), checked to be UTF-8 and to fit in memory.
+
+    Raises :class:`StrategyFileError` naming the file (and, for a byte that is
+    not UTF-8, its line and column).
+    """
     name = str(path)
     try:
         size = Path(path).stat().st_size
@@ -357,7 +366,7 @@ def load(path: str | os.PathLike[str], *, lenient: bool = False) -> Strategy:
         raise StrategyFileError(
             f"byte 0x{data[err.start]:02x} is not UTF-8 text", source=name, line=line, column=column
         ) from None
-    return loads(text, source=name, lenient=lenient)
+    return text
 
 
 # -- writing -------------------------------------------------------------

@@ -1,0 +1,153 @@
+"""Strategy trees in every format strategytree reads, and the formats it writes.
+
+Besides the brace grammar (:mod:`strategytree.notation`), trees written by other
+public solvers are read, and our own JSON trees, lookup tables and DOT guides
+are read back; each format's reader lives in :mod:`strategytree.formats`.
+Every reader gives the same :class:`~strategytree.tree.Strategy`, and its
+errors are :class:`~strategytree.errors.StrategyFileError` naming file, line
+and column.  Without a format, the format is told from the content.
+
+>>> tree = reads('{"guess": "AB", "branches": {"02": {"guess": "BA"}}}')
+>>> writes(tree, "brace")
+'{AB:{02:BA}}'
+>>> detect("9 (12: 1, 2 (23), 1; 4 (32); 1)"), detect("{AB:{02:BA}}")
+('mmstrat', 'brace')
+>>> writes(reads("9 (12: 1, 2 (23), 1; 4 (32); 1)"), "brace")
+'{AB:{02:BA,01:{BC:{01:CA}},00:CC,10:{CB:{01:AC,00:AA,10:BB}}}}'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from . import notation
+from .errors import StrategyTreeError
+from .files import write_text_atomic
+from .formats import Source, arfst, graphviz, jsontree, lookup, mmstrat
+from .game import Game
+from .tree import Strategy
+
+__all__ = ["FORMATS", "WRITABLE", "FormatError", "detect", "read", "reads", "write", "writes"]
+
+#: every format read, and what it is
+FORMATS = {
+    "brace": "the brace grammar of strategy files: {AB:{10:AA,...}}",
+    "json": 'our JSON tree: {"guess": "AB", "branches": {"10": {...}}}',
+    "mmstrat": "fancidev/mastermind's mmstrat text (Irving's notation)",
+    "arfst-table": "arfst23/Mastermind's solution tables",
+    "arfst-yaml": "arfst23/Mastermind's solutions in YAML",
+    "mikemag": "mikemag/Mastermind's GraphViz trees",
+    "dot": "our GraphViz guides (show --format dot)",
+    "csv": "our lookup tables (show --format csv)",
+}
+#: the formats that can hold any tree, and so can be written
+WRITABLE = ("brace", "json")
+#: the format a file written is in, by its suffix (else the brace grammar)
+SUFFIXES = {".json": "json"}
+
+
+class FormatError(StrategyTreeError, ValueError):
+    """A format is unknown, or cannot be written."""
+
+
+def _checked(fmt: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
+    kind = fmt.strip().lower()
+    if kind not in allowed:
+        raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(allowed)}")
+    return kind
+
+
+_TABLE_HEADER = re.compile(r"[XO-]+(?:[ \t]+[XO-]+)+[ \t]*(?:\r?\n|$)")
+
+
+def detect(text: str) -> str:
+    """The format a text is written in (one of :data:`FORMATS`), told from its beginning.
+
+    Text that fits no other format is taken for the brace grammar, whose reader
+    then says what it expected where.
+    """
+    start = text.lstrip("\ufeff \t\r\n")
+    if start.startswith("{"):
+        return "json" if re.match(r'\{\s*"', start) else "brace"
+    if re.match(r"(?:strict\s+)?(?:di)?graph\b", start, re.IGNORECASE) or start.startswith(
+        ("//", "/*")
+    ):
+        label = re.search(r'label\s*=\s*"?\s*([0-9A-Za-z.])', start)
+        return "mikemag" if label and label.group(1).isdigit() else "dot"
+    if _TABLE_HEADER.match(start):
+        return "arfst-table"
+    if start.startswith(("---", "- ")):
+        return "arfst-yaml"
+    if re.match(r'"?game"?\s*,\s*"?guesses"?\s*,\s*"?secret', start):
+        return "csv"
+    if re.match(r"[0-9]+\s*\(", start):
+        return "mmstrat"
+    return "brace"
+
+
+def reads(
+    text: str,
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    source: str = "<string>",
+    lenient: bool = False,
+) -> Strategy:
+    """The strategy written in ``text``, in format ``fmt`` (told from the text if None).
+
+    ``game`` is the game of a format that leaves secrets to recompute
+    (mmstrat; by default the one its first count tells); other formats do not
+    need it.  ``lenient`` reads dialects of the brace grammar (see
+    :func:`strategytree.notation.loads`).
+    """
+    kind = detect(text) if fmt is None else _checked(fmt, FORMATS)
+    if kind == "brace":
+        return notation.loads(text, source=source, lenient=lenient)
+    where = Source(text, source)
+    if kind == "json":
+        return jsontree.read(where)
+    if kind == "mmstrat":
+        return mmstrat.read(where, game)
+    if kind == "arfst-table":
+        return arfst.read_table(where)
+    if kind == "arfst-yaml":
+        return arfst.read_yaml(where)
+    if kind == "csv":
+        return lookup.read(where)
+    return graphviz.read(where, kind)
+
+
+def read(
+    path: str | os.PathLike[str],
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    lenient: bool = False,
+) -> Strategy:
+    """The strategy in the file at ``path`` (see :func:`reads`)."""
+    return reads(notation.read_text(path), fmt, game, source=str(path), lenient=lenient)
+
+
+def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None) -> str:
+    """The strategy written in ``fmt`` (one of :data:`WRITABLE`), on one line or indented."""
+    kind = _checked(fmt, WRITABLE)
+    if kind == "json":
+        return jsontree.dumps(strategy, indent=indent)
+    return notation.dumps(strategy, indent=indent)
+
+
+def write(
+    strategy: Strategy,
+    path: str | os.PathLike[str],
+    fmt: str | None = None,
+    *,
+    indent: int | None = None,
+    force: bool = False,
+) -> Path:
+    """Write the strategy to ``path`` atomically, in ``fmt`` (by default from the
+    suffix: ``.json`` is JSON, anything else the brace grammar).  An existing file
+    is refused unless ``force``."""
+    kind = SUFFIXES.get(Path(path).suffix.lower(), "brace") if fmt is None else fmt
+    return write_text_atomic(path, writes(strategy, kind, indent=indent) + "\n", force=force)

@@ -1,0 +1,197 @@
+"""Strategy trees drawn as GraphViz graphs, read back into strategies.
+
+Two dialects share the grammar ``grammars/dot.lark``: mikemag/Mastermind's
+trees (labels are codes in digits from 1, the first guess labelled
+``"1122 - 0"``) and this project's own guides (:func:`strategytree.export.to_dot`:
+labels in letters, the first line the guess).  Edges are labelled with the
+reply, two digits ``bw``; the order of a node's edges is the order of its
+branches; a node without edges out is a known solution.
+
+>>> from strategytree.notation import dumps
+>>> text = 'digraph { 1 [label="12 - 0"]; 2 [label="21"]; 1 -> 2 [label="02"] }'
+>>> dumps(read(Source(text), "mikemag"))
+'{AB:{02:BA}}'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+from ..game import Reply
+from ..notation import grammar_text
+from ..tree import Node, Strategy
+from . import Source, letters, parse
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
+
+__all__ = ["DIALECTS", "read"]
+
+#: the dialects: how a node's label is written
+DIALECTS = ("mikemag", "dot")
+
+_NAMES = {
+    "STRICT": "'strict'",
+    "GRAPH": "'graph'",
+    "DIGRAPH": "'digraph'",
+    "NODE": "'node'",
+    "EDGE": "'edge'",
+    "SUBGRAPH": "'subgraph'",
+    "ID": "a name",
+    "NUMERAL": "a number",
+    "QUOTED": "a quoted string",
+    "EDGEOP": "'->'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "EQUAL": "'='",
+    "COMMA": "','",
+    "SEMI": "';'",
+    "$END": "the end of the file",
+}
+_MIKEMAG_LABEL = re.compile(r"\s*([0-9]+)(?:\s*-\s*[0-9]+)?\s*")
+_OUR_LABEL = re.compile(r"\s*([A-Z]+)\s*(?:\\n.*)?", re.DOTALL)
+_REPLY = re.compile(r"\s*([0-9])([0-9])\s*")
+
+
+@cache
+def _parser() -> Lark:
+    from lark import Lark, Transformer
+
+    class _Statements(Transformer):
+        """Turns the parse into a flat list of ``(kind, ...)`` statements."""
+
+        def attrs(self, c: list[Any]) -> dict[str, Token]:
+            return {str(_text(a.children[0])): a.children[2] for a in c if hasattr(a, "children")}
+
+        def node_stmt(self, c: list[Any]) -> list:
+            return [("node", c[0], c[1] if len(c) > 1 else {})]
+
+        def edge_stmt(self, c: list[Any]) -> list:
+            attrs = c[-1] if isinstance(c[-1], dict) else {}
+            ends = [t for t in c if not isinstance(t, dict) and t.type != "EDGEOP"]
+            return [("edge", a, b, attrs) for a, b in pairwise(ends)]
+
+        def assign(self, c: list[Any]) -> list:
+            return [("assign", c[0], c[2])]
+
+        def attr_stmt(self, c: list[Any]) -> list:
+            return []
+
+        def subgraph(self, c: list[Any]) -> list:
+            return [s for part in c if isinstance(part, list) for s in part]
+
+        def start(self, c: list[Any]) -> list:
+            return [s for part in c if isinstance(part, list) for s in part]
+
+    return Lark(grammar_text("dot"), parser="lalr", transformer=_Statements(visit_tokens=False))
+
+
+def _text(token: Token) -> str:
+    """A DOT identifier's text (a quoted string without its quotes and escapes)."""
+    value = str(token)
+    if token.type == "QUOTED":
+        return re.sub(
+            r'\\(["\\\n])', lambda m: "" if m.group(1) == "\n" else m.group(1), value[1:-1]
+        )
+    return value
+
+
+def _guess(source: Source, label: Token, dialect: str) -> str:
+    text = _text(label)
+    if dialect == "mikemag":
+        m = _MIKEMAG_LABEL.fullmatch(text)
+        if m:
+            return letters(m.group(1), 1, source, label.start_pos + 1 + m.start(1))
+        wanted = "a code in digits from 1, such as 1122"
+    else:
+        m = _OUR_LABEL.fullmatch(text)
+        if m:
+            return m.group(1)
+        if text.startswith("..."):
+            raise source.error(
+                label.start_pos,
+                "the drawing stops here (it was drawn to a depth): it does not hold the "
+                "whole strategy",
+            )
+        wanted = "a guess in letters, such as AABB"
+    raise source.error(label.start_pos, f"the label {text!r} is not {wanted}")
+
+
+def read(source: Source, dialect: str = "dot") -> Strategy:
+    """The strategy drawn in a DOT graph; ``dialect`` is one of :data:`DIALECTS`."""
+    statements = parse(_parser(), source, _NAMES)
+    labels: dict[str, Token] = {}
+    seen: dict[str, int] = {}  # where each node is first named
+    edges: list[tuple[Token, Token, dict[str, Token]]] = []
+    root_name = None
+    for statement in statements:
+        kind = statement[0]
+        if kind == "node":
+            _, name, attrs = statement
+            seen.setdefault(_text(name), name.start_pos)
+            if "label" in attrs:
+                labels[_text(name)] = attrs["label"]
+        elif kind == "edge":
+            _, a, b, attrs = statement
+            for end in (a, b):
+                seen.setdefault(_text(end), end.start_pos)
+            edges.append((a, b, attrs))
+        elif _text(statement[1]) == "root":
+            root_name = _text(statement[2])
+    for name, at in seen.items():
+        if name not in labels:
+            raise source.error(at, f"node {name} has no label (its guess)")
+    nodes = {
+        name: Node(_guess(source, labels[name], dialect), (), labels[name].start_pos)
+        for name in seen
+    }
+    parent: dict[str, str] = {}
+    children: dict[str, list[tuple[Token, str]]] = {}
+    for a, b, attrs in edges:
+        if _text(b) in parent:
+            raise source.error(
+                b.start_pos, f"node {_text(b)} has a second edge into it: a tree has one"
+            )
+        if "label" not in attrs:
+            raise source.error(a.start_pos, f"the edge {_text(a)} -> {_text(b)} has no reply label")
+        parent[_text(b)] = _text(a)
+        children.setdefault(_text(a), []).append((attrs["label"], _text(b)))
+    tops = [name for name in seen if name not in parent]
+    if root_name is not None and root_name in seen:
+        tops = [root_name] if root_name not in parent else []
+    if not tops:
+        raise source.error(0, "every node has an edge into it: the edges go round in a cycle")
+    if len(tops) > 1:
+        raise source.error(
+            seen[tops[1]],
+            f"a strategy has one first guess, but {len(tops)} nodes have no edge into them: "
+            + ", ".join(tops[:3]),
+        )
+    reached, todo = {tops[0]}, [tops[0]]
+    while todo:
+        name = todo.pop()
+        node, branches = nodes[name], []
+        for label, child in children.get(name, []):
+            m = _REPLY.fullmatch(_text(label))
+            if not m:
+                raise source.error(
+                    label.start_pos, f"edge label {_text(label)!r} is not a reply (two digits bw)"
+                )
+            reply = Reply(int(m.group(1)), int(m.group(2)))
+            if reply.black == len(node.guess) and nodes[child].guess == node.guess:
+                if children.get(child):
+                    raise source.error(label.start_pos, f"nothing is guessed after the win {reply}")
+                continue  # the win, written out: implied in our trees
+            branches.append((reply, nodes[child]))
+            reached.add(child)
+            todo.append(child)
+        node.branches = tuple(branches)
+    lost = [name for name in seen if name not in reached]
+    if lost:
+        raise source.error(seen[lost[0]], f"node {lost[0]} is not reached from the first guess")
+    return source.strategy(nodes[tops[0]])

@@ -1,0 +1,93 @@
+"""Lookup tables (``strategytree show --format csv``) read back into strategies.
+
+Each row is the game the strategy plays against one secret; the games share
+their beginnings, and the tree is rebuilt by following them.  A branch after
+which no secret is solved leaves no row, so it cannot come back.
+
+>>> from strategytree.notation import dumps
+>>> table = 'game,guesses,secret\\nAB 20,1,AB\\n"AB 10, AA 20",2,AA\\n"AB 01, BA 20",2,BA\\n'
+>>> dumps(read(Source(table)))
+'{AB:{10:AA,01:BA}}'
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from itertools import pairwise
+from typing import TYPE_CHECKING
+
+from ..game import Reply
+from ..notation import grammar_text
+from ..tree import Node, Strategy
+from . import Source, parse
+
+if TYPE_CHECKING:
+    from lark import Lark, Token
+
+__all__ = ["read"]
+
+_NAMES = {
+    "HEADER": "the header 'game,guesses,secret'",
+    "CODE": "a code in letters",
+    "REPLY": "a reply (two digits)",
+    "COUNT": "a number of guesses",
+    "QUOTE": "'\"'",
+    "COMMA": "','",
+    "_NL": "a new line",
+    "$END": "the end of the file",
+}
+
+
+@cache
+def _parser() -> Lark:
+    from lark import Lark
+
+    return Lark(grammar_text("lookup_csv"), parser="lalr", lexer="contextual")
+
+
+def read(source: Source) -> Strategy:
+    """The strategy that plays the games of a lookup table."""
+    tree = parse(_parser(), source, _NAMES)
+    rows = tree.children[1:]
+    if not rows:
+        raise source.error(len(source.text), "the table has no games")
+    root: Node | None = None
+    branches: dict[int, tuple[Node, dict[Reply, Node]]] = {}
+    for row in rows:
+        moves: list[tuple[Token, Reply]] = []
+        for step in row.children:
+            if hasattr(step, "children"):
+                code, reply = step.children
+                moves.append((code, Reply(int(reply[0]), int(reply[1]))))
+        count = next(t for t in row.children if getattr(t, "type", None) == "COUNT")
+        secret = row.children[-2] if row.children[-1].type == "QUOTE" else row.children[-1]
+        last, won = moves[-1]
+        if won != Reply(len(last), 0):
+            raise source.error(last.start_pos, f"the game ends with {last} {won}, not with the win")
+        if int(count) != len(moves):
+            raise source.error(count.start_pos, f"the game has {len(moves)} guesses, not {count}")
+        if str(secret) != str(last):
+            raise source.error(secret.start_pos, f"the game wins with {last}, not {secret}")
+        if root is None:
+            root = Node(str(moves[0][0]), (), moves[0][0].start_pos)
+        node = root
+        for (code, reply), (following, _) in pairwise(moves):
+            if str(code) != node.guess:
+                raise source.error(
+                    code.start_pos, f"the rows above play {node.guess} at this point, not {code}"
+                )
+            if reply.black == len(node.guess):
+                raise source.error(code.start_pos, f"the game goes on after the win {code} {reply}")
+            _, children = branches.setdefault(id(node), (node, {}))
+            child = children.get(reply)
+            if child is None:
+                child = children[reply] = Node(str(following), (), following.start_pos)
+            node = child
+        if node.guess != str(last):
+            raise source.error(
+                last.start_pos, f"the rows above play {node.guess} at this point, not {last}"
+            )
+    for node, children in branches.values():
+        node.branches = tuple(children.items())
+    assert root is not None
+    return source.strategy(root)
