@@ -35,7 +35,7 @@ from numba.typed import Dict
 from ..feedback import popcount
 from ..symmetry import compiled as symmetry_loops
 from ..symmetry import least_in_class, stabilizer
-from .bounds import INF, split_bound, split_sizes
+from .bounds import INF, lay_out_parts, split_bound, split_sizes
 
 __all__ = [
     "FRAME",
@@ -45,9 +45,9 @@ __all__ = [
     "Scratch",
     "Tables",
     "cache_get",
+    "cache_load",
     "cache_put",
     "cache_rows",
-    "cache_load",
     "changed_rows",
     "new_cache",
     "set_key",
@@ -276,7 +276,7 @@ def changed_rows(cache, min_size, known):
     values = np.empty((len(cache), 3), dtype=np.int64)
     changed = np.zeros(len(cache), dtype=np.bool_)
     count = 0
-    i = 0
+    i = 0  # (numba: no enumerate over a typed dict's views)
     for value in cache.values():
         values[i, 0] = value[0]
         values[i, 1] = value[1]
@@ -287,17 +287,17 @@ def changed_rows(cache, min_size, known):
         ):
             changed[i] = True
             count += 1
-        i += 1
+        i += 1  # noqa: SIM113
     out = np.empty((count, 5), dtype=np.int64)
     i = 0
     j = 0
-    for key in cache.keys():
+    for key in cache:
         if changed[i]:
             out[j, 0] = key[0]
             out[j, 1] = key[1]
             out[j, 2:] = values[i]
             j += 1
-        i += 1
+        i += 1  # noqa: SIM113
     return out, values
 
 
@@ -419,9 +419,7 @@ def most_parts(met, win):
     nowin = ~(np.uint64(1) << np.uint64(win))
     most = np.int64(1)
     for x in range(met.shape[0]):
-        b = np.int64(popcount(met[x] & nowin))
-        if b > most:
-            most = b
+        most = max(most, np.int64(popcount(met[x] & nowin)))
     return most
 
 
@@ -494,8 +492,7 @@ def score_candidates(L, t, lv, ws, cache, stats):
             f.branching = bm
             lbt = t.lbtab[bm]
             capd = t.captab[bm][d - 1]
-            if lbt[n] > lb:
-                lb = lbt[n]
+            lb = max(lb, lbt[n])
     for idx in range(n + m):
         lbg = np.int64(0)
         if idx < n:
@@ -547,7 +544,7 @@ def score_candidates(L, t, lv, ws, cache, stats):
                 fmin = min(fmin, lbg)
                 continue
         met = split_sizes(row, S, h, fill, n_replies)
-        lbg, parts, worst, sq, wins = split_bound(h, fill, met, base, lbt, capd, win)
+        lbg, _parts, worst, sq, _wins = split_bound(h, fill, met, base, lbt, capd, win)
         if lbg >= INF:
             continue
         if worst <= 2 and lbg <= lb:  # nothing left to search, meeting the bound
@@ -584,28 +581,15 @@ def split_into_parts(L, g, t, lv, ws):
     """Lay the set of level ``L`` out by the replies to ``g``, part after part, in
     the next row of ``sets``; list the parts of more than two secrets (besides
     the win) largest first (ties: lower reply first); their number."""
-    f = lv.frames[L]
-    n = f.n_secrets
     S = the_set(L, lv)
-    h, start, big, fill = lv.part_size[L], lv.part_start[L], lv.parts[L], ws.fill
-    row = t.fb[g]
+    h, big = lv.part_size[L], lv.parts[L]
+    lay_out_parts(t.fb[g], S, t.n_replies, h, lv.part_start[L], ws.fill, lv.sets[L + 1])
     win = t.win
-    for j in range(n):
-        h[row[S[j]]] += 1
-    pos = 0
     nb = 0
     for r in range(t.n_replies):
-        start[r] = pos
-        fill[r] = pos
-        pos += h[r]
         if h[r] > 2 and r != win:
             big[nb] = r
             nb += 1
-    buf = lv.sets[L + 1]
-    for j in range(n):
-        r = row[S[j]]
-        buf[fill[r]] = S[j]
-        fill[r] += 1
     # largest parts first: they most often show that a guess costs too much
     for x in range(1, nb):
         r = big[x]
