@@ -33,7 +33,7 @@ MAX_MAPS = 5040
 
 
 class SearchError(StrategyTreeError):
-    """The search cannot be run as asked (a game too big, a bad checkpoint, ...)."""
+    """The search cannot be run as asked (a game too big, no strategy within the limit, ...)."""
 
 
 def transposed(fb: np.ndarray, mode: int) -> np.ndarray:
