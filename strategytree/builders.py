@@ -165,6 +165,7 @@ class GreedyChooser:
         )
         self._guess_masks = colour_masks(game.guesses)
         self._secret_masks = colour_masks(game.secrets)
+        self._merged: dict = {}  # merge_dead_colours's answers, this chooser's own
 
     @cached_property
     def guess_of(self) -> list[int]:
@@ -254,7 +255,7 @@ class GreedyChooser:
         candidates = sym.representatives(candidates)
         if pool.kind == "all" and self._repeats_allowed:
             candidates = merge_dead_colours(
-                self._guess_masks, self._secret_masks, candidates, secrets
+                self._guess_masks, self._secret_masks, candidates, secrets, self._merged
             )
         return candidates
 

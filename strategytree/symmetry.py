@@ -148,7 +148,11 @@ class Symmetry:
 
 
 def merge_dead_colours(
-    guess_masks: np.ndarray, secret_masks: np.ndarray, candidates: np.ndarray, secrets: np.ndarray
+    guess_masks: np.ndarray,
+    secret_masks: np.ndarray,
+    candidates: np.ndarray,
+    secrets: np.ndarray,
+    memo: dict | None = None,
 ) -> np.ndarray:
     """Drop guesses that use a colour no remaining secret has, other than the first such.
 
@@ -158,13 +162,30 @@ def merge_dead_colours(
     (Only when every code is an allowed guess.)  ``guess_masks`` and
     ``secret_masks`` hold the colours of each code as bits
     (:func:`strategytree.builders.colour_masks`).
+
+    The same candidates and absent colours come back often: a caller may keep
+    the answers in ``memo``, a dict of its own (one per thread), so that it gets
+    the same array back for them (and what it keeps about that array holds).
     """
     present = int(np.bitwise_or.reduce(secret_masks[secrets]))
     absent = ~present & ((1 << 62) - 1)
     absent &= absent - 1  # all absent colours but the first
     if absent == 0:
         return candidates
-    return candidates[(guess_masks[candidates] & absent) == 0]
+    key = (id(candidates), absent)
+    kept = memo.get(key) if memo is not None else None
+    if kept is not None and kept[0] is candidates:
+        return kept[1]
+    merged = candidates[(guess_masks[candidates] & absent) == 0]
+    if memo is not None:
+        if len(memo) >= MERGED_KEPT:
+            del memo[next(iter(memo))]
+        memo[key] = (candidates, merged)
+    return merged
+
+
+#: the most answers of :func:`merge_dead_colours` a memo keeps (oldest out)
+MERGED_KEPT = 256
 
 
 def _rename_free(moved: np.ndarray, tau: np.ndarray, free: np.ndarray, colors: int) -> np.ndarray:

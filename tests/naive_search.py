@@ -8,7 +8,6 @@ secret plus the cost of each part it leaves; memoised on the set, nothing else.
 from __future__ import annotations
 
 import itertools
-
 from functools import cache
 
 import naive
@@ -96,9 +95,9 @@ def least_in_class(code, history, colors: int) -> bool:
     pegs = len(code)
     for sigma in itertools.permutations(range(pegs)):
         for pi in itertools.permutations(range(colors)):
-            if all(tuple(pi[h[sigma[i]]] for i in range(pegs)) == tuple(h) for h in history):
-                if tuple(pi[code[sigma[i]]] for i in range(pegs)) < tuple(code):
-                    return False
+            fixes = all(tuple(pi[h[sigma[i]]] for i in range(pegs)) == tuple(h) for h in history)
+            if fixes and tuple(pi[code[sigma[i]]] for i in range(pegs)) < tuple(code):
+                return False
     return True
 
 

@@ -19,11 +19,11 @@ from typer.testing import CliRunner
 import strategytree as st
 from strategytree import search
 from strategytree.checkpoint import CheckpointError
+from strategytree.cli import app
 from strategytree.feedback import table as reply_table
+from strategytree.literature import published
 from strategytree.search import compiled, driver, problem
 from strategytree.symmetry import compiled as symmetry_loops
-from strategytree.cli import app
-from strategytree.literature import published
 
 TINY = {
     "MM(2,3)": lambda: st.mastermind(2, 3),
@@ -333,43 +333,54 @@ def test_a_checkpoint_appends_only_new_rows(tmp_path: Path) -> None:
 
 
 # -- the compiled search as plain Python ---------------------------------------------------
+#: small games: (name, the expression that makes it)
+JIT_OFF_GAMES = {
+    "MM(2,3)": "st.mastermind(2, 3)",
+    "MM(3,2)": "st.mastermind(3, 2)",
+    "MM(3,3)": "st.mastermind(3, 3)",
+    "MM(4,3)": "st.mastermind(4, 3)",
+    "MM(3,4)": "st.mastermind(3, 4)",
+    "3 distinct of 4": "st.distinct(3, 4)",
+}
 JIT_OFF = textwrap.dedent(
     """
     import json
     import strategytree as st
-    from strategytree.search import build_optimal, compiled, prove_bound
+    from strategytree.search import build_optimal, compiled, driver, prove_bound
 
     assert not hasattr(compiled.solve, "py_func")  # plain Python, not compiled
     out = {}
-    for name, game in GAMES:
-        seen = []
-        tree = build_optimal(game, progress=seen.append)
-        out[name] = [st.dumps(tree), seen[-1].done, prove_bound(game)]
+    for levels in (driver.PY_LEVELS, 0):  # 0: every level in the compiled search
+        driver.PY_LEVELS = levels
+        for name, game in GAMES.items():
+            seen = []
+            tree = build_optimal(game, progress=seen.append)
+            out[f"{name} {levels}"] = [st.dumps(tree), seen[-1].done, prove_bound(game)]
     print(json.dumps(out))
     """
 )
-JIT_OFF_GAMES = (
-    "GAMES = [('MM(2,3)', st.mastermind(2, 3)), ('MM(3,2)', st.mastermind(3, 2)), "
-    "('MM(3,3)', st.mastermind(3, 3)), ('3 distinct of 4', st.distinct(3, 4))]"
-)
 
 
-def test_the_search_runs_as_plain_python_with_jit_disabled() -> None:
+def test_the_search_runs_as_plain_python_with_jit_disabled(monkeypatch) -> None:
     """With NUMBA_DISABLE_JIT=1 the compiled search runs as Python (so a newcomer
-    can step through it): the same trees, the same sets searched, the same bounds."""
-    script = JIT_OFF.replace("out = {}", JIT_OFF_GAMES + "\nout = {}")
+    can step through it): the same trees, the same sets searched, the same bounds,
+    with the first levels in Python and with every level in the compiled search."""
+    games = "GAMES = {" + ", ".join(f"{k!r}: {v}" for k, v in JIT_OFF_GAMES.items()) + "}"
+    script = JIT_OFF.replace("out = {}", games + "\nout = {}")
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
-                         timeout=600)
+                         timeout=600, check=False)
     assert run.returncode == 0, run.stderr[-2000:]
     got = json.loads(run.stdout)
-    games = {"MM(2,3)": st.mastermind(2, 3), "MM(3,2)": st.mastermind(3, 2),
-             "MM(3,3)": st.mastermind(3, 3), "3 distinct of 4": st.distinct(3, 4)}
-    assert set(got) == set(games)
-    for name, game in games.items():
-        seen: list[search.SearchProgress] = []
-        tree = search.build_optimal(game, progress=seen.append)
-        assert got[name] == [st.dumps(tree), seen[-1].done, search.prove_bound(game)], name
+    assert len(got) == 2 * len(JIT_OFF_GAMES)
+    for levels in (driver.PY_LEVELS, 0):
+        monkeypatch.setattr(driver, "PY_LEVELS", levels)
+        for name, make in JIT_OFF_GAMES.items():
+            game = eval(make, {"st": st})  # our own expressions, above
+            seen: list[search.SearchProgress] = []
+            tree = search.build_optimal(game, progress=seen.append)
+            want = [st.dumps(tree), seen[-1].done, search.prove_bound(game)]
+            assert got[f"{name} {levels}"] == want, (name, levels)
 
 
 # -- the command line ----------------------------------------------------------------------

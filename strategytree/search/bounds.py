@@ -1,4 +1,4 @@
-"""Lower bounds: the least any strategy can cost, and the bound of one guess's split.
+"""Lower bounds: the least any strategy can cost; the split of a set by a guess, and its bound.
 
 A guess splits a set of secrets into at most ``b`` parts besides the win
 (``b + 1`` = the replies the game can give), and solves at most one secret
@@ -9,8 +9,9 @@ splits them into parts of sizes ``k_i`` costs at least ``n + sum L(k_i)``
 keeps one row of bounds per ``b`` (:func:`bound_tables`).
 
 The compiled pieces here (:func:`split_sizes`, :func:`split_bound`,
-:func:`candidate_bounds`) are the one description of "what does this guess do
-to this set" that the Python levels of the search and its compiled levels share.
+:func:`candidate_bounds`, :func:`lay_out_parts`) are the one description of
+"what does this guess do to this set" that the Python levels of the search and
+its compiled levels share.
 
 >>> L, cap = lower_bounds(20, 13, 3)
 >>> [int(x) for x in L[:5]], int(L[15]), [int(x) for x in cap]
@@ -30,6 +31,7 @@ __all__ = [
     "UNLIMITED",
     "bound_tables",
     "candidate_bounds",
+    "lay_out_parts",
     "lower_bounds",
     "split_bound",
     "split_sizes",
@@ -158,3 +160,23 @@ def candidate_bounds(S, cands, d, mode, fb, lbt, cap, win, n_replies, out_lb, ou
         out_worst[t] = largest
         out_sq[t] = squares
         out_cons[t] = wins
+
+
+@njit(cache=True, nogil=True, inline="always")
+def lay_out_parts(row, S, n_replies, sizes, start, fill, out):
+    """Lay the secrets ``S`` out in ``out`` by the reply ``row`` (a guess's row of
+    the reply table) gives them: part after part, replies increasing, each part
+    in the order of ``S``.  ``sizes[r]`` (all 0 before) becomes the size of the
+    part of reply ``r``, ``start[r]`` where it begins; ``fill`` is scratch."""
+    n = S.shape[0]
+    for j in range(n):
+        sizes[row[S[j]]] += 1
+    pos = 0
+    for r in range(n_replies):
+        start[r] = pos
+        fill[r] = pos
+        pos += sizes[r]
+    for j in range(n):
+        r = row[S[j]]
+        out[fill[r]] = S[j]
+        fill[r] += 1

@@ -35,19 +35,20 @@ from numba.typed import Dict
 from ..feedback import popcount
 from ..symmetry import compiled as symmetry_loops
 from ..symmetry import least_in_class, stabilizer
-from .bounds import INF, split_bound, split_sizes
+from .bounds import INF, lay_out_parts, split_bound, split_sizes
 
 __all__ = [
     "FRAME",
+    "MAX_REPLIES",
     "NODES",
     "STOP",
     "Levels",
     "Scratch",
     "Tables",
     "cache_get",
+    "cache_load",
     "cache_put",
     "cache_rows",
-    "cache_load",
     "changed_rows",
     "new_cache",
     "set_key",
@@ -100,7 +101,11 @@ class Tables(NamedTuple):
     """0: least total; 1: does a strategy within the guesses exist (costs 0 or INF)"""
 
 
-#: the scalars of one level of the search (a row of :attr:`Levels.frames`)
+#: the most replies a game may have (reply codes are int8)
+MAX_REPLIES = 128
+
+#: the state of one level of the search (a row of :attr:`Levels.frames`): a
+#: record, read and written by field name, at no cost in compiled code
 FRAME = np.dtype([
     ("offset", np.int64),  # where the level's set starts in its row of Levels.sets
     ("n_secrets", np.int64),  # secrets in the level's set
@@ -111,12 +116,14 @@ FRAME = np.dtype([
     ("lb", np.int64),  # the set's lower bound
     ("key1", np.int64),  # the set's key in the cache (first half)
     ("key2", np.int64),  # (second half)
-    ("ncand", np.int64),  # candidates
+    ("ncand", np.int64),  # candidates (in Levels.cand)
     ("tried", np.int64),  # the candidate being tried
-    ("nparts", np.int64),  # parts to solve of the candidate being tried
+    ("guess", np.int64),  # that candidate
+    ("guess_colours", np.int64),  # its colours, as bits
+    ("total", np.int64),  # what it costs at least
+    ("nparts", np.int64),  # its parts to solve
     ("part", np.int64),  # the part being solved
     ("phase", np.int64),  # 0: a cheap look at each part; 1: solving them
-    ("total", np.int64),  # what the candidate being tried costs at least
     ("best", np.int64),  # the least cost found (or the limit)
     ("best_guess", np.int64),  # its guess (-1: none under the limit)
     ("fail", np.int64),  # the least cost of the candidates refuted
@@ -125,6 +132,10 @@ FRAME = np.dtype([
     ("branching", np.int64),
     ("parent_branching", np.int64),
     ("group_size", np.int64),  # maps of the level's symmetry group (0: none used)
+    ("part_size", np.int64, (MAX_REPLIES,)),  # the size of each part (by reply)
+    ("part_start", np.int64, (MAX_REPLIES,)),  # where it starts in the next row of sets
+    ("parts", np.int64, (MAX_REPLIES,)),  # the parts to solve (replies), largest first
+    ("part_cost", np.int64, (MAX_REPLIES,)),  # what each costs at least (exactly, once solved)
 ])
 
 
@@ -132,21 +143,13 @@ class Levels(NamedTuple):
     """The state of each level of the search: row ``L`` is the set at depth ``L``."""
 
     frames: np.ndarray
-    """(levels + 1,) records of :data:`FRAME`: the level's scalars"""
+    """(levels + 1,) records of :data:`FRAME`: the level's state"""
     sets: np.ndarray
     """(levels + 1, secrets) int32: each level's parts, side by side"""
     cand: np.ndarray
     """(levels, guesses): the candidates, in the order tried"""
     cand_lb: np.ndarray
     """(levels, guesses): their lower bounds"""
-    part_size: np.ndarray
-    """(levels, replies): the sizes of the parts of the candidate being tried"""
-    part_start: np.ndarray
-    """(levels, replies): where each part starts in the next row of ``sets``"""
-    parts: np.ndarray
-    """(levels, replies): the parts to solve (their replies), largest first"""
-    part_cost: np.ndarray
-    """(levels, replies): what each part costs at least (exactly, once solved)"""
     group_perm: np.ndarray
     """(levels + 1, maps, pegs): the symmetry group of the level's history: positions"""
     group_tau: np.ndarray
@@ -180,9 +183,8 @@ def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors:
     guesses (``maps``: the most maps a symmetry group given to it may have)."""
     levels = min(depth, n) + 2
 
-    def per_reply() -> np.ndarray:
-        return np.zeros((levels, n_replies), dtype=np.int64)
-
+    if n_replies > MAX_REPLIES:
+        raise ValueError(f"at most {MAX_REPLIES} replies, not {n_replies}")
     # a record array: its rows read by field name both compiled and as plain Python
     frames = np.zeros(levels + 1, dtype=FRAME).view(np.recarray)
     state = Levels(
@@ -190,7 +192,6 @@ def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors:
         sets=np.empty((levels + 1, n), dtype=np.int32),
         cand=np.empty((levels, m), dtype=np.int64),
         cand_lb=np.empty((levels, m), dtype=np.int64),
-        part_size=per_reply(), part_start=per_reply(), parts=per_reply(), part_cost=per_reply(),
         group_perm=np.zeros((levels + 1, maps, pegs), dtype=np.int64),
         group_tau=np.full((levels + 1, maps, colors), -1, dtype=np.int64),
     )
@@ -276,7 +277,7 @@ def changed_rows(cache, min_size, known):
     values = np.empty((len(cache), 3), dtype=np.int64)
     changed = np.zeros(len(cache), dtype=np.bool_)
     count = 0
-    i = 0
+    i = 0  # (numba: no enumerate over a typed dict's views)
     for value in cache.values():
         values[i, 0] = value[0]
         values[i, 1] = value[1]
@@ -287,17 +288,17 @@ def changed_rows(cache, min_size, known):
         ):
             changed[i] = True
             count += 1
-        i += 1
+        i += 1  # noqa: SIM113
     out = np.empty((count, 5), dtype=np.int64)
     i = 0
     j = 0
-    for key in cache.keys():
+    for key in cache:
         if changed[i]:
             out[j, 0] = key[0]
             out[j, 1] = key[1]
             out[j, 2:] = values[i]
             j += 1
-        i += 1
+        i += 1  # noqa: SIM113
     return out, values
 
 
@@ -309,25 +310,24 @@ def cache_load(cache, rows):
 
 
 # -- the steps -----------------------------------------------------------------------
+# Each step takes the level's record ``f`` (and ``nf``, the next level's) and only
+# the arrays it reads: an array handed to a function costs a reference count.
 @njit(cache=True, nogil=True, inline="always")
-def the_set(L, lv):
-    """The secrets of level ``L``."""
-    f = lv.frames[L]
-    return lv.sets[L, f.offset : f.offset + f.n_secrets]
+def level_set(sets, f, L):
+    """The secrets of level ``L`` (its record ``f``)."""
+    return sets[L, f.offset : f.offset + f.n_secrets]
 
 
 @njit(cache=True, nogil=True, inline="always")
-def enter(L, t, lv, cache, stats):
-    """Enter the set of level ``L``: ``(True, cost)`` when it needs no search (one
+def enter(f, S, lbtab, captab, dkeyed, cache, stats):
+    """Enter the set ``S`` of a level: ``(True, cost)`` when it needs no search (one
     or two secrets, too many for the guesses left, a bound at the limit, an
     answer in the cache); else ``(False, 0)`` with its lower bound and key noted,
     and one more set counted as searched."""
-    f = lv.frames[L]
     n = f.n_secrets
     d = f.left
-    S = the_set(L, lv)
-    lbt = t.lbtab[f.parent_branching]
-    cap = t.captab[f.parent_branching]
+    lbt = lbtab[f.parent_branching]
+    cap = captab[f.parent_branching]
     f.branching = f.parent_branching
     if n == 1:
         return True, lbt[1]
@@ -339,7 +339,7 @@ def enter(L, t, lv, cache, stats):
             return True, lb
         if n == 2:
             return True, lbt[2]
-        key = set_key(S, d if t.dkeyed else 0)
+        key = set_key(S, d if dkeyed else 0)
         f.key1 = key[0]
         f.key2 = key[1]
         if key in cache:
@@ -353,9 +353,8 @@ def enter(L, t, lv, cache, stats):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def begin_candidates(L, lv, count, fail):
+def begin_candidates(f, count, fail):
     """The level's ``count`` candidates are ready: try them from the first."""
-    f = lv.frames[L]
     f.ncand = count
     f.fail = fail
     f.tried = 0
@@ -364,19 +363,17 @@ def begin_candidates(L, lv, count, fail):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def score_forced(L, t, lv, ws):
+def score_forced(L, f, S, t, lv, fill):
     """The only candidate of level ``L`` is its forced guess: its bound."""
-    f = lv.frames[L]
-    S = the_set(L, lv)
     g = f.force
     lbt = t.lbtab[f.branching]
     cap = t.captab[f.branching]
-    met = split_sizes(t.fb[g], S, lv.part_size[L], ws.fill, t.n_replies)
+    met = split_sizes(t.fb[g], S, f.part_size, fill, t.n_replies)
     base = S.shape[0] if t.mode == 0 else 0
-    bound = split_bound(lv.part_size[L], ws.fill, met, base, lbt, cap[f.left - 1], t.win)[0]
+    bound = split_bound(f.part_size, fill, met, base, lbt, cap[f.left - 1], t.win)[0]
     lv.cand[L, 0] = g
     lv.cand_lb[L, 0] = bound
-    begin_candidates(L, lv, 1, INF)
+    begin_candidates(f, 1, INF)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -390,6 +387,7 @@ def free_colours(played, free):
     return nfree
 
 
+
 @njit(cache=True, nogil=True, inline="always")
 def dead_colours(S, t):
     """The colours no secret of ``S`` has, but the first (bits)."""
@@ -398,6 +396,7 @@ def dead_colours(S, t):
         present |= t.smask[S[j]]
     dead = t.full & ~present
     return dead & (dead - 1)
+
 
 
 @njit(cache=True, nogil=True, inline="never")
@@ -413,16 +412,16 @@ def scan(fbT, S, out):
             out[x] |= np.uint64(1) << np.uint64(col[x])
 
 
+
 @njit(cache=True, nogil=True, inline="always")
 def most_parts(met, win):
     """The most replies besides the win any guess meets (``met``: :func:`scan`'s)."""
     nowin = ~(np.uint64(1) << np.uint64(win))
     most = np.int64(1)
     for x in range(met.shape[0]):
-        b = np.int64(popcount(met[x] & nowin))
-        if b > most:
-            most = b
+        most = max(most, np.int64(popcount(met[x] & nowin)))
     return most
+
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -434,15 +433,16 @@ def replies_bound(n, touched, win):
     return 3 * n - wins - np.int64(popcount(touched))
 
 
+
 @njit(cache=True, nogil=True, inline="always")
-def settle(L, lv, cache, cost, g, n):
-    """The set of level ``L`` costs exactly ``cost``, with ``g`` first: cache it."""
-    f = lv.frames[L]
+def settle(f, cache, cost, g, n):
+    """The level's set of ``n`` secrets costs exactly ``cost``, with ``g`` first:
+    cache it."""
     cache[(f.key1, f.key2)] = (cost, np.int64(g), np.int64(2 * n + 1))
 
 
 @njit(cache=True, nogil=True, inline="always")
-def score_candidates(L, t, lv, ws, cache, stats):
+def score_candidates(L, f, S, t, lv, ws, cache, stats):
     """Score every guess on the set of level ``L`` and keep, sorted, those whose
     bound is under the limit: ``(True, cost)`` when one settles the set at once
     (parts of at most two meeting the bound), else ``(False, 0)``.
@@ -456,16 +456,14 @@ def score_candidates(L, t, lv, ws, cache, stats):
     makes here: tighter bounds.  A long kernel: the tests of one guess read best
     in one loop, in the order they are made (cheapest first).
     """
-    f = lv.frames[L]
     n = f.n_secrets
     d = f.left
-    S = the_set(L, lv)
     # the arrays of the loop, as locals (a field read in the loop costs a
     # reference count each time)
     fb, fbT, codes, as_guess, gmask = t.fb, t.fbT, t.codes, t.as_guess, t.gmask
     seen, met_bits, fill, free, label = ws.seen, ws.met, ws.fill, ws.free, ws.label
     found, found_lb, order_key = ws.found, ws.found_lb, ws.order_key
-    gperm, gtau, h = lv.group_perm[L], lv.group_tau[L], lv.part_size[L]
+    gperm, gtau, h = lv.group_perm[L], lv.group_tau[L], f.part_size
     win, n_replies, mode = t.win, t.n_replies, t.mode
     m = fb.shape[0]
     lim = f.limit
@@ -494,8 +492,7 @@ def score_candidates(L, t, lv, ws, cache, stats):
             f.branching = bm
             lbt = t.lbtab[bm]
             capd = t.captab[bm][d - 1]
-            if lbt[n] > lb:
-                lb = lbt[n]
+            lb = max(lb, lbt[n])
     for idx in range(n + m):
         lbg = np.int64(0)
         if idx < n:
@@ -541,17 +538,17 @@ def score_candidates(L, t, lv, ws, cache, stats):
                 continue
         if fast:
             if lbg <= lb and lbg <= 2 * n:  # parts of at most two, meeting the bound
-                settle(L, lv, cache, lbg, g, n)
+                settle(f, cache, lbg, g, n)
                 return True, lbg
             if lbg >= lim:
                 fmin = min(fmin, lbg)
                 continue
         met = split_sizes(row, S, h, fill, n_replies)
-        lbg, parts, worst, sq, wins = split_bound(h, fill, met, base, lbt, capd, win)
+        lbg, _parts, worst, sq, _wins = split_bound(h, fill, met, base, lbt, capd, win)
         if lbg >= INF:
             continue
         if worst <= 2 and lbg <= lb:  # nothing left to search, meeting the bound
-            settle(L, lv, cache, lbg, g, n)
+            settle(f, cache, lbg, g, n)
             return True, lbg
         if lbg >= lim:
             fmin = min(fmin, lbg)
@@ -560,52 +557,39 @@ def score_candidates(L, t, lv, ws, cache, stats):
         found_lb[count] = lbg
         order_key[count] = (lbg if mode == 0 else worst) * wide + sq
         count += 1
-    f.lb = keep_sorted(L, lv, ws, count, fmin, lb)
-    begin_candidates(L, lv, count, fmin)
+    f.lb = keep_sorted(lv.cand[L], lv.cand_lb[L], ws, count, fmin, lb)
+    begin_candidates(f, count, fmin)
     return False, np.int64(0)
 
 
+
 @njit(cache=True, nogil=True, inline="always")
-def keep_sorted(L, lv, ws, count, fmin, lb):
-    """The ``count`` candidates found, sorted by their key, as the level's; the
-    set's bound, raised to the least bound of any guess (none costs less)."""
+def keep_sorted(cand, cand_lb, ws, count, fmin, lb):
+    """The ``count`` candidates found, sorted by their key, as the level's
+    (``cand``, ``cand_lb``: its rows); the set's bound, raised to the least bound
+    of any guess (none costs less)."""
     order = np.argsort(ws.order_key[:count])
     for i in range(count):
-        lv.cand[L, i] = ws.found[order[i]]
-        lv.cand_lb[L, i] = ws.found_lb[order[i]]
+        cand[i] = ws.found[order[i]]
+        cand_lb[i] = ws.found_lb[order[i]]
     least = fmin
-    if count > 0 and lv.cand_lb[L, 0] < least:
-        least = lv.cand_lb[L, 0]
+    if count > 0 and cand_lb[0] < least:
+        least = cand_lb[0]
     return max(lb, least)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def split_into_parts(L, g, t, lv, ws):
-    """Lay the set of level ``L`` out by the replies to ``g``, part after part, in
-    the next row of ``sets``; list the parts of more than two secrets (besides
+def split_into_parts(f, S, row, n_replies, win, fill, out):
+    """Lay the level's set ``S`` out by the replies ``row`` gives (a guess's row),
+    part after part, in ``out``; list the parts of more than two secrets (besides
     the win) largest first (ties: lower reply first); their number."""
-    f = lv.frames[L]
-    n = f.n_secrets
-    S = the_set(L, lv)
-    h, start, big, fill = lv.part_size[L], lv.part_start[L], lv.parts[L], ws.fill
-    row = t.fb[g]
-    win = t.win
-    for j in range(n):
-        h[row[S[j]]] += 1
-    pos = 0
+    h, big = f.part_size, f.parts
+    lay_out_parts(row, S, n_replies, h, f.part_start, fill, out)
     nb = 0
-    for r in range(t.n_replies):
-        start[r] = pos
-        fill[r] = pos
-        pos += h[r]
+    for r in range(n_replies):
         if h[r] > 2 and r != win:
             big[nb] = r
             nb += 1
-    buf = lv.sets[L + 1]
-    for j in range(n):
-        r = row[S[j]]
-        buf[fill[r]] = S[j]
-        fill[r] += 1
     # largest parts first: they most often show that a guess costs too much
     for x in range(1, nb):
         r = big[x]
@@ -618,72 +602,70 @@ def split_into_parts(L, g, t, lv, ws):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def next_candidate(L, t, lv, ws):
+def next_candidate(L, f, nf, S, t, lv, fill):
     """Try the level's next candidate (split the set by it, note each part's
     bound): NEXT_PART; or FINISH when none is left under the best cost."""
-    f = lv.frames[L]
-    nf = lv.frames[L + 1]
     i = f.tried
     if i >= f.ncand or lv.cand_lb[L, i] >= f.best:
         if i < f.ncand and lv.cand_lb[L, i] < f.fail:
             f.fail = lv.cand_lb[L, i]
         return FINISH
     g = lv.cand[L, i]
+    f.guess = g
+    f.guess_colours = t.gmask[g]
     if t.symm and f.group_size > 0:
         nf.group_size = stabilizer(lv.group_perm[L], lv.group_tau[L], f.group_size,
-                                          t.codes[g], lv.group_perm[L + 1], lv.group_tau[L + 1])
+                                   t.codes[g], lv.group_perm[L + 1], lv.group_tau[L + 1])
     else:
         nf.group_size = 0
-    nb = split_into_parts(L, g, t, lv, ws)
+    nb = split_into_parts(f, S, t.fb[g], t.n_replies, t.win, fill, lv.sets[L + 1])
     f.nparts = nb
     f.part = 0
     lbt = t.lbtab[f.branching]
     nf.parent_branching = f.branching
     for x in range(nb):
-        lv.part_cost[L, x] = lbt[lv.part_size[L, lv.parts[L, x]]]
+        f.part_cost[x] = lbt[f.part_size[f.parts[x]]]
     f.phase = 0 if nb > 1 else 1
     f.total = lv.cand_lb[L, i]
     return NEXT_PART
 
 
 @njit(cache=True, nogil=True, inline="always")
-def next_part(L, t, lv):
-    """Set up level ``L + 1`` with the next part of the candidate being tried:
-    True; or False when its parts are all solved (or it costs too much)."""
-    f = lv.frames[L]
-    nf = lv.frames[L + 1]
+def next_part(f, nf):
+    """Set up the next level (its record ``nf``) with the next part of the
+    candidate being tried: True; or False when its parts are all solved (or it
+    costs too much)."""
     if f.part >= f.nparts and f.phase == 0 and f.total < f.best:
         f.phase = 1  # every part has a first bound: now solve them
         f.part = 0
     if f.part >= f.nparts or f.total >= f.best:
         return False
     a = f.part
-    r = lv.parts[L, a]
-    g = lv.cand[L, f.tried]
-    nf.offset = lv.part_start[L, r]
-    nf.n_secrets = lv.part_size[L, r]
+    r = f.parts[a]
+    nf.offset = f.part_start[r]
+    nf.n_secrets = f.part_size[r]
     nf.left = f.left - 1
     if f.phase == 0:
         # first a cheap look at each part (is its bound met?), so that a guess
         # whose parts all cost a little more is refuted early
-        nf.limit = lv.part_cost[L, a] + 1
+        nf.limit = f.part_cost[a] + 1
     else:
-        nf.limit = f.best - (f.total - lv.part_cost[L, a])
-    nf.played = f.played | t.gmask[g]
+        nf.limit = f.best - (f.total - f.part_cost[a])
+    nf.played = f.played | f.guess_colours
     nf.force = -1
     return True
 
 
 @njit(cache=True, nogil=True, inline="always")
-def candidate_done(L, lv):
+def candidate_done(f, n_replies):
     """The candidate being tried is settled: keep it if best; NEXT_CANDIDATE, or
     FINISH when the best meets the set's bound."""
-    f = lv.frames[L]
-    lv.part_size[L, :] = 0
+    for r in range(n_replies):
+        f.part_size[r] = 0
     step = NEXT_CANDIDATE
     if f.total < f.best:
         f.best = f.total
-        f.best_guess = lv.cand[L, f.tried]
+        f.best_guess = f.guess
         if f.best <= f.lb:
             step = FINISH
     elif f.total < f.fail:
@@ -693,15 +675,14 @@ def candidate_done(L, lv):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def finish(L, lv, cache):
-    """The set of level ``L`` is searched: its cost (exact under the limit, else a
-    lower bound), cached unless a guess was forced."""
-    f = lv.frames[L]
+def finish(f, cache):
+    """The level's set is searched: its cost (exact under the limit, else a lower
+    bound), cached unless a guess was forced."""
     n = f.n_secrets
     if f.force >= 0:
         return f.best if f.best_guess >= 0 else f.fail
     if f.best_guess >= 0:
-        settle(L, lv, cache, f.best, f.best_guess, n)
+        settle(f, cache, f.best, f.best_guess, n)
         return f.best
     bound = max(f.lb, f.fail)
     cache[(f.key1, f.key2)] = (bound, np.int64(-1), np.int64(2 * n))
@@ -709,13 +690,12 @@ def finish(L, lv, cache):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def take_part_cost(L, lv, cost):
-    """A part of level ``L``'s candidate cost ``cost``: raise the candidate's total."""
-    f = lv.frames[L]
+def take_part_cost(f, cost):
+    """A part of the candidate being tried costs ``cost``: raise its total."""
     a = f.part
-    if cost > lv.part_cost[L, a]:
-        f.total += cost - lv.part_cost[L, a]
-        lv.part_cost[L, a] = cost
+    if cost > f.part_cost[a]:
+        f.total += cost - f.part_cost[a]
+        f.part_cost[a] = cost
     f.part += 1
 
 
@@ -726,47 +706,53 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     Returns the exact minimum when it is below ``limit0``, else a lower bound that
     is at least ``limit0`` (INF: no strategy within the guesses left).
     ``force0 >= 0`` evaluates only that guess (and caches nothing for ``S0``).
-    ``played0``: the colours played so far (bits); ``lv.group_*[0]``: the
-    symmetry group of the history.  Exact results and lower bounds of the sets
-    met go to ``cache`` (:func:`new_cache`).  Stops, storing nothing more, when
-    ``stats[STOP]`` is set; ``stats[NODES]`` counts the sets searched.
+    ``played0``: the colours played so far (bits); ``lv.frames[0].group_size``
+    maps of the symmetry group of the history in ``lv.group_*[0]``.  Exact
+    results and lower bounds of the sets met go to ``cache`` (:func:`new_cache`).
+    Stops, storing nothing more, when ``stats[STOP]`` is set; ``stats[NODES]``
+    counts the sets searched.
     """
-    lv.sets[0, : S0.shape[0]] = S0
-    f = lv.frames[0]
+    frames, sets, fill = lv.frames, lv.sets, ws.fill
+    lbtab, captab, dkeyed, n_replies = t.lbtab, t.captab, t.dkeyed, t.n_replies
+    sets[0, : S0.shape[0]] = S0
+    f = frames[0]
     f.offset = 0
     f.n_secrets = S0.shape[0]
     f.left = d0
     f.limit = limit0
     f.played = played0
     f.force = force0
-    f.parent_branching = t.lbtab.shape[0] - 1
+    f.parent_branching = lbtab.shape[0] - 1
     L = 0
     step = ENTER
     ret = np.int64(0)
     while True:
+        f = frames[L]
         if step == ENTER:
             if stats[STOP] != 0:
                 return INF
-            settled, ret = enter(L, t, lv, cache, stats)
+            S = level_set(sets, f, L)
+            settled, ret = enter(f, S, lbtab, captab, dkeyed, cache, stats)
             step = RETURN
             if not settled:
-                if lv.frames[L].force >= 0:
-                    score_forced(L, t, lv, ws)
+                if f.force >= 0:
+                    score_forced(L, f, S, t, lv, fill)
                     step = NEXT_CANDIDATE
                 else:
-                    settled, ret = score_candidates(L, t, lv, ws, cache, stats)
+                    settled, ret = score_candidates(L, f, S, t, lv, ws, cache, stats)
                     if not settled:
                         step = NEXT_CANDIDATE
         elif step == NEXT_CANDIDATE:
-            step = next_candidate(L, t, lv, ws)
+            S = level_set(sets, f, L)
+            step = next_candidate(L, f, frames[L + 1], S, t, lv, fill)
         elif step == NEXT_PART:
-            if next_part(L, t, lv):
+            if next_part(f, frames[L + 1]):
                 L += 1
                 step = ENTER
             else:
-                step = candidate_done(L, lv)
+                step = candidate_done(f, n_replies)
         elif step == FINISH:
-            ret = finish(L, lv, cache)
+            ret = finish(f, cache)
             step = RETURN
         else:  # RETURN
             if stats[STOP] != 0:
@@ -774,5 +760,5 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
             if L == 0:
                 return ret
             L -= 1
-            take_part_cost(L, lv, ret)
+            take_part_cost(frames[L], ret)
             step = NEXT_PART

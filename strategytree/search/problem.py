@@ -7,10 +7,9 @@ gets its own (:meth:`Problem.sibling`: the same tables, its own cache and state)
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,7 +19,7 @@ from ..feedback import table as reply_table
 from ..game import Game
 from ..symmetry import Symmetry, merge_dead_colours
 from . import compiled
-from .bounds import UNLIMITED, bound_tables
+from .bounds import UNLIMITED, bound_tables, lay_out_parts
 from .compiled import Levels, Scratch, Tables
 
 __all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError"]
@@ -34,7 +33,7 @@ MAX_MAPS = 5040
 
 
 class SearchError(StrategyTreeError):
-    """The search cannot be run as asked (a game too big, a bad checkpoint, ...)."""
+    """The search cannot be run as asked (a game too big, no strategy within the limit, ...)."""
 
 
 def transposed(fb: np.ndarray, mode: int) -> np.ndarray:
@@ -64,6 +63,8 @@ class Problem:
     levels: Levels
     scratch: Scratch
     every_guess: np.ndarray | None = None
+    merged: dict = field(default_factory=dict)
+    """this thread's answers of :func:`~strategytree.symmetry.merge_dead_colours`"""
     _group_of: Symmetry | None = None  # the group the state's first level holds
     _group_size: int = 0
 
@@ -235,13 +236,18 @@ class Problem:
         compiled.cache_put(self.cache, S, self.key_left(d), cost, guess, 2 * len(S) + int(exact))
 
     def parts(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
-        """(reply, sorted part) for each reply but the win, highest reply first."""
-        replies = self.tables.fb[guess, S]
-        out = []
-        for r in np.unique(replies)[::-1]:
-            if r != self.tables.win:
-                out.append((int(r), S[replies == r]))
-        return out
+        """(reply, sorted part) for each reply but the win, highest reply first
+        (laid out as the compiled levels do: :func:`~.bounds.lay_out_parts`)."""
+        t = self.tables
+        sizes = np.zeros(t.n_replies, dtype=np.int64)
+        start, fill = np.empty((2, t.n_replies), dtype=np.int64)
+        out = np.empty_like(S)
+        lay_out_parts(t.fb[guess], S, t.n_replies, sizes, start, fill, out)
+        return [
+            (r, out[start[r] : start[r] + sizes[r]])
+            for r in range(t.n_replies - 1, -1, -1)
+            if sizes[r] and r != t.win
+        ]
 
     def candidates(self, S: np.ndarray, sym: Symmetry | None) -> np.ndarray:
         """The guesses to score on ``S``: one per class of ``sym`` (every guess
@@ -255,5 +261,5 @@ class Problem:
         cands = sym.representatives(self.every_guess)
         if self.tables.merge:
             t = self.tables
-            cands = merge_dead_colours(t.gmask, t.smask, cands, S)
+            cands = merge_dead_colours(t.gmask, t.smask, cands, S, self.merged)
         return np.ascontiguousarray(cands, dtype=np.int64)
