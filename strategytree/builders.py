@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -46,6 +46,9 @@ from . import feedback
 from .game import Game, Reply
 from .symmetry import Symmetry
 from .tree import Node, Strategy
+
+if TYPE_CHECKING:
+    from . import kernels
 
 __all__ = ["GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "parse_pool"]
 
@@ -191,6 +194,13 @@ class GreedyChooser:
         """``as_guess`` as Python ints (read for every small part while building)."""
         return self.as_guess.tolist()
 
+    @cached_property
+    def scratch(self) -> kernels.ChoiceScratch:
+        """What the compiled choice keeps from one node to the next (this chooser's own)."""
+        from . import kernels
+
+        return kernels.ChoiceScratch(self.game)
+
     @property
     def randomised(self) -> bool:
         """True when the choices depend on the seed (``random``, ``sample:N``)."""
@@ -238,7 +248,7 @@ class GreedyChooser:
         candidates = self.candidates(secrets, sym, consistent)
         scoring = rule if rule in kernels.RULES else "entropy"
         # the whole choice in one kernel call, where the game has one
-        at = kernels.best_guess(game, scoring, candidates, secrets, consistent)
+        at = kernels.best_guess(game, scoring, candidates, secrets, consistent, self.scratch)
         if at is not None:
             return int(candidates[at])
         if perfect_possible:

@@ -105,8 +105,9 @@ def test_best_guess_on_sets_a_few_guesses_tell_apart(rule: str) -> None:
 def test_best_guess_leaves_its_scratch_array_zeroed() -> None:
     game = st.mastermind(4, 6)
     secrets = np.arange(0, 1296, 7)
-    kernels.best_guess(game, "entropy", np.arange(1296), secrets, secrets)
-    assert not kernels._MARKS[id(game)][1].any()
+    scratch = kernels.ChoiceScratch(game)
+    kernels.best_guess(game, "entropy", np.arange(1296), secrets, secrets, scratch)
+    assert not scratch.mark.any()
 
 
 def test_best_guess_declines_games_it_has_no_kernel_for() -> None:
