@@ -589,19 +589,6 @@ class _Guesses(NamedTuple):
     """``(sets, pegs)``: the numbers of the colour-count bits of each set"""
 
 
-class _Scratch(NamedTuple):
-    """Small arrays the scan writes."""
-
-    eq_b: np.ndarray
-    """the secrets of a block with ``b`` blacks, for b = 0..7"""
-    eq_t: np.ndarray
-    """the secrets of a block with ``t`` blacks + whites"""
-    hist: np.ndarray
-    """the part sizes over the blocks so far, by (blacks, blacks + whites): 36 pairs"""
-    seen: np.ndarray
-    """by reply: the last tells-apart test that saw it; last entry: the last test's number"""
-
-
 @njit(inline="always")
 def _equal_masks(x0, x1, x2, out):
     """``out[v]``: the bits whose 3-bit number (bit-sliced in ``x0``, ``x1``,
@@ -779,81 +766,10 @@ def _places_of(candidates, consistent, mark):
 
 
 @njit(inline="always")
-def _tells_apart(gp, gc, spos, scnt, secrets, pegs, seen):
-    """True when the guess with bits ``gp``, ``gc`` gives every secret its own reply:
-    the secrets one after another until two get the same reply (``seen``: see
-    :class:`_Scratch`)."""
-    stamp = seen[-1] + 1
-    seen[-1] = stamp
-    for j in range(secrets.shape[0]):
-        s = secrets[j]
-        b = 0
-        t = 0
-        for w in range(gp.shape[0]):
-            b += popcount(gp[w] & spos[s, w])
-            t += popcount(gc[w] & scnt[s, w])
-        r = b * (pegs + 1) + t - b
-        if seen[r] == stamp:
-            return False
-        seen[r] = stamp
-    return True
-
-
-@njit(inline="always")
-def _blacks_and_sums(
-    pos_bits, cnt_bits, u, blk, has_pos, has_cnt, valid, tabled, sums, pegs, eq_b, eq_t
-):
-    """``eq_b[b]``: the secrets of block ``blk`` with ``b`` blacks against the guess
-    with position bits ``pos_bits``; ``eq_t[t]``: those with ``t`` blacks + whites
-    (its colour set ``u``'s ``sums`` when ``tabled``, else from ``cnt_bits``)."""
-    _count_equal(has_pos, blk, pos_bits, pegs, np.uint64(0), eq_b)
-    if tabled:
-        for v in range(8):
-            eq_t[v] = sums[blk, u, v]
-    else:
-        _set_sums(has_cnt, valid, blk, cnt_bits, pegs, eq_t)
-
-
-@njit(inline="always")
-def _block_cost(eq_b, eq_t, pegs, rule, weight, cost):
-    """``cost`` with the parts of one block added: part (b, t) is the secrets
-    with ``b`` blacks and ``t`` blacks + whites."""
-    # fixed trip counts, so that the compiler unrolls them
-    for b in range(8):
-        if b > pegs:
-            break
-        mb = eq_b[b]
-        for t in range(b, 8):
-            if t > pegs:
-                break
-            size = np.int64(popcount(mb & eq_t[t]))
-            if rule == 0:
-                cost = max(cost, size)
-            else:
-                cost += weight[size]
-    return cost
-
-
-@njit(inline="always")
-def _add_block(eq_b, eq_t, pegs, hist):
-    """Add the part sizes of one block to ``hist`` (by pairs b <= t)."""
-    h = 0
-    for b in range(8):
-        if b > pegs:
-            break
-        mb = eq_b[b]
-        for t in range(b, 8):
-            if t > pegs:
-                break
-            hist[h] += np.int64(popcount(mb & eq_t[t]))
-            h += 1
-
-
-@njit(inline="always")
 def _hist_cost(hist, rule, weight, reset):
     """The cost of the parts in ``hist``; zeroes it when ``reset``."""
     cost = 0
-    for h in range(hist.shape[0]):
+    for h in range(36):
         size = hist[h]
         if reset:
             hist[h] = 0
@@ -865,70 +781,97 @@ def _hist_cost(hist, rule, weight, reset):
 
 
 @njit(inline="always")
-def _guess_cost(
-    pos_bits, cnt_bits, u, limit, has_pos, has_cnt, valid, n, tabled, sums, pegs, rule, weight,
-    eq_b, eq_t, hist,
-):  # fmt: skip
-    """(True, cost) when the guess (position bits ``pos_bits``, colour set ``u``)
-    costs less than ``limit``; (False, _) when not.  With several blocks, given
-    up on as soon as the blocks so far cost ``limit`` (the cost only grows as
-    secrets are added; with parts, each secret still to come adds a part at most)."""
-    blocks = has_pos.shape[0]
-    if blocks == 1:
-        _blacks_and_sums(
-            pos_bits, cnt_bits, u, 0, has_pos, has_cnt, valid, tabled, sums, pegs, eq_b, eq_t
-        )
-        cost = _block_cost(eq_b, eq_t, pegs, rule, weight, 0)
-        return cost < limit, cost
-    dropped = False
-    for blk in range(blocks):
-        _blacks_and_sums(
-            pos_bits, cnt_bits, u, blk, has_pos, has_cnt, valid, tabled, sums, pegs, eq_b, eq_t
-        )
-        _add_block(eq_b, eq_t, pegs, hist)
-        if limit < 1 << 62 and blk < blocks - 1:
-            part = _hist_cost(hist, rule, weight, False)
-            if rule == 3:
-                part -= n - (blk + 1) * 64
-            if part >= limit:
-                dropped = True
-                break
-    cost = _hist_cost(hist, rule, weight, True)
-    return not dropped and cost < limit, cost
+def _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sliced, costs, sets):
+    """The place in ``candidates`` of the best guess: the scan of
+    :func:`_best_guess_sliced_py` with its early stops.
 
-
-@njit(inline="always")
-def _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sliced, costs, sets, scratch):
-    """The scan with its early stops (see :func:`_best_guess_sliced_py`): the place
-    in ``candidates`` of the best guess.  The named tuples are unpacked once here:
-    the loops read plain arrays."""
+    Scoring a guess is written as inner functions over the arrays unpacked here,
+    which numba pastes in where they are called: as module-level functions taking
+    those arrays as arguments, they made the scan twice as slow (measured)."""
     gpos, gcnt, gbit_pos, gset, set_bits = gs
     has_pos, has_cnt, valid, n = sliced
     rule, weight, _, perfect, pair = costs
     slot, in_use, tabled, sums, floor = sets
-    eq_b, eq_t, hist, seen = scratch
     pegs = gbit_pos.shape[1]
+    blocks = has_pos.shape[0]
     none = 1 << 62
+    eq_b = np.empty(8, dtype=np.uint64)  # the secrets of a block with b blacks
+    eq_t = np.empty(8, dtype=np.uint64)  # ... with t blacks + whites
+    hist = np.zeros(36, dtype=np.int64)  # the size of part (b, t) over the blocks so far
+    seen = np.zeros((pegs + 1) * (pegs + 1) + 1, dtype=np.int64)  # by reply: the last test
+
+    def tells_apart(g):
+        """True when guess ``g`` gives every secret its own reply: the secrets
+        one after another until two get the same reply."""
+        seen[-1] += 1  # the number of this test
+        apart = True
+        for j in range(secrets.shape[0]):
+            b = 0
+            t = 0
+            for w in range(spos.shape[1]):
+                b += popcount(gpos[g, w] & spos[secrets[j], w])
+                t += popcount(gcnt[g, w] & scnt[secrets[j], w])
+            r = b * (pegs + 1) + t - b
+            if seen[r] == seen[-1]:
+                apart = False
+                break
+            seen[r] = seen[-1]
+        return apart
+
+    def blacks_and_sums(g, u, blk):
+        """``eq_b``, ``eq_t`` for guess ``g`` (colour set ``u``) and block ``blk``."""
+        _count_equal(has_pos, blk, gbit_pos[g], pegs, np.uint64(0), eq_b)
+        if tabled:
+            for v in range(8):
+                eq_t[v] = sums[blk, u, v]
+        else:
+            _set_sums(has_cnt, valid, blk, set_bits[gset[g]], pegs, eq_t)
+
+    def cost_below(g, u, limit):
+        """(True, cost) when guess ``g`` (colour set ``u``) costs less than
+        ``limit``, else (False, _).  Below ``pair`` only a guess that tells the
+        secrets apart would do.  With several blocks, a guess is dropped once the
+        blocks so far cost ``limit`` (the cost only grows as secrets are added;
+        with parts, each secret still to come adds a part at most)."""
+        if limit <= pair:
+            return tells_apart(g), perfect
+        cost = 0
+        for blk in range(blocks):
+            blacks_and_sums(g, u, blk)
+            h = 0
+            for b in range(8):  # fixed trip counts, so that the compiler unrolls them
+                if b > pegs:
+                    break
+                for t in range(b, 8):
+                    if t > pegs:
+                        break
+                    size = np.int64(popcount(eq_b[b] & eq_t[t]))
+                    if blocks > 1:
+                        hist[h] += size
+                        h += 1
+                    elif rule == 0:
+                        cost = max(cost, size)
+                    else:
+                        cost += weight[size]
+            if blocks > 1 and limit < none and blk < blocks - 1:
+                so_far = _hist_cost(hist, rule, weight, False)
+                if so_far - (n - (blk + 1) * 64 if rule == 3 else 0) >= limit:
+                    _hist_cost(hist, rule, weight, True)
+                    return False, limit
+        if blocks > 1:
+            cost = _hist_cost(hist, rule, weight, True)
+        return cost < limit, cost
+
     # the guesses that could be the secret, in order (a later one must do strictly better)
     mine_best = -1
     mine_cost = none
     for k in range(mine.shape[0]):
         i = mine[k]
-        g = candidates[i]
-        u = slot[gset[g]]
-        limit = mine_cost
-        if floor[u] >= limit:
-            continue  # cannot beat the best
-        if limit <= pair:  # only a guess that tells the secrets apart would do
-            better, cost = _tells_apart(gpos[g], gcnt[g], spos, scnt, secrets, pegs, seen), perfect
-        else:
-            better, cost = _guess_cost(
-                gbit_pos[g], set_bits[gset[g]], u, limit, has_pos, has_cnt, valid, n, tabled,
-                sums, pegs, rule, weight, eq_b, eq_t, hist,
-            )  # fmt: skip
-        if better:
-            mine_best = i
-            mine_cost = cost
+        u = slot[gset[candidates[i]]]
+        if floor[u] < mine_cost:  # else it cannot beat the best
+            better, cost = cost_below(candidates[i], u, mine_cost)
+            if better:
+                mine_best, mine_cost = i, cost
     if mine_cost == perfect:
         return mine_best  # nothing does better
     # the others, a set of colours at a time, lowest bound first, while a set
@@ -936,16 +879,12 @@ def _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sl
     best = -1
     best_cost = none
     worth = np.flatnonzero(floor < mine_cost)
-    by_floor = worth[np.argsort(floor[worth])]
-    for at_set in range(by_floor.shape[0]):
-        u = by_floor[at_set]
+    for u in worth[np.argsort(floor[worth])]:
         if floor[u] >= mine_cost or floor[u] > best_cost:
             break  # nor does any set after it
-        kset = in_use[u]
-        for at in range(set_start[kset], set_start[kset + 1]):
+        for at in range(set_start[in_use[u]], set_start[in_use[u] + 1]):
             i = by_set[at]
-            g = candidates[i]
-            if mark[g]:
+            if mark[candidates[i]]:
                 continue  # done already
             if best >= 0 and i > best:
                 if floor[u] >= best_cost:
@@ -953,18 +892,10 @@ def _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sl
                 limit = min(mine_cost, best_cost)
             else:
                 limit = min(mine_cost, best_cost + 1)
-            if floor[u] >= limit:
-                continue  # cannot beat the best
-            if limit <= pair:
-                better, cost = _tells_apart(gpos[g], gcnt[g], spos, scnt, secrets, pegs, seen), perfect
-            else:
-                better, cost = _guess_cost(
-                    gbit_pos[g], set_bits[gset[g]], u, limit, has_pos, has_cnt, valid, n,
-                    tabled, sums, pegs, rule, weight, eq_b, eq_t, hist,
-                )  # fmt: skip
-            if better:
-                best = i
-                best_cost = cost
+            if floor[u] < limit:  # else it cannot beat the best
+                better, cost = cost_below(candidates[i], u, limit)
+                if better:
+                    best, best_cost = i, cost
     return best if best >= 0 and best_cost < mine_cost else mine_best
 
 
@@ -1013,15 +944,9 @@ def _best_guess_sliced_py(
     sliced = _slice_secrets(spos, scnt, secrets)
     costs = _rule_costs(rule, secrets.shape[0], pegs, nlogn)
     sets = _colour_sets(sliced, set_bits, set_start, pegs, costs)
-    scratch = _Scratch(
-        np.empty(8, dtype=np.uint64),
-        np.empty(8, dtype=np.uint64),
-        np.zeros(36, dtype=np.int64),
-        np.zeros((pegs + 1) * (pegs + 1) + 1, dtype=np.int64),
-    )
     gs = _Guesses(gpos, gcnt, gbit_pos, gset, set_bits)
     mine = _places_of(candidates, consistent, mark)  # and marks them
-    best = _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sliced, costs, sets, scratch)
+    best = _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sliced, costs, sets)
     for i in range(consistent.shape[0]):
         mark[consistent[i]] = 0
     return best
