@@ -836,6 +836,7 @@ def _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sl
         if limit <= pair:
             return tells_apart(g), perfect
         cost = 0
+        dropped = False
         for blk in range(blocks):
             blacks_and_sums(g, u, blk)
             h = 0
@@ -856,11 +857,11 @@ def _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sl
             if blocks > 1 and limit < none and blk < blocks - 1:
                 so_far = _hist_cost(hist, rule, weight, False)
                 if so_far - (n - (blk + 1) * 64 if rule == 3 else 0) >= limit:
-                    _hist_cost(hist, rule, weight, True)
-                    return False, limit
+                    dropped = True
+                    break
         if blocks > 1:
             cost = _hist_cost(hist, rule, weight, True)
-        return cost < limit, cost
+        return not dropped and cost < limit, cost
 
     # the guesses that could be the secret, in order (a later one must do strictly better)
     mine_best = -1
