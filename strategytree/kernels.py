@@ -696,25 +696,11 @@ def _set_sums(has_cnt, valid, blk, bits, pegs, out):
 
 
 @njit(inline="always")
-def _set_bound(sums, pegs, rule, split):
-    """The least cost of a guess whose blacks + whites are ``sums`` (``(blocks, 8)``):
-    the secrets with sum ``t`` fall into at most ``t + 1`` parts (by blacks)."""
-    bound = 0
-    for t in range(pegs + 1):
-        size = 0
-        for blk in range(sums.shape[0]):
-            size += np.int64(popcount(sums[blk, t]))
-        if rule == 0:
-            bound = max(bound, split[t + 1, size])
-        else:
-            bound += split[t + 1, size]
-    return bound
-
-
-@njit(inline="always")
 def _colour_sets(sliced, set_bits, set_start, pegs, costs):
     """The colour sets that candidates have, their blacks + whites and bounds
-    (:class:`_ColourSets`), worked out once per set."""
+    (:class:`_ColourSets`), worked out once per set: a guess's cost is at least
+    that of the secrets with each sum t of blacks + whites split into t + 1
+    parts of equal sizes (``costs.split``)."""
     has_cnt, valid = sliced.has_cnt, sliced.valid
     rule, split = costs.rule, costs.split
     sets = set_bits.shape[0]
@@ -734,10 +720,22 @@ def _colour_sets(sliced, set_bits, set_start, pegs, costs):
         if u < 0:
             continue
         in_use[u] = k
-        if tabled:
+        if not tabled:
+            continue
+        for blk in range(blocks):
+            _count_equal(has_cnt, blk, set_bits[k], pegs, np.uint64(0), sums[blk, u])
+            sums[blk, u, 0] &= valid if blk == blocks - 1 else ~np.uint64(0)
+        # the secrets with sum t fall into at most t + 1 parts (by blacks)
+        bound = 0
+        for t in range(pegs + 1):
+            size = 0
             for blk in range(blocks):
-                _set_sums(has_cnt, valid, blk, set_bits[k], pegs, sums[blk, u])
-            floor[u] = _set_bound(sums[:, u], pegs, rule, split)
+                size += np.int64(popcount(sums[blk, u, t]))
+            if rule == 0:
+                bound = max(bound, split[t + 1, size])
+            else:
+                bound += split[t + 1, size]
+        floor[u] = bound
     return _ColourSets(slot, in_use, tabled, sums, floor)
 
 
