@@ -528,12 +528,20 @@ def partition_counts(
 # -- the greedy builders' choice: score, break ties and stop early in one call -------------
 #
 # ``_best_guess_sliced`` is a short driver over the steps below, each an
-# ``inline="always"`` function (numba pastes it into the driver, so the split costs nothing).
+# ``inline="always"`` function that numba pastes into it.  The steps pass named
+# tuples of arrays, unpacked once per call: read in the inner loops, or passed
+# there to an inlined function, an array costs a reference count each time.
 
 
 class _Sliced(NamedTuple):
-    """The secrets bit-sliced: 64 at a time (a block), one bit each."""
+    """The secrets, and bit-sliced: 64 at a time (a block), one bit each."""
 
+    secrets: np.ndarray
+    """the secrets (indices into ``spos`` and ``scnt``)"""
+    spos: np.ndarray
+    """``(secrets of the game, words)`` uint64: the position bits"""
+    scnt: np.ndarray
+    """the colour-count bits"""
     has_pos: np.ndarray
     """``(blocks, bits)`` uint64: which secrets of a block have each position bit"""
     has_cnt: np.ndarray
@@ -572,6 +580,19 @@ class _ColourSets(NamedTuple):
     """``(blocks, used, 8)`` uint64: the secrets whose blacks + whites are ``t``"""
     floor: np.ndarray
     """``floor[u]``: a lower bound on the cost of every guess with that set"""
+
+
+class _Candidates(NamedTuple):
+    """The guesses to choose from, and a scratch array over all guesses."""
+
+    candidates: np.ndarray
+    """indices into the guesses, increasing"""
+    by_set: np.ndarray
+    """the places of the candidates grouped by colour set (in order within each)"""
+    set_start: np.ndarray
+    """where each colour set's group starts in ``by_set`` (one more entry than sets)"""
+    mark: np.ndarray
+    """a zeroed uint8 entry per guess: the candidates scored first are marked"""
 
 
 class _Guesses(NamedTuple):
@@ -651,7 +672,7 @@ def _slice_secrets(spos, scnt, secrets):
                 has_cnt[blk, w * 64 + _lowest_bit(x)] |= bit
                 x &= x - one
     valid = ~np.uint64(0) if n % 64 == 0 else (one << np.uint64(n % 64)) - one
-    return _Sliced(has_pos, has_cnt, valid, n)
+    return _Sliced(secrets, spos, scnt, has_pos, has_cnt, valid, n)
 
 
 @njit(inline="always")
@@ -696,11 +717,26 @@ def _set_sums(has_cnt, valid, blk, bits, pegs, out):
 
 
 @njit(inline="always")
+def _set_bound(sums, u, pegs, rule, split):
+    """The least cost of a guess of colour set ``u`` (blacks + whites in
+    ``sums[:, u]``): the secrets with sum ``t`` fall into at most ``t + 1``
+    parts (by blacks), at best of equal sizes."""
+    bound = 0
+    for t in range(pegs + 1):
+        size = 0
+        for blk in range(sums.shape[0]):
+            size += np.int64(popcount(sums[blk, u, t]))
+        if rule == 0:
+            bound = max(bound, split[t + 1, size])
+        else:
+            bound += split[t + 1, size]
+    return bound
+
+
+@njit(inline="always")
 def _colour_sets(sliced, set_bits, set_start, pegs, costs):
     """The colour sets that candidates have, their blacks + whites and bounds
-    (:class:`_ColourSets`), worked out once per set: a guess's cost is at least
-    that of the secrets with each sum t of blacks + whites split into t + 1
-    parts of equal sizes (``costs.split``)."""
+    (:class:`_ColourSets`), worked out once per set."""
     has_cnt, valid = sliced.has_cnt, sliced.valid
     rule, split = costs.rule, costs.split
     sets = set_bits.shape[0]
@@ -725,17 +761,7 @@ def _colour_sets(sliced, set_bits, set_start, pegs, costs):
         for blk in range(blocks):
             _count_equal(has_cnt, blk, set_bits[k], pegs, np.uint64(0), sums[blk, u])
             sums[blk, u, 0] &= valid if blk == blocks - 1 else ~np.uint64(0)
-        # the secrets with sum t fall into at most t + 1 parts (by blacks)
-        bound = 0
-        for t in range(pegs + 1):
-            size = 0
-            for blk in range(blocks):
-                size += np.int64(popcount(sums[blk, u, t]))
-            if rule == 0:
-                bound = max(bound, split[t + 1, size])
-            else:
-                bound += split[t + 1, size]
-        floor[u] = bound
+        floor[u] = _set_bound(sums, u, pegs, rule, split)
     return _ColourSets(slot, in_use, tabled, sums, floor)
 
 
@@ -779,15 +805,25 @@ def _hist_cost(hist, rule, weight, reset):
 
 
 @njit(inline="always")
-def _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sliced, costs, sets):
+def _tie_break(mine_best, mine_cost, other_best, other_cost):
+    """The best of the guesses that could be the secret, unless another does
+    strictly better (-1: none)."""
+    if other_best >= 0 and other_cost < mine_cost:
+        return other_best
+    return mine_best
+
+
+@njit(inline="always")
+def _scan(mine, cands, gs, sliced, costs, sets):
     """The place in ``candidates`` of the best guess: the scan of
     :func:`_best_guess_sliced_py` with its early stops.
 
     Scoring a guess is written as inner functions over the arrays unpacked here,
     which numba pastes in where they are called: as module-level functions taking
     those arrays as arguments, they made the scan twice as slow (measured)."""
+    candidates, by_set, set_start, mark = cands
     gpos, gcnt, gbit_pos, gset, set_bits = gs
-    has_pos, has_cnt, valid, n = sliced
+    secrets, spos, scnt, has_pos, has_cnt, valid, n = sliced
     rule, weight, _, perfect, pair = costs
     slot, in_use, tabled, sums, floor = sets
     pegs = gbit_pos.shape[1]
@@ -895,7 +931,7 @@ def _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sl
                 better, cost = cost_below(candidates[i], u, limit)
                 if better:
                     best, best_cost = i, cost
-    return best if best >= 0 and best_cost < mine_cost else mine_best
+    return _tie_break(mine_best, mine_cost, best, best_cost)
 
 
 def _best_guess_sliced_py(
@@ -944,8 +980,9 @@ def _best_guess_sliced_py(
     costs = _rule_costs(rule, secrets.shape[0], pegs, nlogn)
     sets = _colour_sets(sliced, set_bits, set_start, pegs, costs)
     gs = _Guesses(gpos, gcnt, gbit_pos, gset, set_bits)
+    cands = _Candidates(candidates, by_set, set_start, mark)
     mine = _places_of(candidates, consistent, mark)  # and marks them
-    best = _scan(mine, candidates, by_set, set_start, mark, secrets, spos, scnt, gs, sliced, costs, sets)
+    best = _scan(mine, cands, gs, sliced, costs, sets)
     for i in range(consistent.shape[0]):
         mark[consistent[i]] = 0
     return best
@@ -975,7 +1012,10 @@ def _guess_bit_numbers(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 seen[:, i] = (codes[:, :i] == codes[:, i : i + 1]).sum(axis=1)
             cnt_numbers = codes * pegs + seen
         words = np.ascontiguousarray(game.guess_bits[1])
-        keys = words[:, 0] if words.shape[1] == 1 else words.view(np.dtype((np.void, 8 * words.shape[1])))[:, 0]
+        if words.shape[1] == 1:
+            keys = words[:, 0]
+        else:
+            keys = words.view(np.dtype((np.void, 8 * words.shape[1])))[:, 0]
         _, first, which = np.unique(keys, return_index=True, return_inverse=True)
         # small types: these are read for every guess scored
         return (
