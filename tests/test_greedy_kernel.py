@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ import strategytree as st
 import strategytree.symmetry as symmetry
 from strategytree import kernels
 from strategytree.builders import build_greedy
+from strategytree.errors import StrategyTreeError
 from strategytree.game import black_only
 from strategytree.symmetry import Symmetry
 
@@ -81,10 +83,12 @@ GAMES = {
 def test_best_guess_matches_the_twin(rule: str, name: str, n_secrets: int) -> None:
     rng = np.random.default_rng(zlib.crc32(f"{rule} {name} {n_secrets}".encode()))
     game = GAMES[name](rng)
+    scratch = kernels.ChoiceScratch(game)  # kept from one call to the next, as a builder does
     for _ in range(3):
         secrets, candidates, consistent = _case(game, rng, n_secrets, 40)
-        got = kernels.best_guess(game, rule, candidates, secrets, consistent)
-        assert got == _naive_choice(game, rule, candidates, secrets, consistent)
+        want = _naive_choice(game, rule, candidates, secrets, consistent)
+        assert kernels.best_guess(game, rule, candidates, secrets, consistent) == want
+        assert kernels.best_guess(game, rule, candidates, secrets, consistent, scratch) == want
 
 
 @pytest.mark.parametrize("rule", ["minimax", "expected", "entropy", "parts"])
@@ -108,6 +112,32 @@ def test_best_guess_leaves_its_scratch_array_zeroed() -> None:
     scratch = kernels.ChoiceScratch(game)
     kernels.best_guess(game, "entropy", np.arange(1296), secrets, secrets, scratch)
     assert not scratch.mark.any()
+
+
+def test_a_scratch_serves_one_game() -> None:
+    scratch = kernels.ChoiceScratch(st.mastermind(3, 4))
+    every = np.arange(64)
+    with pytest.raises(StrategyTreeError, match="another game"):
+        kernels.best_guess(st.mastermind(3, 4), "entropy", every, every, every, scratch)
+
+
+def test_a_scratch_keeps_the_grouping_of_the_same_candidates() -> None:
+    scratch = kernels.ChoiceScratch(st.mastermind(4, 6))
+    candidates = np.arange(1296)
+    by_set, set_start = scratch.by_set(candidates)
+    assert scratch.by_set(candidates)[0] is by_set
+    again, starts = scratch.by_set(candidates.copy())  # equal, not the same: made anew
+    assert again is not by_set and np.array_equal(again, by_set)
+    assert np.array_equal(starts, set_start)
+
+
+def test_builders_in_two_threads_build_what_one_thread_builds() -> None:
+    """Nothing mutable is shared between choosers: the exact search runs two threads."""
+    game = st.mastermind(4, 6)
+    rules = ["minimax", "entropy", "expected", "parts"]
+    want = [build_greedy(game, rule) for rule in rules]
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(lambda rule: build_greedy(game, rule), rules)) == want
 
 
 def test_best_guess_declines_games_it_has_no_kernel_for() -> None:
