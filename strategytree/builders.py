@@ -388,7 +388,10 @@ class _Splitter:
     a possible secret there, the first), and a count of the secrets settled."""
 
     def __init__(self, chooser: GreedyChooser, most: int) -> None:
+        from . import kernels
+
         game = chooser.game
+        self.reply_groups = kernels.reply_groups
         self.game = game
         self.text = _guess_texts(game)
         """every allowed guess in letters"""
@@ -413,11 +416,9 @@ class _Splitter:
     ) -> list[tuple[Node, np.ndarray]]:
         """Give ``node`` (playing ``guess`` at ``depth``) its branches, highest
         reply first; the children still to build, with their secrets."""
-        from . import kernels
-
         game, small, replies_of = self.game, self.small, self.replies_of
         replies = feedback.replies_into(game, guess, secrets, self.reply_out)
-        codes, sizes, order = kernels.reply_groups(replies, game.n_replies)
+        codes, sizes, order = self.reply_groups(replies, game.n_replies)
         grouped = secrets[order]  # by reply, highest first, in order within a reply
         branches: list[tuple[Reply, Node]] = []
         pending: list[tuple[Node, np.ndarray]] = []
