@@ -41,8 +41,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from .errors import StrategyTreeError
 from . import feedback
+from .errors import StrategyTreeError
 from .game import Game, Reply
 from .symmetry import Symmetry
 from .tree import Node, Strategy

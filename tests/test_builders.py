@@ -6,13 +6,12 @@ import itertools
 
 import numpy as np
 import pytest
+from naive import feedback as naive_feedback
 
 import strategytree as st
 from strategytree.builders import build_greedy, parse_pool
 from strategytree.literature import published
 from strategytree.symmetry import Symmetry
-
-from naive import feedback as naive_feedback
 
 
 def _naive_score(rule: str, guess, secrets) -> tuple:
