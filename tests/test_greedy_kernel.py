@@ -24,35 +24,10 @@ from strategytree.game import black_only
 from strategytree.symmetry import Symmetry
 
 
-def _reply(game: st.Game, guess, secret) -> tuple:
-    black, white = naive.feedback(guess, secret)
-    return (black,) if game.scoring == "black-only" else (black, white)
-
-
 def _naive_choice(game: st.Game, rule: str, candidates, secrets, consistent) -> int:
-    """Position in ``candidates`` of the best guess: the highest score (exact
-    integers, the entropy from the kernels' own table), then a guess in
-    ``consistent``, then the first."""
-    table = kernels.nlogn_table(len(secrets))
-    codes_s = [tuple(int(x) for x in game.secrets[j]) for j in secrets]
-    best_key, best_at = None, -1
-    for at, i in enumerate(candidates):
-        guess = tuple(int(x) for x in game.guesses[i])
-        parts: dict = {}
-        for s in codes_s:
-            key = _reply(game, guess, s)
-            parts[key] = parts.get(key, 0) + 1
-        sizes = list(parts.values())
-        score = {
-            "minimax": -max(sizes),
-            "expected": -sum(n * n for n in sizes),
-            "entropy": -sum(int(table[n]) for n in sizes),
-            "parts": len(sizes),
-        }[rule]
-        key = (score, int(i) in {int(c) for c in consistent}, -at)
-        if best_key is None or key > best_key:
-            best_key, best_at = key, at
-    return best_at
+    """The twin's choice, with the entropy from the kernels' own exact table."""
+    nlogn = kernels.nlogn_table(len(secrets))
+    return naive.greedy_choice(game, rule, candidates, secrets, consistent, nlogn)
 
 
 def _case(game: st.Game, rng: np.random.Generator, n_secrets: int, n_guesses: int):
