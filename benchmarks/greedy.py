@@ -24,7 +24,7 @@ game = st.mastermind(4, 6)
 build_greedy(game)  # compile / load the kernels
 print("MM(4,6), after start-up (median of 5):")
 for rule in ("minimax", "expected", "entropy", "parts"):
-    print(f"  {rule:9s} {median_time(lambda: build_greedy(game, rule=rule)):.3f} s")
+    print(f"  {rule:9s} {median_time(lambda rule=rule: build_greedy(game, rule=rule)):.3f} s")
 
 with tempfile.TemporaryDirectory() as folder:
     args = ["generate", "-p", "5", "-c", "8", "--rule", "entropy", "-o", f"{folder}/mm58.txt", "--force"]
@@ -37,5 +37,5 @@ print("|---|---:|---:|")
 sizes = [(4, 6), (4, 7), (5, 6), (5, 7), (5, 8), (6, 6)]
 for pegs, colors in sizes[:3] if quick else sizes:
     g = st.mastermind(pegs, colors)
-    seconds = median_time(lambda: build_greedy(g, rule="entropy"), repeat=1 if quick else 3)
+    seconds = median_time(lambda g=g: build_greedy(g, rule="entropy"), repeat=1 if quick else 3)
     print(f"| MM({pegs},{colors}) | {len(g.secrets):,} | {seconds:.2f} |")

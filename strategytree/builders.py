@@ -38,16 +38,19 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from .errors import StrategyTreeError
 from . import feedback
+from .errors import StrategyTreeError
 from .game import Game, Reply
 from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry, merge_dead_colours
 from .tree import Node, Strategy
+
+if TYPE_CHECKING:
+    from . import kernels
 
 __all__ = ["GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "parse_pool", "parse_rules"]
 
@@ -172,6 +175,13 @@ class GreedyChooser:
         """``as_guess`` as Python ints (read for every small part while building)."""
         return self.as_guess.tolist()
 
+    @cached_property
+    def scratch(self) -> kernels.ChoiceScratch:
+        """What the compiled choice keeps from one node to the next (this chooser's own)."""
+        from . import kernels
+
+        return kernels.ChoiceScratch(self.game)
+
     @property
     def randomised(self) -> bool:
         """True when the choices depend on the seed (``random``, ``sample:N``)."""
@@ -219,7 +229,7 @@ class GreedyChooser:
         candidates = self.candidates(secrets, sym, consistent)
         scoring = rule if rule in kernels.RULES else "entropy"
         # the whole choice in one kernel call, where the game has one
-        at = kernels.best_guess(game, scoring, candidates, secrets, consistent)
+        at = kernels.best_guess(game, scoring, candidates, secrets, consistent, self.scratch)
         if at is not None:
             return int(candidates[at])
         if perfect_possible:
@@ -330,58 +340,82 @@ def grow_greedy(
     progress: Callable[[int], None] | None = None,
 ) -> Grown:
     """The greedy subtree for ``secrets`` (indices, increasing) after a history
-    whose symmetry is ``sym``: what :func:`build_greedy` builds below a node."""
-    from . import kernels
+    whose symmetry is ``sym``: what :func:`build_greedy` builds below a node.
 
+    Depth first, the highest reply first: each node plays :meth:`GreedyChooser.choose`'s
+    guess (or ``opening``), and its secrets are split by reply into parts built
+    at once (one or two secrets, see :class:`_Splitter`) or later."""
     game = chooser.game
-    rule = chooser.rule
-    win = game.win
-    # made once per game: the lookahead calls this thousands of times
-    replies_of = game.memo("replies by code", lambda: [game.reply(code) for code in range(game.n_replies)])
-    choose = chooser.choose
-
-    text = _guess_texts(game)
-    pair_reply = feedback.pair_replier(game)  # the pairs settled without a kernel call
-    guess_of = chooser.guess_of  # read for every small part
-
-    def simple(secrets: list[int]) -> Node | None:
-        """The node for one or two secrets, built at once (the rules agree)."""
-        if rule == "random":
-            return None
-        first_guess = guess_of[secrets[0]]
-        if first_guess < 0:
-            return None
-        node = Node(text[first_guess])
-        if len(secrets) == 2:
-            second = secrets[1]
-            if guess_of[second] < 0:
-                return None
-            reply = pair_reply(first_guess, second)
-            node.branches = ((replies_of[reply], Node(text[guess_of[second]])),)
-        return node
-
+    split = _Splitter(chooser, len(secrets))
+    text = split.text
     root = Node("")
     todo: list[tuple[Node, np.ndarray, Symmetry, int]] = [(root, secrets, sym, 1)]
-    settled = total = deepest = nodes = 0
-    reply_out = np.empty(len(secrets), dtype=np.int8)
+    nodes = 0
     while todo:
         node, secrets, sym, depth = todo.pop()
         if opening is not None:
             guess, opening = opening, None
         else:
-            guess = choose(secrets, sym)
+            guess = chooser.choose(secrets, sym)
         node.guess = text[guess]
-        replies = feedback.replies_into(game, guess, secrets, reply_out)
+        pending = split(node, guess, secrets, depth)
+        if pending:
+            child_sym = sym.after(game.guesses[guess])
+            todo.extend((child, part, child_sym, depth + 1) for child, part in reversed(pending))
+        nodes += 1
+        if progress is not None and nodes % 32 == 0:  # now and then: cheap nodes are many
+            progress(split.settled)
+    if progress is not None:
+        progress(split.settled)
+    return Grown(root, split.total, split.deepest)
+
+
+class _Splitter:
+    """Splits a node's secrets by the reply to its guess: the branches of the
+    node, with the parts of one or two secrets built at once (every rule plays
+    a possible secret there, the first), and a count of the secrets settled."""
+
+    def __init__(self, chooser: GreedyChooser, most: int) -> None:
+        from . import kernels
+
+        game = chooser.game
+        self.reply_groups = kernels.reply_groups
+        self.game = game
+        self.text = _guess_texts(game)
+        """every allowed guess in letters"""
+        self.at_once = chooser.rule != "random"
+        """whether parts of one or two secrets are built at once"""
+        # made once per game: the lookahead calls grow_greedy thousands of times
+        self.replies_of = game.memo(
+            "replies by code", lambda: [game.reply(code) for code in range(game.n_replies)]
+        )
+        self.pair_reply = feedback.pair_replier(game)  # the pairs settled without a kernel call
+        self.guess_of = chooser.guess_of  # read for every small part
+        self.reply_out = np.empty(most, dtype=np.int8)
+        self.settled = 0
+        """secrets whose guesses are all placed"""
+        self.total = 0
+        """their guesses, summed"""
+        self.deepest = 0
+        """the most guesses any of them needs"""
+
+    def __call__(
+        self, node: Node, guess: int, secrets: np.ndarray, depth: int
+    ) -> list[tuple[Node, np.ndarray]]:
+        """Give ``node`` (playing ``guess`` at ``depth``) its branches, highest
+        reply first; the children still to build, with their secrets."""
+        game, small, replies_of = self.game, self.small, self.replies_of
+        replies = feedback.replies_into(game, guess, secrets, self.reply_out)
+        codes, sizes, order = self.reply_groups(replies, game.n_replies)
+        grouped = secrets[order]  # by reply, highest first, in order within a reply
         branches: list[tuple[Reply, Node]] = []
-        pending: list[tuple[Node, np.ndarray, Symmetry, int]] = []
-        child_sym = None
-        # the secrets by reply, highest reply first, in order within a reply
-        codes, sizes, order = kernels.reply_groups(replies, game.n_replies)
-        grouped = secrets[order]
+        pending: list[tuple[Node, np.ndarray]] = []
+        settled = total = 0
+        deepest = self.deepest
         end = 0
         for code, size in zip(codes, sizes):
             start, end = end, end + size
-            if code == win:
+            if code == game.win:
                 settled += 1
                 total += depth
                 deepest = max(deepest, depth)
@@ -390,26 +424,38 @@ def grow_greedy(
                 raise StrategyTreeError(
                     f"no progress: guess {node.guess} does not split {len(secrets)} secrets"
                 )
-            subset = grouped[start:end]
-            child = simple(subset.tolist()) if size <= 2 else None
-            if child is not None:
+            part = grouped[start:end]
+            child = small(part.tolist()) if size <= 2 else None
+            if child is not None:  # its first guess at depth + 1, a second one at depth + 2
                 settled += size
                 total += (depth + 1) + (depth + 2) * (size - 1)
                 deepest = max(deepest, depth + size)
             else:
                 child = Node("")
-                if child_sym is None:
-                    child_sym = sym.after(game.guesses[guess])
-                pending.append((child, subset, child_sym, depth + 1))
+                pending.append((child, part))
             branches.append((replies_of[code], child))
         node.branches = tuple(branches)
-        todo.extend(reversed(pending))  # the highest reply is built first
-        nodes += 1
-        if progress is not None and nodes % 32 == 0:  # now and then: cheap nodes are many
-            progress(settled)
-    if progress is not None:
-        progress(settled)
-    return Grown(root, total, deepest)
+        self.settled += settled
+        self.total += total
+        self.deepest = deepest
+        return pending
+
+    def small(self, secrets: list[int]) -> Node | None:
+        """The node for one or two secrets, built at once (the rules agree), or
+        None when it is not built so (the ``random`` rule, a secret that may not
+        be guessed)."""
+        guess_of, text = self.guess_of, self.text
+        first_guess = guess_of[secrets[0]]
+        if first_guess < 0 or not self.at_once:
+            return None
+        node = Node(text[first_guess])
+        if len(secrets) == 2:
+            second = guess_of[secrets[1]]
+            if second < 0:
+                return None
+            reply = self.pair_reply(first_guess, secrets[1])
+            node.branches = ((self.replies_of[reply], Node(text[second])),)
+        return node
 
 
 def _guess_texts(game: Game) -> list[str]:

@@ -13,6 +13,8 @@ nothing; each kernel compiles on its first call and is cached on disk.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange, types
 from numba.extending import intrinsic, overload
@@ -418,20 +420,20 @@ MASKED_SECRETS = 256
 #: below this many (guess, secret) pairs a job runs on one thread
 SERIAL_PAIRS = 200_000
 
-_NLOGN: dict[int, np.ndarray] = {}
-
-
 def nlogn_table(n: int) -> np.ndarray:
-    """``round(k * log2(k) * 2**32)`` for k = 0..n, as exact int64 weights."""
+    """``round(k * log2(k) * 2**32)`` for k = 0..m, as exact int64 weights, where
+    ``m`` is the least power of two above ``n``."""
     size = 1 << max(n, 1).bit_length()
-    table = _NLOGN.get(size)
-    if table is None:
-        k = np.arange(size + 1, dtype=np.float64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            weights = np.where(k > 1, k * np.log2(np.maximum(k, 1)), 0.0)
-        table = np.round(weights * 2.0**32).astype(np.int64)
-        _NLOGN[size] = table
-    return table
+    k = np.arange(size + 1, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        weights = np.where(k > 1, k * np.log2(np.maximum(k, 1)), 0.0)
+    return np.round(weights * 2.0**32).astype(np.int64)
+
+
+def _nlogn(game: Game, n: int) -> np.ndarray:
+    """:func:`nlogn_table` for ``n`` secrets, kept on the game (made once per size)."""
+    size = 1 << max(n, 1).bit_length()
+    return game.memo(f"nlogn table {size}", lambda: nlogn_table(n))
 
 
 def scores(
@@ -457,7 +459,7 @@ def scores(
         serial = len(g) * len(s) < SERIAL_PAIRS
         kernel = _scores_table_serial if serial else _scores_table
         chunks = 1 if serial else max(1, min(len(g), 64))
-        kernel(game.table, g, s, game.n_replies, RULES[rule], nlogn_table(len(s)), chunks, out)
+        kernel(game.table, g, s, game.n_replies, RULES[rule], _nlogn(game, len(s)), chunks, out)
         return out
     gpos, gcnt = _rows(game, "guesses", guesses, check)
     spos, scnt = _rows(game, "secrets", secrets, check)
@@ -465,7 +467,7 @@ def scores(
     pairs = len(gpos) * len(spos)
     serial = pairs < SERIAL_PAIRS
     chunks = 1 if serial else max(1, min(len(gpos), 64))
-    args = (game.pegs, game.n_replies, RULES[rule], nlogn_table(len(spos)), chunks, out)
+    args = (game.pegs, game.n_replies, RULES[rule], _nlogn(game, len(spos)), chunks, out)
     if gpos.ndim == 1 and game.n_replies <= 64 and len(spos) <= MASKED_SECRETS:
         kernel = _scores_masked_serial if serial else _scores_masked
         kernel(gpos, gcnt, spos, scnt, *args)
@@ -478,12 +480,6 @@ def scores(
     return out
 
 
-#: copies of the bits of large candidate sets, by identity: the builders ask
-#: again and again for the same arrays of candidates (bounded, oldest out)
-_COPIES: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-_COPIES_KEPT = 64
-
-
 def _rows(
     game: Game, which: str, index: np.ndarray | None, check: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -492,15 +488,6 @@ def _rows(
     if index is None:
         return pos, cnt
     if not check:
-        if which == "guesses" and len(index) >= 1024:
-            key = (id(game), id(index))
-            kept = _COPIES.get(key)
-            if kept is not None and kept[0] is index:
-                return kept[1], kept[2]
-            if len(_COPIES) >= _COPIES_KEPT:
-                del _COPIES[next(iter(_COPIES))]
-            _COPIES[key] = (index, pos[index], cnt[index])
-            return _COPIES[key][1], _COPIES[key][2]
         return pos[index], cnt[index]
     index = np.asarray(index)
     if (
@@ -539,6 +526,90 @@ def partition_counts(
 
 
 # -- the greedy builders' choice: score, break ties and stop early in one call -------------
+#
+# ``_best_guess_sliced`` is a short driver over the steps below, each an
+# ``inline="always"`` function that numba pastes into it.  The steps pass named
+# tuples of arrays, unpacked once per call: read in the inner loops, or passed
+# there to an inlined function, an array costs a reference count each time.
+
+
+class _Sliced(NamedTuple):
+    """The secrets, and bit-sliced: 64 at a time (a block), one bit each."""
+
+    secrets: np.ndarray
+    """the secrets (indices into ``spos`` and ``scnt``)"""
+    spos: np.ndarray
+    """``(secrets of the game, words)`` uint64: the position bits"""
+    scnt: np.ndarray
+    """the colour-count bits"""
+    has_pos: np.ndarray
+    """``(blocks, bits)`` uint64: which secrets of a block have each position bit"""
+    has_cnt: np.ndarray
+    """the same for the colour-count bits"""
+    valid: np.uint64
+    """the bits of the last block that stand for a secret"""
+    n: int
+    """how many secrets"""
+
+
+class _Costs(NamedTuple):
+    """What parts cost under a rule (lower is better)."""
+
+    rule: int
+    """the rule's number in :data:`RULES`"""
+    weight: np.ndarray
+    """``weight[size]``: the cost of a part of that size (minimax: unused)"""
+    split: np.ndarray
+    """``split[parts, size]``: the least cost of ``size`` secrets in at most ``parts`` parts"""
+    perfect: int
+    """the cost of all singletons: no guess does better"""
+    pair: int
+    """the cost of one pair and singletons: no cost lies between it and ``perfect``"""
+
+
+class _ColourSets(NamedTuple):
+    """The sets of colours of the candidates, with the blacks + whites of each."""
+
+    slot: np.ndarray
+    """``slot[k]``: the number in use of colour set ``k`` (-1: no candidate has it)"""
+    in_use: np.ndarray
+    """``in_use[u]``: the colour set numbered ``u``"""
+    tabled: bool
+    """True when ``sums`` is filled (not too many sets and blocks)"""
+    sums: np.ndarray
+    """``(blocks, used, 8)`` uint64: the secrets whose blacks + whites are ``t``"""
+    floor: np.ndarray
+    """``floor[u]``: a lower bound on the cost of every guess with that set"""
+
+
+class _Candidates(NamedTuple):
+    """The guesses to choose from, and a scratch array over all guesses."""
+
+    candidates: np.ndarray
+    """indices into the guesses, increasing"""
+    by_set: np.ndarray
+    """the places of the candidates grouped by colour set (in order within each)"""
+    set_start: np.ndarray
+    """where each colour set's group starts in ``by_set`` (one more entry than sets)"""
+    mark: np.ndarray
+    """a zeroed uint8 entry per guess: the candidates scored first are marked"""
+
+
+class _Guesses(NamedTuple):
+    """The guesses' bits, as the kernel reads them (see :func:`best_guess`)."""
+
+    gpos: np.ndarray
+    """``(guesses, words)`` uint64: the position bits"""
+    gcnt: np.ndarray
+    """the colour-count bits"""
+    gbit_pos: np.ndarray
+    """``(guesses, pegs)``: the numbers of the position bits"""
+    gset: np.ndarray
+    """each guess's set of colours"""
+    set_bits: np.ndarray
+    """``(sets, pegs)``: the numbers of the colour-count bits of each set"""
+
+
 @njit(inline="always")
 def _equal_masks(x0, x1, x2, out):
     """``out[v]``: the bits whose 3-bit number (bit-sliced in ``x0``, ``x1``,
@@ -578,9 +649,295 @@ def _count_equal(has, blk, bits, pegs, zero, out):
     _equal_masks(x0, x1, x2, out)
 
 
+@njit(inline="always")
+def _slice_secrets(spos, scnt, secrets):
+    """The secrets ``spos[secrets]``, ``scnt[secrets]`` bit-sliced (:class:`_Sliced`)."""
+    n = secrets.shape[0]
+    words = spos.shape[1]
+    blocks = (n + 63) // 64
+    one = np.uint64(1)
+    has_pos = np.zeros((blocks, words * 64), dtype=np.uint64)
+    has_cnt = np.zeros((blocks, words * 64), dtype=np.uint64)
+    for j in range(n):
+        s = secrets[j]
+        blk = j >> 6
+        bit = one << np.uint64(j & 63)
+        for w in range(words):
+            x = spos[s, w]
+            while x:
+                has_pos[blk, w * 64 + _lowest_bit(x)] |= bit
+                x &= x - one
+            x = scnt[s, w]
+            while x:
+                has_cnt[blk, w * 64 + _lowest_bit(x)] |= bit
+                x &= x - one
+    valid = ~np.uint64(0) if n % 64 == 0 else (one << np.uint64(n % 64)) - one
+    return _Sliced(secrets, spos, scnt, has_pos, has_cnt, valid, n)
+
+
+@njit(inline="always")
+def _rule_costs(rule, n, pegs, nlogn):
+    """What parts of up to ``n + 1`` secrets cost under ``rule`` (:class:`_Costs`)."""
+    weight = np.zeros(n + 2, dtype=np.int64)  # for parts: -1 a part
+    for size in range(1, n + 2):
+        if rule == 1:
+            weight[size] = size * size
+        elif rule == 2:
+            weight[size] = nlogn[size]
+        elif rule == 3:
+            weight[size] = -1
+    perfect = 1 if rule == 0 else weight[1] * n
+    if n < 2:
+        pair = perfect
+    else:
+        pair = 2 if rule == 0 else weight[2] + weight[1] * (n - 2)
+    # sizes q and q + 1 are the cheapest split (each rule's cost of a part is convex in its size)
+    split = np.zeros((pegs + 2, n + 1), dtype=np.int64)
+    for parts in range(1, pegs + 2):
+        q = 0
+        r = 0
+        for size in range(n + 1):
+            if rule == 0:
+                split[parts, size] = q + (1 if r else 0)
+            else:
+                split[parts, size] = (parts - r) * weight[q] + r * weight[q + 1]
+            r += 1
+            if r == parts:
+                q += 1
+                r = 0
+    return _Costs(rule, weight, split, perfect, pair)
+
+
+@njit(inline="always")
+def _set_sums(has_cnt, valid, blk, bits, pegs, out):
+    """``out[t]``: the secrets of block ``blk`` whose blacks + whites are ``t``
+    against a guess whose colour-count bits are ``bits``."""
+    _count_equal(has_cnt, blk, bits, pegs, np.uint64(0), out)
+    out[0] &= valid if blk == has_cnt.shape[0] - 1 else ~np.uint64(0)
+
+
+@njit(inline="always")
+def _set_bound(sums, u, pegs, rule, split):
+    """The least cost of a guess of colour set ``u`` (blacks + whites in
+    ``sums[:, u]``): the secrets with sum ``t`` fall into at most ``t + 1``
+    parts (by blacks), at best of equal sizes."""
+    bound = 0
+    for t in range(pegs + 1):
+        size = 0
+        for blk in range(sums.shape[0]):
+            size += np.int64(popcount(sums[blk, u, t]))
+        if rule == 0:
+            bound = max(bound, split[t + 1, size])
+        else:
+            bound += split[t + 1, size]
+    return bound
+
+
+@njit(inline="always")
+def _colour_sets(sliced, set_bits, set_start, pegs, costs):
+    """The colour sets that candidates have, their blacks + whites and bounds
+    (:class:`_ColourSets`), worked out once per set."""
+    has_cnt, valid = sliced.has_cnt, sliced.valid
+    rule, split = costs.rule, costs.split
+    sets = set_bits.shape[0]
+    blocks = has_cnt.shape[0]
+    slot = np.full(sets, -1, dtype=np.int64)
+    used = 0
+    for k in range(sets):
+        if set_start[k + 1] > set_start[k]:
+            slot[k] = used
+            used += 1
+    in_use = np.empty(used, dtype=np.int64)
+    tabled = blocks * used <= 1 << 16
+    sums = np.empty((blocks if tabled else 0, used, 8), dtype=np.uint64)
+    floor = np.full(used, -(1 << 62), dtype=np.int64)  # no bound
+    for k in range(sets):
+        u = slot[k]
+        if u < 0:
+            continue
+        in_use[u] = k
+        if not tabled:
+            continue
+        for blk in range(blocks):
+            _count_equal(has_cnt, blk, set_bits[k], pegs, np.uint64(0), sums[blk, u])
+            sums[blk, u, 0] &= valid if blk == blocks - 1 else ~np.uint64(0)
+        floor[u] = _set_bound(sums, u, pegs, rule, split)
+    return _ColourSets(slot, in_use, tabled, sums, floor)
+
+
+@njit(inline="always")
+def _places_of(candidates, consistent, mark):
+    """The places in ``candidates`` of the guesses in ``consistent`` that are
+    there (binary search; both increasing); marks those guesses in ``mark``."""
+    m = candidates.shape[0]
+    mine = np.empty(consistent.shape[0], dtype=np.int64)
+    mines = 0
+    for i in range(consistent.shape[0]):
+        g = consistent[i]
+        lo = 0
+        hi = m
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if candidates[mid] < g:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < m and candidates[lo] == g:
+            mine[mines] = lo
+            mines += 1
+            mark[g] = 1
+    return mine[:mines]
+
+
+@njit(inline="always")
+def _hist_cost(hist, rule, weight, reset):
+    """The cost of the parts in ``hist``; zeroes it when ``reset``."""
+    cost = 0
+    for h in range(36):
+        size = hist[h]
+        if reset:
+            hist[h] = 0
+        if rule == 0:
+            cost = max(cost, size)
+        else:
+            cost += weight[size]
+    return cost
+
+
+@njit(inline="always")
+def _tie_break(mine_best, mine_cost, other_best, other_cost):
+    """The best of the guesses that could be the secret, unless another does
+    strictly better (-1: none)."""
+    if other_best >= 0 and other_cost < mine_cost:
+        return other_best
+    return mine_best
+
+
+@njit(inline="always")
+def _scan(mine, cands, gs, sliced, costs, sets):
+    """The place in ``candidates`` of the best guess: the scan of
+    :func:`_best_guess_sliced_py` with its early stops.
+
+    Scoring a guess is written as inner functions over the arrays unpacked here,
+    which numba pastes in where they are called: as module-level functions taking
+    those arrays as arguments, they made the scan twice as slow (measured)."""
+    candidates, by_set, set_start, mark = cands
+    gpos, gcnt, gbit_pos, gset, set_bits = gs
+    secrets, spos, scnt, has_pos, has_cnt, valid, n = sliced
+    rule, weight, _, perfect, pair = costs
+    slot, in_use, tabled, sums, floor = sets
+    pegs = gbit_pos.shape[1]
+    blocks = has_pos.shape[0]
+    none = 1 << 62
+    eq_b = np.empty(8, dtype=np.uint64)  # the secrets of a block with b blacks
+    eq_t = np.empty(8, dtype=np.uint64)  # ... with t blacks + whites
+    hist = np.zeros(36, dtype=np.int64)  # the size of part (b, t) over the blocks so far
+    seen = np.zeros((pegs + 1) * (pegs + 1) + 1, dtype=np.int64)  # by reply: the last test
+
+    def tells_apart(g):
+        """True when guess ``g`` gives every secret its own reply: the secrets
+        one after another until two get the same reply."""
+        seen[-1] += 1  # the number of this test
+        apart = True
+        for j in range(secrets.shape[0]):
+            b = 0
+            t = 0
+            for w in range(spos.shape[1]):
+                b += popcount(gpos[g, w] & spos[secrets[j], w])
+                t += popcount(gcnt[g, w] & scnt[secrets[j], w])
+            r = b * (pegs + 1) + t - b
+            if seen[r] == seen[-1]:
+                apart = False
+                break
+            seen[r] = seen[-1]
+        return apart
+
+    def blacks_and_sums(g, u, blk):
+        """``eq_b``, ``eq_t`` for guess ``g`` (colour set ``u``) and block ``blk``."""
+        _count_equal(has_pos, blk, gbit_pos[g], pegs, np.uint64(0), eq_b)
+        if tabled:
+            for v in range(8):
+                eq_t[v] = sums[blk, u, v]
+        else:
+            _set_sums(has_cnt, valid, blk, set_bits[gset[g]], pegs, eq_t)
+
+    def cost_below(g, u, limit):
+        """(True, cost) when guess ``g`` (colour set ``u``) costs less than
+        ``limit``, else (False, _).  Below ``pair`` only a guess that tells the
+        secrets apart would do.  With several blocks, a guess is dropped once the
+        blocks so far cost ``limit`` (the cost only grows as secrets are added;
+        with parts, each secret still to come adds a part at most)."""
+        if limit <= pair:
+            return tells_apart(g), perfect
+        cost = 0
+        dropped = False
+        for blk in range(blocks):
+            blacks_and_sums(g, u, blk)
+            h = 0
+            for b in range(8):  # fixed trip counts, so that the compiler unrolls them
+                if b > pegs:
+                    break
+                for t in range(b, 8):
+                    if t > pegs:
+                        break
+                    size = np.int64(popcount(eq_b[b] & eq_t[t]))
+                    if blocks > 1:
+                        hist[h] += size
+                        h += 1
+                    elif rule == 0:
+                        cost = max(cost, size)
+                    else:
+                        cost += weight[size]
+            if blocks > 1 and limit < none and blk < blocks - 1:
+                so_far = _hist_cost(hist, rule, weight, False)
+                if so_far - (n - (blk + 1) * 64 if rule == 3 else 0) >= limit:
+                    dropped = True
+                    break
+        if blocks > 1:
+            cost = _hist_cost(hist, rule, weight, True)
+        return not dropped and cost < limit, cost
+
+    # the guesses that could be the secret, in order (a later one must do strictly better)
+    mine_best = -1
+    mine_cost = none
+    for k in range(mine.shape[0]):
+        i = mine[k]
+        u = slot[gset[candidates[i]]]
+        if floor[u] < mine_cost:  # else it cannot beat the best
+            better, cost = cost_below(candidates[i], u, mine_cost)
+            if better:
+                mine_best, mine_cost = i, cost
+    if mine_cost == perfect:
+        return mine_best  # nothing does better
+    # the others, a set of colours at a time, lowest bound first, while a set
+    # can still do better (or as well, earlier in order)
+    best = -1
+    best_cost = none
+    worth = np.flatnonzero(floor < mine_cost)
+    for u in worth[np.argsort(floor[worth])]:
+        if floor[u] >= mine_cost or floor[u] > best_cost:
+            break  # nor does any set after it
+        for at in range(set_start[in_use[u]], set_start[in_use[u] + 1]):
+            i = by_set[at]
+            if mark[candidates[i]]:
+                continue  # done already
+            if best >= 0 and i > best:
+                if floor[u] >= best_cost:
+                    break  # the rest of the set comes later in order: no better
+                limit = min(mine_cost, best_cost)
+            else:
+                limit = min(mine_cost, best_cost + 1)
+            if floor[u] < limit:  # else it cannot beat the best
+                better, cost = cost_below(candidates[i], u, limit)
+                if better:
+                    best, best_cost = i, cost
+    return _tie_break(mine_best, mine_cost, best, best_cost)
+
+
 def _best_guess_sliced_py(
-    gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt, secrets, candidates, by_set, set_start, consistent, pegs, rule, nlogn, mark
-):
+    gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt, secrets,
+    candidates, by_set, set_start, consistent, pegs, rule, nlogn, mark,
+):  # fmt: skip
     """Position in ``candidates`` of the guess a greedy rule plays (-1: none).
 
     The highest score of ``rule`` (as :func:`scores` gives it) on the secrets
@@ -598,14 +955,13 @@ def _best_guess_sliced_py(
     order), so most guesses are never scored, and the scan stops at once at
     a guess that tells every secret apart.  Once only such a guess could do
     better, the others are tested one secret after another until two get
-    the same reply.  With
-    more than 64 secrets, a guess is also dropped when the parts of the
-    secrets seen so far cost as much as the best guess's (the cost of
-    minimax, expected and entropy only grows as secrets are added; with
-    parts, each secret adds a part at most).
+    the same reply.  With more than 64 secrets, a guess is also dropped when
+    the parts of the secrets seen so far cost as much as the best guess's
+    (the cost of minimax, expected and entropy only grows as secrets are
+    added; with parts, each secret adds a part at most).
 
     Bit-sliced: the secrets are taken 64 at a time, one bit each, and for
-    every bit of the encoding (:func:`strategytree.game.encode`) a word
+    every bit of the encoding (:func:`strategytree.feedback.encode`) a word
     tells which of the 64 have it.  A guess has ``pegs`` bits set in each of
     its two sets (``gbit_pos[g]``: the numbers of its position bits;
     ``set_bits[gset[g]]``: those of its colour counts, which only depend on
@@ -620,262 +976,13 @@ def _best_guess_sliced_py(
     guesses, ``secrets`` the secrets; ``mark``: a zeroed uint8 scratch array,
     one entry per guess, left zeroed.
     """
-    n = secrets.shape[0]
-    m = candidates.shape[0]
-    words = spos.shape[1]
-    nbits = words * 64
-    blocks = (n + 63) // 64
-    one = np.uint64(1)
-    zero = np.uint64(0)
-    ones = ~zero
-    has_pos = np.zeros((blocks, nbits), dtype=np.uint64)
-    has_cnt = np.zeros((blocks, nbits), dtype=np.uint64)
-    for j in range(n):
-        s = secrets[j]
-        blk = j >> 6
-        bit = one << np.uint64(j & 63)
-        for w in range(words):
-            x = spos[s, w]
-            while x:
-                has_pos[blk, w * 64 + _lowest_bit(x)] |= bit
-                x &= x - one
-            x = scnt[s, w]
-            while x:
-                has_cnt[blk, w * 64 + _lowest_bit(x)] |= bit
-                x &= x - one
-    # the last block's unused bits
-    valid = ones if n % 64 == 0 else (one << np.uint64(n % 64)) - one
-    # what a part of each size costs (lower is better; for parts, -1 a part)
-    weight = np.zeros(n + 2, dtype=np.int64)
-    for size in range(1, n + 2):
-        if rule == 1:
-            weight[size] = size * size
-        elif rule == 2:
-            weight[size] = nlogn[size]
-        elif rule == 3:
-            weight[size] = -1
-    perfect = 1 if rule == 0 else weight[1] * n  # all singletons: none does better
-    # one pair and singletons: no cost lies between this and perfect's
-    if n < 2:
-        pair = perfect
-    else:
-        pair = 2 if rule == 0 else weight[2] + weight[1] * (n - 2)
-    seen = np.zeros((pegs + 1) * (pegs + 1), dtype=np.int64)
-    stamp = 0
-
-    # the least cost of ``size`` secrets in at most ``parts`` parts: sizes
-    # q and q + 1 (each rule's cost of a part is convex in its size)
-    split = np.zeros((pegs + 2, n + 1), dtype=np.int64)
-    for parts in range(1, pegs + 2):
-        q = 0
-        r = 0
-        for size in range(n + 1):
-            if rule == 0:
-                split[parts, size] = q + (1 if r else 0)
-            else:
-                split[parts, size] = (parts - r) * weight[q] + r * weight[q + 1]
-            r += 1
-            if r == parts:
-                q += 1
-                r = 0
-
-    # blacks + whites (as masks of each sum), once per set of colours in use
-    sets = set_bits.shape[0]
-    slot = np.full(sets, -1, dtype=np.int64)
-    used = 0
-    for k in range(sets):
-        if set_start[k + 1] > set_start[k]:
-            slot[k] = used
-            used += 1
-    in_use = np.empty(used, dtype=np.int64)
-    tabled = blocks * used <= 1 << 16
-    table = np.empty((blocks if tabled else 0, used, 8), dtype=np.uint64)
-    floor = np.full(used, -(1 << 62), dtype=np.int64)  # no bound
-    for k in range(sets):
-        u = slot[k]
-        if u < 0:
-            continue
-        in_use[u] = k
-        if not tabled:
-            continue
-        for blk in range(blocks):
-            _count_equal(has_cnt, blk, set_bits[k], pegs, zero, table[blk, u])
-            table[blk, u, 0] &= valid if blk == blocks - 1 else ones
-        bound = 0
-        for t in range(pegs + 1):
-            size = 0
-            for blk in range(blocks):
-                size += np.int64(popcount(table[blk, u, t]))
-            if rule == 0:
-                bound = max(bound, split[t + 1, size])
-            else:
-                bound += split[t + 1, size]
-        floor[u] = bound
-
-    # the guesses that could be the secret, by their places in the candidates
-    mine = np.empty(consistent.shape[0], dtype=np.int64)
-    mines = 0
-    for i in range(consistent.shape[0]):
-        g = consistent[i]
-        lo = 0
-        hi = m
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if candidates[mid] < g:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < m and candidates[lo] == g:
-            mine[mines] = lo
-            mines += 1
-            mark[g] = 1
-
-    kinds = 36  # pairs (blacks <= blacks + whites) of 3-bit sums
-    hist = np.zeros(kinds, dtype=np.int64)
-    eq_b = np.empty(8, dtype=np.uint64)
-    eq_t = np.empty(8, dtype=np.uint64)
-    none = 1 << 62
-    mine_best = -1  # the best guess that could be the secret, and its cost
-    mine_cost = none
-    other_best = -1  # the best of the others
-    other_cost = none
-    by_floor = np.empty(0, dtype=np.int64)  # the sets worth a look, lowest bound first
-    # first the guesses that could be the secret, in order; then the others,
-    # a set of colours at a time while one can still do better
-    at_set = 0
-    at = -1
-    end = 0
-    k = 0
-    while True:
-        is_mine = k < mines
-        if is_mine:
-            i = mine[k]
-            k += 1
-            g = candidates[i]
-            u = slot[gset[g]]
-            limit = mine_cost  # ties go to the first
-        else:
-            if mine_cost == perfect:
-                break  # nothing does better
-            if at < 0:  # the sets of colours that may hold a better guess
-                worth = np.flatnonzero(floor < mine_cost)
-                by_floor = worth[np.argsort(floor[worth])]
-            at += 1
-            if at >= end:
-                if at_set >= by_floor.shape[0]:
-                    break
-                u = by_floor[at_set]
-                at_set += 1
-                if floor[u] >= mine_cost or floor[u] > other_cost:
-                    break  # nor does any set after it
-                kset = in_use[u]
-                at = set_start[kset]
-                end = set_start[kset + 1]
-            i = by_set[at]
-            g = candidates[i]
-            if mark[g]:
-                continue  # done already
-            if other_best >= 0 and i > other_best:
-                if floor[u] >= other_cost:
-                    at = end  # the rest of the set comes later in order: no better
-                    continue
-                limit = min(mine_cost, other_cost)
-            else:
-                limit = min(mine_cost, other_cost + 1)
-        if floor[u] >= limit:
-            continue  # cannot beat the best
-        if limit <= pair:
-            # only a guess that tells the secrets apart would do: try the
-            # secrets one after another until two get the same reply
-            stamp += 1
-            apart = True
-            for j in range(n):
-                s = secrets[j]
-                b = 0
-                t = 0
-                for w in range(words):
-                    b += popcount(gpos[g, w] & spos[s, w])
-                    t += popcount(gcnt[g, w] & scnt[s, w])
-                r = b * (pegs + 1) + t - b
-                if seen[r] == stamp:
-                    apart = False
-                    break
-                seen[r] = stamp
-            if apart:
-                if is_mine:
-                    mine_best = i
-                    mine_cost = perfect
-                else:
-                    other_best = i
-                    other_cost = perfect
-            continue
-        cost = 0
-        dropped = False
-        for blk in range(blocks):
-            _count_equal(has_pos, blk, gbit_pos[g], pegs, zero, eq_b)
-            if tabled:
-                for v in range(8):
-                    eq_t[v] = table[blk, u, v]
-            else:
-                _count_equal(has_cnt, blk, set_bits[gset[g]], pegs, zero, eq_t)
-                eq_t[0] &= valid if blk == blocks - 1 else ones
-            # fixed trip counts, so that the compiler unrolls them
-            if blocks == 1:
-                for b in range(8):
-                    if b > pegs:
-                        break
-                    mb = eq_b[b]
-                    for t in range(b, 8):
-                        if t > pegs:
-                            break
-                        size = np.int64(popcount(mb & eq_t[t]))
-                        if rule == 0:
-                            cost = max(cost, size)
-                        else:
-                            cost += weight[size]
-            else:
-                h = 0
-                for b in range(8):
-                    if b > pegs:
-                        break
-                    mb = eq_b[b]
-                    for t in range(b, 8):
-                        if t > pegs:
-                            break
-                        hist[h] += np.int64(popcount(mb & eq_t[t]))
-                        h += 1
-                if limit < none and blk < blocks - 1:
-                    # give up on a guess that can no longer beat the best
-                    part = 0
-                    for h in range(kinds):
-                        if rule == 0:
-                            part = max(part, hist[h])
-                        else:
-                            part += weight[hist[h]]
-                    if rule == 3:  # each secret still to come adds a part at most
-                        part -= n - (blk + 1) * 64
-                    if part >= limit:
-                        dropped = True
-                        break
-        if blocks > 1:
-            for h in range(kinds):
-                size = hist[h]
-                hist[h] = 0
-                if rule == 0:
-                    cost = max(cost, size)
-                else:
-                    cost += weight[size]
-        if not dropped and cost < limit:
-            if is_mine:
-                mine_best = i
-                mine_cost = cost
-            else:
-                other_best = i
-                other_cost = cost
-    if other_best >= 0 and other_cost < mine_cost:
-        best = other_best
-    else:
-        best = mine_best
+    sliced = _slice_secrets(spos, scnt, secrets)
+    costs = _rule_costs(rule, secrets.shape[0], pegs, nlogn)
+    sets = _colour_sets(sliced, set_bits, set_start, pegs, costs)
+    gs = _Guesses(gpos, gcnt, gbit_pos, gset, set_bits)
+    cands = _Candidates(candidates, by_set, set_start, mark)
+    mine = _places_of(candidates, consistent, mark)  # and marks them
+    best = _scan(mine, cands, gs, sliced, costs, sets)
     for i in range(consistent.shape[0]):
         mark[consistent[i]] = 0
     return best
@@ -905,7 +1012,10 @@ def _guess_bit_numbers(game: Game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 seen[:, i] = (codes[:, :i] == codes[:, i : i + 1]).sum(axis=1)
             cnt_numbers = codes * pegs + seen
         words = np.ascontiguousarray(game.guess_bits[1])
-        keys = words[:, 0] if words.shape[1] == 1 else words.view(np.dtype((np.void, 8 * words.shape[1])))[:, 0]
+        if words.shape[1] == 1:
+            keys = words[:, 0]
+        else:
+            keys = words.view(np.dtype((np.void, 8 * words.shape[1])))[:, 0]
         _, first, which = np.unique(keys, return_index=True, return_inverse=True)
         # small types: these are read for every guess scored
         return (
@@ -923,6 +1033,7 @@ def best_guess(
     candidates: np.ndarray,
     secrets: np.ndarray,
     consistent: np.ndarray,
+    scratch: ChoiceScratch | None = None,
 ) -> int | None:
     """Position in ``candidates`` of the guess a greedy builder plays, or None
     when this game has no such kernel (then score with :func:`scores`).
@@ -930,56 +1041,65 @@ def best_guess(
     The best score of ``rule`` on ``secrets``; ties to a guess in
     ``consistent``, then to the first candidate.  All three are int64 index
     arrays (candidates and consistent into ``game.guesses``, both increasing;
-    secrets into ``game.secrets``).  No checks: for the builders' inner loops.
+    secrets into ``game.secrets``).  ``scratch`` (the caller's, for this game)
+    keeps what the next calls reuse; without it the call makes its own.
+    No checks: for the builders' inner loops.
     """
     if game.scoring == "table" or game.pegs > SLICED_PEGS or len(candidates) == 0:
         return None
+    if scratch is None:
+        scratch = ChoiceScratch(game)
+    elif scratch.game is not game:
+        raise StrategyTreeError("scratch was made for another game")
     gbit_pos, gset, set_bits = _guess_bit_numbers(game)
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
     candidates = np.ascontiguousarray(candidates, dtype=np.int64)
-    by_set, set_start = _by_set(game, candidates, gset, len(set_bits))
-    mark = _MARKS.get(id(game))
-    if mark is None or mark[0] is not game:
-        mark = (game, np.zeros(len(gbit_pos), dtype=np.uint8))
-        _MARKS.clear()
-        _MARKS[id(game)] = mark
+    by_set, set_start = scratch.by_set(candidates)
     as_int = np.int64
     at = _best_guess_sliced(
         gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt,
         np.ascontiguousarray(secrets, dtype=as_int),
         candidates, by_set, set_start,
         np.ascontiguousarray(consistent, dtype=as_int),
-        game.pegs, RULES[rule], nlogn_table(len(secrets)), mark[1],
-    )
+        game.pegs, RULES[rule], _nlogn(game, len(secrets)), scratch.mark,
+    )  # fmt: skip
     return int(at)
 
 
-def _by_set(
-    game: Game, candidates: np.ndarray, gset: np.ndarray, sets: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The places of the candidates grouped by set of colours (in order within
-    each), and where each set's group starts: kept for the last arrays of
-    candidates seen (the builders ask again and again with the same ones)."""
-    key = (id(game), id(candidates))
-    kept = _BY_SET.get(key)
-    if kept is not None and kept[0] is candidates:
-        return kept[1], kept[2]
-    which = gset[candidates]
-    if sets <= 1 << 15:
-        which = which.astype(np.int16)  # a stable sort of 16-bit keys is a radix sort
-    by_set = np.argsort(which, kind="stable")
-    set_start = np.zeros(sets + 1, dtype=np.int64)
-    np.cumsum(np.bincount(which, minlength=sets), out=set_start[1:])
-    if len(_BY_SET) >= _BY_SET_KEPT:
-        del _BY_SET[next(iter(_BY_SET))]
-    _BY_SET[key] = (candidates, by_set, set_start)
-    return by_set, set_start
+class ChoiceScratch:
+    """What :func:`best_guess` keeps from one call to the next for one caller
+    (a :class:`strategytree.builders.GreedyChooser`): one per thread, never shared.
 
+    The builders ask again and again with the same arrays of candidates, so the
+    grouping of the last ones seen (by identity, up to :attr:`KEPT`) is kept.
+    """
 
-#: groupings of _by_set, by the identity of the candidates (bounded, oldest out)
-_BY_SET: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-_BY_SET_KEPT = 256
+    KEPT = 256
+    """how many groupings of candidates are kept (oldest out)"""
 
-#: one zeroed scratch array per game (the last game asked about)
-_MARKS: dict[int, tuple[Game, np.ndarray]] = {}
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        """the game it serves"""
+        self.mark = np.zeros(len(game.guesses), dtype=np.uint8)
+        """one zeroed entry per guess, zeroed again after each call"""
+        self._grouped: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def by_set(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The places of ``candidates`` grouped by set of colours (in order
+        within each), and where each set's group starts."""
+        kept = self._grouped.get(id(candidates))
+        if kept is not None and kept[0] is candidates:
+            return kept[1], kept[2]
+        _, gset, set_bits = _guess_bit_numbers(self.game)
+        sets = len(set_bits)
+        which = gset[candidates]
+        if sets <= 1 << 15:
+            which = which.astype(np.int16)  # a stable sort of 16-bit keys is a radix sort
+        by_set = np.argsort(which, kind="stable")
+        set_start = np.zeros(sets + 1, dtype=np.int64)
+        np.cumsum(np.bincount(which, minlength=sets), out=set_start[1:])
+        if len(self._grouped) >= self.KEPT:
+            del self._grouped[next(iter(self._grouped))]
+        self._grouped[id(candidates)] = (candidates, by_set, set_start)
+        return by_set, set_start

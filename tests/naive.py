@@ -167,6 +167,92 @@ def unreachable_branches(root, rep: Replay, allowed: Iterable[str], pegs: int) -
     return out
 
 
+# -- the greedy rules -----------------------------------------------------------
+def game_reply(game: Game, guess: Sequence, secret: Sequence) -> tuple:
+    """The game's reply: ``(black, white)``, or ``(black,)`` in a black-only game."""
+    black, white = feedback(guess, secret)
+    return (black,) if game.scoring == "black-only" else (black, white)
+
+
+def rule_score(rule: str, sizes: Sequence[int], nlogn: Sequence[int] | None = None) -> float:
+    """The score of a partition with parts of these sizes (higher is better):
+    -largest part; -sum n^2; -sum n log2 n (from the kernels' exact table
+    ``nlogn`` when given); the number of parts."""
+    if rule == "minimax":
+        return -max(sizes)
+    if rule == "expected":
+        return -sum(n * n for n in sizes)
+    if rule == "parts":
+        return len(sizes)
+    if nlogn is not None:
+        return -sum(int(nlogn[n]) for n in sizes)
+    return -sum(n * np.log2(n) for n in sizes if n > 1)
+
+
+def part_sizes(game: Game, guess: Sequence, secrets: Iterable[Sequence]) -> list[int]:
+    """The sizes of the parts ``guess`` makes of ``secrets``."""
+    return list(Counter(game_reply(game, guess, s) for s in secrets).values())
+
+
+def scores(game: Game, rule: str, guesses, secrets, nlogn: Sequence[int]) -> list:
+    """The kernels' score of each guess (indices) on the secrets (indices)."""
+    codes_s = [tuple(int(x) for x in game.secrets[j]) for j in secrets]
+    return [
+        rule_score(rule, part_sizes(game, tuple(int(x) for x in game.guesses[i]), codes_s), nlogn)
+        for i in guesses
+    ]
+
+
+def greedy_choice(game: Game, rule: str, candidates, secrets, consistent, nlogn) -> int:
+    """Position in ``candidates`` of the best guess: the highest score, then a
+    guess in ``consistent``, then the first."""
+    is_secret = {int(c) for c in consistent}
+    best_key, best_at = None, -1
+    for at, score in enumerate(scores(game, rule, candidates, secrets, nlogn)):
+        key = (score, int(candidates[at]) in is_secret, -at)
+        if best_key is None or key > best_key:
+            best_key, best_at = key, at
+    return best_at
+
+
+def first_perfect(game: Game, secrets) -> int:
+    """The first guess (an index) that gives each secret (indices) its own reply, or -1."""
+    codes_s = [tuple(int(x) for x in game.secrets[j]) for j in secrets]
+    for i, guess in enumerate(game.guesses):
+        if max(part_sizes(game, tuple(int(x) for x in guess), codes_s)) == 1:
+            return i
+    return -1
+
+
+def greedy_total(game: Game, rule: str) -> int:
+    """A plain-Python one-step builder (no symmetry, no shortcuts); its total."""
+    guesses = [tuple(int(x) for x in g) for g in game.guesses]
+    all_secrets = [tuple(int(x) for x in s) for s in game.secrets]
+
+    def solve(secrets: list, depth: int) -> int:
+        if len(secrets) == 1:
+            return depth
+        consistent = set(secrets)
+        best, best_key = None, None
+        for index, g in enumerate(guesses):
+            score = rule_score(rule, part_sizes(game, g, secrets))
+            key = (round(score, 9), g in consistent, -index)
+            if best_key is None or key > best_key:
+                best, best_key = g, key
+        parts: dict = {}
+        for s in secrets:
+            parts.setdefault(game_reply(game, best, s), []).append(s)
+        total = 0
+        for reply, group in parts.items():
+            if reply[0] == game.pegs:
+                total += depth
+            else:
+                total += solve(group, depth + 1)
+        return total
+
+    return solve(all_secrets, 1)
+
+
 # -- random inputs -------------------------------------------------------------
 def random_codes(rng: np.random.Generator, n: int, pegs: int, colors: int) -> np.ndarray:
     """``n`` random codes; half of them drawn from a small palette, so that

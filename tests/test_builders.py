@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import naive
 import numpy as np
 import pytest
 
@@ -11,53 +12,6 @@ import strategytree as st
 from strategytree.builders import build_greedy, parse_pool
 from strategytree.literature import published
 from strategytree.symmetry import Symmetry
-
-from naive import feedback as naive_feedback
-
-
-def _naive_score(rule: str, guess, secrets) -> tuple:
-    """Score a guess the slow way (higher is better), as the builder's rules say."""
-    parts: dict = {}
-    for s in secrets:
-        key = naive_feedback(guess, s)
-        parts[key] = parts.get(key, 0) + 1
-    sizes = list(parts.values())
-    if rule == "minimax":
-        return -max(sizes)
-    if rule == "expected":
-        return -sum(n * n for n in sizes)
-    if rule == "parts":
-        return len(sizes)
-    return -sum(n * np.log2(n) for n in sizes if n > 1)
-
-
-def _naive_greedy_total(game: st.Game, rule: str) -> int:
-    """A plain-Python one-step builder (no symmetry, no shortcuts); its total."""
-    guesses = [tuple(int(x) for x in g) for g in game.guesses]
-    all_secrets = [tuple(int(x) for x in s) for s in game.secrets]
-
-    def solve(secrets: list, depth: int) -> int:
-        if len(secrets) == 1:
-            return depth
-        consistent = set(secrets)
-        best, best_key = None, None
-        for index, g in enumerate(guesses):
-            score = _naive_score(rule, g, secrets)
-            key = (round(score, 9), g in consistent, -index)
-            if best_key is None or key > best_key:
-                best, best_key = g, key
-        parts: dict = {}
-        for s in secrets:
-            parts.setdefault(naive_feedback(best, s), []).append(s)
-        total = 0
-        for reply, group in parts.items():
-            if reply[0] == game.pegs:
-                total += depth
-            else:
-                total += solve(group, depth + 1)
-        return total
-
-    return solve(all_secrets, 1)
 
 
 @pytest.mark.parametrize("rule", ["minimax", "expected", "parts"])
@@ -86,7 +40,7 @@ def test_mm46_entropy_within_published_range() -> None:
 def test_builder_matches_plain_python_twin(game: st.Game, rule: str) -> None:
     report = st.verify(build_greedy(game, rule=rule), game)
     assert report.valid
-    assert report.total == _naive_greedy_total(game, rule)
+    assert report.total == naive.greedy_total(game, rule)
 
 
 @pytest.mark.parametrize(
@@ -171,7 +125,7 @@ def test_consistent_pool_only_guesses_possible_secrets() -> None:
         node, possible = todo.pop()
         assert node.guess in possible
         for reply, child in node.branches:
-            rest = {s for s in possible if naive_feedback(node.guess, s) == tuple(reply)}
+            rest = {s for s in possible if naive.feedback(node.guess, s) == tuple(reply)}
             todo.append((child, rest))
 
 
