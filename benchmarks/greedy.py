@@ -14,10 +14,10 @@ from __future__ import annotations
 import sys
 import tempfile
 
-from _common import median_command, median_time
-
 import strategytree as st
 from strategytree.builders import build_greedy
+
+from _common import median_command, median_time
 
 quick = "--quick" in sys.argv
 game = st.mastermind(4, 6)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from _common import median_time
 
 import strategytree as st
 from strategytree import feedback, kernels
+
+from _common import median_time
 
 game = st.mastermind(5, 8)
 pairs = len(game.guesses) * len(game.secrets)

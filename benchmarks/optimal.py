@@ -18,11 +18,11 @@ from __future__ import annotations
 import sys
 import tempfile
 
-from _common import median_command, median_time
-
 import strategytree as st
 from strategytree.literature import published
 from strategytree.search import build_optimal, prove_bound
+
+from _common import median_command, median_time
 
 quick = "--quick" in sys.argv
 bulls = "--bulls" in sys.argv

@@ -16,9 +16,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import ROOT, command
-
 import strategytree as st
+
+from _common import ROOT, command
 
 widths = sys.argv[1] if len(sys.argv) > 1 else "12,12,12,8,6,4,2"
 also = sys.argv[2] if len(sys.argv) > 2 else "parts"

@@ -15,10 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import median_command, median_time
-
 import strategytree as st
 from strategytree.builders import build_greedy
+
+from _common import median_command, median_time
 
 game = st.mastermind(5, 8)
 with tempfile.TemporaryDirectory() as folder:

@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools
 from functools import cache
 
-import naive
-
 from strategytree.game import Game
+
+import naive
 
 
 def _tables(game: Game):

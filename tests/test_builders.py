@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 
-import naive
 import numpy as np
 import pytest
 
@@ -12,6 +11,8 @@ import strategytree as st
 from strategytree.builders import build_greedy, parse_pool
 from strategytree.literature import published
 from strategytree.symmetry import Symmetry
+
+import naive
 
 
 @pytest.mark.parametrize("rule", ["minimax", "expected", "parts"])

@@ -8,10 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_runner import DATA, EXAMPLE, invoke
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
-from trees import any_trees, damaged
 
 from strategytree import convert
 from strategytree.errors import StrategyFileError, StrategyTreeError
@@ -20,6 +18,9 @@ from strategytree.game import mastermind
 from strategytree.notation import dumps, load, loads
 from strategytree.tree import Node, Strategy
 from strategytree.verify import verify
+
+from cli_runner import DATA, EXAMPLE, invoke
+from trees import any_trees, damaged
 
 FORMATS_DATA = DATA / "formats"
 #: the strategy every small hand-written file holds, MM(2,3), total 21, max 3

@@ -12,7 +12,6 @@ import textwrap
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
-import naive
 import numpy as np
 import pytest
 
@@ -22,6 +21,8 @@ from strategytree.builders import build_greedy
 from strategytree.errors import StrategyTreeError
 from strategytree.game import black_only
 from strategytree.symmetry import Symmetry
+
+import naive
 
 
 def _naive_choice(game: st.Game, rule: str, candidates, secrets, consistent) -> int:

@@ -12,12 +12,13 @@ import shutil
 import time
 from pathlib import Path
 
-import naive
 import pytest
 
 import strategytree as st
 from strategytree.export import to_html
 from strategytree.guide import GuideTree, lookup_rows
+
+import naive
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"

@@ -7,7 +7,6 @@ import subprocess
 import sys
 import textwrap
 
-import naive
 import numpy as np
 import pytest
 
@@ -16,6 +15,8 @@ from strategytree import feedback, kernels
 from strategytree.errors import StrategyTreeError
 from strategytree.feedback import n_words
 from strategytree.game import Game
+
+import naive
 
 
 def _presets():

@@ -7,11 +7,12 @@ import signal
 import sys
 from pathlib import Path
 
-import naive
 import pytest
 
 from strategytree.game import mastermind
 from strategytree.play import draw_secret
+
+import naive
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -10,8 +10,6 @@ import sys
 import textwrap
 from pathlib import Path
 
-import naive
-import naive_search
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -24,6 +22,9 @@ from strategytree.feedback import table as reply_table
 from strategytree.literature import published
 from strategytree.search import compiled, driver, problem
 from strategytree.symmetry import compiled as symmetry_loops
+
+import naive
+import naive_search
 
 TINY = {
     "MM(2,3)": lambda: st.mastermind(2, 3),

@@ -288,7 +288,7 @@ def changed_rows(cache, min_size, known):
         ):
             changed[i] = True
             count += 1
-        i += 1  # noqa: SIM113
+        i += 1
     out = np.empty((count, 5), dtype=np.int64)
     i = 0
     j = 0
@@ -298,7 +298,7 @@ def changed_rows(cache, min_size, known):
             out[j, 1] = key[1]
             out[j, 2:] = values[i]
             j += 1
-        i += 1  # noqa: SIM113
+        i += 1
     return out, values
 
 

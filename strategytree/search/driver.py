@@ -145,7 +145,7 @@ class Search:
                     if i is None:
                         return
                     costs[i] = search.node(parts[i], d, INF, group, played, 1)
-            except BaseException as failure:  # noqa: BLE001 - raised again below
+            except BaseException as failure:
                 failures.append(failure)
                 self.p.stats[compiled.STOP] = 1  # the others stop too
 
@@ -318,7 +318,7 @@ def run(
             result["value"] = work()
         except Stopped:
             result["stopped"] = True
-        except BaseException as failure:  # noqa: BLE001 - handed to the caller's thread
+        except BaseException as failure:
             result["error"] = failure
 
     def report() -> None:
