@@ -7,6 +7,11 @@ starting with ``_``) take plain contiguous arrays in the bit encoding of
 :func:`strategytree.feedback.encode` and read no globals,
 so ``cache=True`` is safe.  The public wrappers check and convert their input.
 
+Nothing here is kept between calls in the module: tables derived once per game
+are kept on the game (:meth:`strategytree.game.Game.memo`), and what the greedy
+choice reuses from one call to the next is the caller's own
+(:class:`ChoiceScratch`), so that threads share nothing that changes.
+
 Importing this module imports numba (about half a second) but compiles
 nothing; each kernel compiles on its first call and is cached on disk.
 """
