@@ -24,8 +24,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .errors import ArgumentError, OutputExistsError, StrategyFileError, StrategyTreeError
 from .convert import GAME_FORMATS, read_file
+from .errors import ArgumentError, OutputExistsError, StrategyFileError, StrategyTreeError
 from .game import Game, resolve_game
 from .tree import Strategy
 from .verify import Report, verify
@@ -160,7 +160,9 @@ def _read(
     """
     given = bool(pegs or colors or distinct or distinct_guesses or game_name != "mastermind")
     needs_game = source_format is None or source_format.strip().lower() in GAME_FORMATS
-    game = _game(game_name, pegs, colors, distinct, distinct_guesses)[0] if given and needs_game else None
+    game = None
+    if given and needs_game:
+        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
     read = read_file(path, source_format, game, lenient=lenient)
     if read.game is None:
         game, notes = _game(game_name, pegs, colors, distinct, distinct_guesses, read.strategy)
@@ -228,7 +230,9 @@ def _main(
 
 @app.command("verify")
 def verify_command(
-    files: Annotated[list[Path], typer.Argument(help="Strategy files (in any format read, see --from).")],
+    files: Annotated[
+        list[Path], typer.Argument(help="Strategy files (in any format read, see --from).")
+    ],
     pegs: Pegs = None,
     colors: Colors = None,
     distinct: Distinct = False,
@@ -712,7 +716,8 @@ def play_command(
     terminal = _Terminal()
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+            strategy_file, source_format, lenient,
+            game_name, pegs, colors, distinct, distinct_guesses,
         )
         shown = alphabet_for(game, alphabet)
         guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
@@ -796,7 +801,8 @@ def simulate_command(
     started = time.perf_counter()
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+            strategy_file, source_format, lenient,
+            game_name, pegs, colors, distinct, distinct_guesses,
         )
         shown = alphabet_for(game, alphabet)
         if adversary:

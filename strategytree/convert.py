@@ -21,10 +21,9 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-
-from . import notation
 from typing import TYPE_CHECKING, NamedTuple
 
+from . import notation
 from .errors import ArgumentError, StrategyTreeError
 from .files import write_text_atomic
 from .game import Game
