@@ -162,3 +162,16 @@ def test_the_game_the_options_give_is_the_one_an_mmstrat_file_is_read_in(
     wrong = invoke(["verify", "-p", "4", "-c", "6", str(distinct_mmstrat)])
     assert wrong.exit_code == 2
     assert "1,296 of MM(4,6)" in wrong.stderr or "1296 of MM(4,6)" in wrong.stderr
+
+
+def test_the_library_says_which_format_and_game_a_file_was_read_in() -> None:
+    from strategytree.errors import ArgumentError
+
+    read = convert.read_file(FORMATS_DATA / "fancidev-mmstrat-p3c4r-optimal.txt")
+    assert (read.fmt, read.game.pegs, read.game.colors) == ("mmstrat", 3, 4)
+    assert convert.read_file(FORMATS_DATA / "small.json").game is None
+    with pytest.raises(ArgumentError, match="lenient=True reads the brace grammar, not fmt='json'"):
+        convert.read(FORMATS_DATA / "small.json", "json", lenient=True)
+    assert convert.read(FORMATS_DATA / "small.json", lenient=True) == convert.read(
+        FORMATS_DATA / "small.json"
+    )  # told from the content: lenient is for brace files only, and unused here
