@@ -24,9 +24,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
+from .convert import GAME_FORMATS, read_file
 from .errors import ArgumentError, OutputExistsError, StrategyFileError, StrategyTreeError
 from .game import Game, resolve_game
-from .notation import load
 from .tree import Strategy
 from .verify import Report, verify
 
@@ -78,8 +78,25 @@ GameName = Annotated[
     ),
 ]
 
+SourceFormat = Annotated[
+    Optional[str],
+    typer.Option(
+        "--from",
+        help="The strategy file's format: brace, json, mmstrat, arfst-table, arfst-yaml, "
+        "mikemag, dot or csv [default: told from the content].",
+    ),
+]
+Lenient = Annotated[
+    bool,
+    typer.Option(
+        "--lenient",
+        help="Brace grammar only: also read dialects seen in the wild (subtrees without "
+        "braces, extra braces, lower-case colours), reporting each repair.",
+    ),
+]
+
 #: the flag of each library argument whose flag is not its name
-FLAGS = {"preset": "--game"}
+FLAGS = {"preset": "--game", "fmt": "--from"}
 
 
 def _flag(name: str, value: object) -> str:
@@ -121,6 +138,43 @@ def _game(
         )
     except ArgumentError as problem:
         raise _fail(problem) from None
+
+
+def _read(
+    path: Path,
+    source_format: str | None,
+    lenient: bool,
+    game_name: str,
+    pegs: int | None,
+    colors: int | None,
+    distinct: bool,
+    distinct_guesses: bool,
+) -> tuple[Strategy, Game, list[str]]:
+    """The strategy file read (:func:`~strategytree.convert.read_file`, in any format),
+    and the game it is played in, with notes on what was inferred.
+
+    A format whose reader needs the game (mmstrat) is read in the game the
+    options give when they give one, else in the game the file tells; the
+    game returned is then that same game.  Otherwise the game is resolved from
+    the options and the strategy (:func:`_game`).
+    """
+    given = bool(pegs or colors or distinct or distinct_guesses or game_name != "mastermind")
+    needs_game = source_format is None or source_format.strip().lower() in GAME_FORMATS
+    game = None
+    if given and needs_game:
+        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
+    read = read_file(path, source_format, game, lenient=lenient)
+    if read.game is None:
+        game, notes = _game(game_name, pegs, colors, distinct, distinct_guesses, read.strategy)
+        return read.strategy, game, notes
+    if game is not None:
+        return read.strategy, game, []
+    told = read.game
+    apart = len(told.secrets) < told.colors**told.pegs
+    both = apart and len(told.guesses) == len(told.secrets)
+    game, _ = _game("mastermind", told.pegs, told.colors, apart, both)
+    kind = ", distinct colours" if apart else ""
+    return read.strategy, game, [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
 
 
 @contextmanager
@@ -176,7 +230,9 @@ def _main(
 
 @app.command("verify")
 def verify_command(
-    files: Annotated[list[Path], typer.Argument(help="Strategy files in the brace grammar.")],
+    files: Annotated[
+        list[Path], typer.Argument(help="Strategy files (in any format read, see --from).")
+    ],
     pegs: Pegs = None,
     colors: Colors = None,
     distinct: Distinct = False,
@@ -188,14 +244,8 @@ def verify_command(
     examples: Annotated[
         int, typer.Option("--examples", min=0, help="How many unsolved secrets to show.")
     ] = 5,
-    lenient: Annotated[
-        bool,
-        typer.Option(
-            "--lenient",
-            help="Also read dialects seen in the wild (subtrees without braces, extra "
-            "braces, lower-case colours), reporting each repair.",
-        ),
-    ] = False,
+    lenient: Lenient = False,
+    source_format: SourceFormat = None,
     game_name: GameName = "mastermind",
 ) -> None:
     """Replay every secret through each strategy file and score it.
@@ -207,8 +257,9 @@ def verify_command(
     reports: list[tuple[Path, Report | StrategyTreeError]] = []
     for path in files:
         try:
-            strategy = load(path, lenient=lenient)
-            game, notes = _game(game_name, pegs, colors, distinct, distinct_guesses, strategy)
+            strategy, game, notes = _read(
+                path, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+            )
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
             report.repairs = strategy.repairs
@@ -306,7 +357,7 @@ def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> No
 
 @app.command("show")
 def show_command(
-    file: Annotated[Path, typer.Argument(help="A strategy file in the brace grammar.")],
+    file: Annotated[Path, typer.Argument(help="A strategy file (in any format read, see --from).")],
     secret: Annotated[
         Optional[str], typer.Option("--secret", "-s", help="Show only the game played against this secret.")
     ] = None,
@@ -334,6 +385,8 @@ def show_command(
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
+    source_format: SourceFormat = None,
+    lenient: Lenient = False,
 ) -> None:
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
@@ -351,8 +404,9 @@ def show_command(
             raise StrategyTreeError("--secret shows one game as text; drop --format, --path and --depth")
         if depth is not None and kind in ("markdown", "csv", "html"):
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
-        strategy = load(file)
-        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses, strategy)
+        strategy, game, _ = _read(
+            file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+        )
         guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
                        styled=output is None and out.is_terminal)
         if guide.styled is not None:
@@ -378,7 +432,7 @@ def show_command(
 
 @app.command("stats")
 def stats_command(
-    file: Annotated[Path, typer.Argument(help="A strategy file in the brace grammar.")],
+    file: Annotated[Path, typer.Argument(help="A strategy file (in any format read, see --from).")],
     plot: Annotated[
         Optional[Path], typer.Option("--plot", help="Also draw the figures into this PNG (needs matplotlib).")
     ] = None,
@@ -387,6 +441,8 @@ def stats_command(
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
+    source_format: SourceFormat = None,
+    lenient: Lenient = False,
 ) -> None:
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
 
@@ -395,8 +451,9 @@ def stats_command(
     from .stats import guess_stats, plot_stats, stats_report
 
     try:
-        strategy = load(file)
-        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses, strategy)
+        strategy, game, _ = _read(
+            file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+        )
         stats = guess_stats(strategy, game)
         if plot is not None:
             plot_stats(stats, plot, title=file.name)
@@ -592,15 +649,21 @@ AdversaryOption = Annotated[
 
 def _game_and_strategy(
     strategy_file: Path | None,
+    source_format: str | None,
+    lenient: bool,
     game_name: str,
     pegs: int | None,
     colors: int | None,
     distinct: bool,
     distinct_guesses: bool,
 ) -> tuple[Game, Strategy | None]:
-    """The strategy file read (if any), and the game of the options and the file."""
-    strategy = load(strategy_file) if strategy_file is not None else None
-    game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses, strategy)
+    """The strategy file read (if any, see :func:`_read`), and the game of the options
+    and the file."""
+    if strategy_file is None:
+        return _game(game_name, pegs, colors, distinct, distinct_guesses)[0], None
+    strategy, game, _ = _read(
+        strategy_file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+    )
     return game, strategy
 
 
@@ -624,6 +687,8 @@ def play_command(
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     alphabet: AlphabetOption = "auto",
+    source_format: SourceFormat = None,
+    lenient: Lenient = False,
 ) -> None:
     """Play a game: the computer breaks your code, or you break the computer's.
 
@@ -650,7 +715,10 @@ def play_command(
         raise _fail("--strategy chooses the computer's guesses; with --breaker you, you guess")
     terminal = _Terminal()
     try:
-        game, strategy = _game_and_strategy(strategy_file, game_name, pegs, colors, distinct, distinct_guesses)
+        game, strategy = _game_and_strategy(
+            strategy_file, source_format, lenient,
+            game_name, pegs, colors, distinct, distinct_guesses,
+        )
         shown = alphabet_for(game, alphabet)
         guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
         if breaker == "you":
@@ -713,6 +781,8 @@ def simulate_command(
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     alphabet: AlphabetOption = "auto",
+    source_format: SourceFormat = None,
+    lenient: Lenient = False,
 ) -> None:
     """Play many games with a rule or a strategy file: average, max and histogram.
 
@@ -730,7 +800,10 @@ def simulate_command(
 
     started = time.perf_counter()
     try:
-        game, strategy = _game_and_strategy(strategy_file, game_name, pegs, colors, distinct, distinct_guesses)
+        game, strategy = _game_and_strategy(
+            strategy_file, source_format, lenient,
+            game_name, pegs, colors, distinct, distinct_guesses,
+        )
         shown = alphabet_for(game, alphabet)
         if adversary:
             guesser = breaker_for(game, strategy, rule, pool, seed=seed, first=first)
@@ -815,14 +888,7 @@ def convert_command(
     output: Annotated[
         Optional[Path], typer.Option("--output", "-o", help="Write to this file (atomically) instead of printing.")
     ] = None,
-    source_format: Annotated[
-        Optional[str],
-        typer.Option(
-            "--from",
-            help="brace, json, mmstrat, arfst-table, arfst-yaml, mikemag, dot or csv "
-            "(default: told from the content).",
-        ),
-    ] = None,
+    source_format: SourceFormat = None,
     target_format: Annotated[
         Optional[str],
         typer.Option("--to", help="brace or json (default: json for a .json output, else brace)."),
@@ -843,15 +909,12 @@ def convert_command(
     trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
     game matters only for mmstrat files, whose counts tell it by default.
     """
-    from .convert import SUFFIXES, detect, reads, write, writes
-    from .notation import read_text
+    from .convert import SUFFIXES, write, writes
 
     try:
         given = pegs or colors or distinct or distinct_guesses or game_name != "mastermind"
         game = _game(game_name, pegs, colors, distinct, distinct_guesses)[0] if given else None
-        text = read_text(file)
-        kind = source_format or detect(text)
-        strategy = reads(text, kind, game, source=str(file))
+        strategy, kind, _ = read_file(file, source_format, game)
         if output is None:
             sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")
             return

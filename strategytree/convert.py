@@ -21,15 +21,21 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import notation
-from .errors import StrategyTreeError
+from .errors import ArgumentError, StrategyTreeError
 from .files import write_text_atomic
-from .formats import Source, arfst, graphviz, jsontree, lookup, mmstrat
 from .game import Game
 from .tree import Strategy
 
-__all__ = ["FORMATS", "WRITABLE", "FormatError", "detect", "read", "reads", "write", "writes"]
+if TYPE_CHECKING:
+    from .formats import Source
+
+__all__ = [
+    "FORMATS", "GAME_FORMATS", "WRITABLE", "FormatError", "Read", "detect", "read", "read_file",
+    "reads", "reads_all", "write", "writes",
+]
 
 #: every format read, and what it is
 FORMATS = {
@@ -42,6 +48,8 @@ FORMATS = {
     "dot": "our GraphViz guides (show --format dot)",
     "csv": "our lookup tables (show --format csv)",
 }
+#: the formats whose reader needs the game: it recomputes secrets the file leaves out
+GAME_FORMATS = ("mmstrat",)
 #: the formats that can hold any tree, and so can be written
 WRITABLE = ("brace", "json")
 #: the format a file written is in, by its suffix (else the brace grammar)
@@ -87,6 +95,18 @@ def detect(text: str) -> str:
     return "brace"
 
 
+class Read(NamedTuple):
+    """A strategy file read, and what reading it told."""
+
+    strategy: Strategy
+    """the tree"""
+    fmt: str
+    """the format it was written in: the one given, or the one told from the content"""
+    game: Game | None
+    """the game it was read in, for a format whose reader needs one (:data:`GAME_FORMATS`):
+    the one given, or the one the file tells; None for the other formats"""
+
+
 def reads(
     text: str,
     fmt: str | None = None,
@@ -100,22 +120,55 @@ def reads(
     ``game`` is the game of a format that leaves secrets to recompute
     (mmstrat; by default the one its first count tells); other formats do not
     need it.  ``lenient`` reads dialects of the brace grammar (see
-    :func:`strategytree.notation.loads`).
+    :func:`strategytree.notation.loads`); with another ``fmt`` it is an
+    :class:`~strategytree.errors.ArgumentError`.
     """
+    return reads_all(text, fmt, game, source=source, lenient=lenient).strategy
+
+
+def reads_all(
+    text: str,
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    source: str = "<string>",
+    lenient: bool = False,
+) -> Read:
+    """The strategy written in ``text``, its format and the game it was read in
+    (see :func:`reads` and :class:`Read`)."""
     kind = detect(text) if fmt is None else _checked(fmt, FORMATS)
+    if lenient and fmt is not None and kind != "brace":
+        raise ArgumentError("{lenient} reads the brace grammar, not {fmt}", lenient=True, fmt=kind)
     if kind == "brace":
-        return notation.loads(text, source=source, lenient=lenient)
+        return Read(notation.loads(text, source=source, lenient=lenient), kind, None)
+    # the other readers are imported only when a file needs them
+    from .formats import Source
+
     where = Source(text, source)
-    if kind == "json":
-        return jsontree.read(where)
     if kind == "mmstrat":
-        return mmstrat.read(where, game)
-    if kind == "arfst-table":
-        return arfst.read_table(where)
-    if kind == "arfst-yaml":
-        return arfst.read_yaml(where)
+        from .formats import mmstrat
+
+        strategy, told = mmstrat.read_with_game(where, game)
+        return Read(strategy, kind, told)
+    return Read(_other(where, kind), kind, None)
+
+
+def _other(where: Source, kind: str) -> Strategy:
+    """The strategy of a format that needs no game."""
+    if kind == "json":
+        from .formats import jsontree
+
+        return jsontree.read(where)
+    if kind in ("arfst-table", "arfst-yaml"):
+        from .formats import arfst
+
+        return arfst.read_table(where) if kind == "arfst-table" else arfst.read_yaml(where)
     if kind == "csv":
+        from .formats import lookup
+
         return lookup.read(where)
+    from .formats import graphviz
+
     return graphviz.read(where, kind)
 
 
@@ -127,13 +180,32 @@ def read(
     lenient: bool = False,
 ) -> Strategy:
     """The strategy in the file at ``path`` (see :func:`reads`)."""
-    return reads(notation.read_text(path), fmt, game, source=str(path), lenient=lenient)
+    return read_file(path, fmt, game, lenient=lenient).strategy
+
+
+def read_file(
+    path: str | os.PathLike[str],
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    lenient: bool = False,
+) -> Read:
+    """The strategy in the file at ``path``, its format and the game it was read in:
+    the one reading that every command taking a strategy file goes through.
+
+    The brace grammar is read as :func:`strategytree.notation.load` reads it
+    (same errors, same speed); other formats by ``fmt`` or told from the
+    content (:func:`detect`).  See :func:`reads` for ``game`` and ``lenient``.
+    """
+    return reads_all(notation.read_text(path), fmt, game, source=str(path), lenient=lenient)
 
 
 def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None) -> str:
     """The strategy written in ``fmt`` (one of :data:`WRITABLE`), on one line or indented."""
     kind = _checked(fmt, WRITABLE)
     if kind == "json":
+        from .formats import jsontree
+
         return jsontree.dumps(strategy, indent=indent)
     return notation.dumps(strategy, indent=indent)
 

@@ -28,7 +28,7 @@ from . import Source, letters, parse
 if TYPE_CHECKING:
     from lark import Lark, Token
 
-__all__ = ["read", "reply_layout"]
+__all__ = ["read", "read_with_game", "reply_layout"]
 
 _NAMES = {
     "NUMBER": "a number",
@@ -225,6 +225,12 @@ class _Builder:
 
 def read(source: Source, game: Game | None = None) -> Strategy:
     """The strategy of an mmstrat text; ``game`` defaults to the one its first count tells."""
+    return read_with_game(source, game)[0]
+
+
+def read_with_game(source: Source, game: Game | None = None) -> tuple[Strategy, Game]:
+    """The strategy of an mmstrat text and the game its secrets were recomputed in:
+    ``game``, or by default the one its first count tells."""
     count, body, definitions = parse(_parser(), source, _NAMES)
     if game is None:
         game = game_of(source, count, body[0])
@@ -240,4 +246,4 @@ def read(source: Source, game: Game | None = None) -> Strategy:
     for key, (name, _) in named.items():
         if key not in builder.used:
             raise source.error(name.start_pos, f"subtree {key} is written but never used")
-    return source.strategy(root)
+    return source.strategy(root), game
