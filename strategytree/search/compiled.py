@@ -2,8 +2,9 @@
 
 :func:`solve` finds the least total cost of a set of secrets, depth first,
 with an explicit stack of levels (numba cannot cache recursive functions).
-Each level is one set of secrets; its state lives in :class:`Levels`, one row
-per level (its scalars: a record of :data:`FRAME`, read by field name).  The loop in :func:`solve` takes one step at a time:
+Each level is one set of secrets; its state lives in :class:`Levels`: one
+record of :data:`FRAME` per level (read by field name), and rows of arrays.
+The loop in :func:`solve` takes one step at a time:
 
 - **enter a set** (:func:`enter`): the answers that need no search (one or two
   secrets, a bound already over the limit, the cache);
@@ -11,8 +12,10 @@ per level (its scalars: a record of :data:`FRAME`, read by field name).  The loo
   for one given guess): one guess per symmetry class, pruned by its bound,
   sorted by bound then by the sum of squared parts; a guess that splits the
   set into parts of at most two while meeting the bound ends the set at once;
-- **next candidate** (:func:`next_candidate`): split the set by the next guess
-  (:func:`split_into_parts`), the parts larger than two to solve largest first;
+- **next candidate** (:func:`next_candidate`): narrow the symmetry group by
+  the next guess (:func:`narrow_group`), split the set by it
+  (:func:`split_into_parts`), the parts larger than two to solve largest
+  first, each with its bound (:func:`first_bounds`);
 - **next part** (:func:`next_part`): go down into the next part, first with
   a limit just over its bound (a cheap look), then for its exact cost; when
   none is left, the candidate is done (:func:`candidate_done`);
@@ -602,32 +605,40 @@ def split_into_parts(f, S, row, n_replies, win, fill, out):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def next_candidate(L, f, nf, S, t, lv, fill):
-    """Try the level's next candidate (split the set by it, note each part's
-    bound): NEXT_PART; or FINISH when none is left under the best cost."""
+def next_candidate(f, cand, cand_lb, gmask):
+    """Take the level's next candidate (``cand``, ``cand_lb``: its rows): True; or
+    False when none is left under the best cost (its bound noted as a failure)."""
     i = f.tried
-    if i >= f.ncand or lv.cand_lb[L, i] >= f.best:
-        if i < f.ncand and lv.cand_lb[L, i] < f.fail:
-            f.fail = lv.cand_lb[L, i]
-        return FINISH
-    g = lv.cand[L, i]
-    f.guess = g
-    f.guess_colours = t.gmask[g]
-    if t.symm and f.group_size > 0:
-        nf.group_size = stabilizer(lv.group_perm[L], lv.group_tau[L], f.group_size,
-                                   t.codes[g], lv.group_perm[L + 1], lv.group_tau[L + 1])
+    if i >= f.ncand or cand_lb[i] >= f.best:
+        if i < f.ncand and cand_lb[i] < f.fail:
+            f.fail = cand_lb[i]
+        return False
+    f.guess = cand[i]
+    f.guess_colours = gmask[f.guess]
+    f.total = cand_lb[i]
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def narrow_group(f, nf, code, symm, perms, taus, out_perms, out_taus):
+    """The next level's symmetry group: the maps of this level's that fix ``code``,
+    the guess played (none when no symmetry is used)."""
+    if symm and f.group_size > 0:
+        nf.group_size = stabilizer(perms, taus, f.group_size, code, out_perms, out_taus)
     else:
         nf.group_size = 0
-    nb = split_into_parts(f, S, t.fb[g], t.n_replies, t.win, fill, lv.sets[L + 1])
-    f.nparts = nb
-    f.part = 0
-    lbt = t.lbtab[f.branching]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def first_bounds(f, nf, lbtab):
+    """Before solving the parts of the candidate: each part's lower bound (in the
+    rows of bounds the next level uses), and which phase comes first."""
+    lbt = lbtab[f.branching]
     nf.parent_branching = f.branching
-    for x in range(nb):
+    for x in range(f.nparts):
         f.part_cost[x] = lbt[f.part_size[f.parts[x]]]
-    f.phase = 0 if nb > 1 else 1
-    f.total = lv.cand_lb[L, i]
-    return NEXT_PART
+    f.part = 0
+    f.phase = 0 if f.nparts > 1 else 1
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -713,7 +724,9 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     counts the sets searched.
     """
     frames, sets, fill = lv.frames, lv.sets, ws.fill
-    lbtab, captab, dkeyed, n_replies = t.lbtab, t.captab, t.dkeyed, t.n_replies
+    cand, cand_lb, perms, taus = lv.cand, lv.cand_lb, lv.group_perm, lv.group_tau
+    fb, codes, gmask, lbtab, captab = t.fb, t.codes, t.gmask, t.lbtab, t.captab
+    dkeyed, n_replies, win, symm = t.dkeyed, t.n_replies, t.win, t.symm
     sets[0, : S0.shape[0]] = S0
     f = frames[0]
     f.offset = 0
@@ -743,8 +756,15 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
                     if not settled:
                         step = NEXT_CANDIDATE
         elif step == NEXT_CANDIDATE:
-            S = level_set(sets, f, L)
-            step = next_candidate(L, f, frames[L + 1], S, t, lv, fill)
+            step = FINISH
+            if next_candidate(f, cand[L], cand_lb[L], gmask):
+                g = f.guess
+                nf = frames[L + 1]
+                narrow_group(f, nf, codes[g], symm, perms[L], taus[L], perms[L + 1], taus[L + 1])
+                S = level_set(sets, f, L)
+                f.nparts = split_into_parts(f, S, fb[g], n_replies, win, fill, sets[L + 1])
+                first_bounds(f, nf, lbtab)
+                step = NEXT_PART
         elif step == NEXT_PART:
             if next_part(f, frames[L + 1]):
                 L += 1

@@ -33,8 +33,8 @@ from ..progress import Progress, ProgressCallback
 from ..symmetry import Symmetry
 from ..tree import Node, Strategy
 from ..verify import verify
-from . import compiled
 from .bounds import INF, UNLIMITED, candidate_bounds
+from .compiled import NODES, STOP, cache_load, cache_rows, changed_rows
 from .problem import Problem, SearchError
 
 __all__ = ["Search", "build_optimal", "prove_bound", "prove_bound_table"]
@@ -89,7 +89,7 @@ def load_checkpoint(path: Path, p: Problem, header: dict) -> int:
     rows = arrays.get("rows", np.zeros((0, 5), dtype=np.int64))
     if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
         raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
-    compiled.cache_load(p.cache, np.ascontiguousarray(rows))
+    cache_load(p.cache, np.ascontiguousarray(rows))
     return len(rows)
 
 
@@ -104,7 +104,7 @@ class Saver:
 
     def save(self, p: Problem) -> None:
         """Write the cache's rows new since the last save."""
-        rows, self.known = compiled.changed_rows(p.cache, CHECKPOINT_MIN_SET, self.known)
+        rows, self.known = changed_rows(p.cache, CHECKPOINT_MIN_SET, self.known)
         if not self.started:
             self.file.rewrite({"rows": rows})
             self.started = True
@@ -147,7 +147,7 @@ class Search:
                     costs[i] = search.node(parts[i], d, INF, group, played, 1)
             except BaseException as failure:
                 failures.append(failure)
-                self.p.stats[compiled.STOP] = 1  # the others stop too
+                self.p.stats[STOP] = 1  # the others stop too
 
         others = [
             threading.Thread(target=work, args=(h, g), daemon=True)
@@ -159,7 +159,7 @@ class Search:
         for thread in others:
             thread.join()
         for helper in helpers:
-            compiled.cache_load(self.p.cache, compiled.cache_rows(helper.p.cache, 0))
+            cache_load(self.p.cache, cache_rows(helper.p.cache, 0))
         if failures:
             real = [f for f in failures if not isinstance(f, Stopped)]
             raise real[0] if real else failures[0]
@@ -255,7 +255,7 @@ class Search:
 
     def check(self) -> None:
         """Stop when asked; save a checkpoint when one is due."""
-        if self.p.stats[compiled.STOP]:
+        if self.p.stats[STOP]:
             raise Stopped
         if self.saver is not None and time.monotonic() - self.last_saved > self.every:
             self.save()
@@ -324,7 +324,7 @@ def run(
     def report() -> None:
         if progress is not None:
             best = search.best if search is not None else None
-            done = int(problem.stats[compiled.NODES])
+            done = int(problem.stats[NODES])
             progress(Progress(done, None, UNIT, time.perf_counter() - started, best=best))
 
     problem.stats[:] = 0
@@ -337,7 +337,7 @@ def run(
             report()
     except KeyboardInterrupt:
         interrupted = True
-        problem.stats[compiled.STOP] = 1
+        problem.stats[STOP] = 1
         while worker.is_alive():
             try:
                 worker.join(0.1)

@@ -18,9 +18,9 @@ from ..errors import StrategyTreeError
 from ..feedback import table as reply_table
 from ..game import Game
 from ..symmetry import Symmetry, merge_dead_colours
-from . import compiled
 from .bounds import UNLIMITED, bound_tables, lay_out_parts
-from .compiled import Levels, Scratch, Tables
+from .compiled import Levels, Scratch, Tables, cache_get, cache_put, new_cache, workspace
+from .compiled import solve as compiled_solve
 
 __all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError"]
 
@@ -154,11 +154,11 @@ class Problem:
         """A problem of ``tables`` with a fresh cache and state (``group``: pegs,
         colours and the most maps of a symmetry group)."""
         m, n = tables.fb.shape
-        levels, scratch = compiled.workspace(n, m, tables.n_replies, UNLIMITED, *group)
+        levels, scratch = workspace(n, m, tables.n_replies, UNLIMITED, *group)
         return cls(
             game=game,
             tables=tables,
-            cache=compiled.new_cache(),
+            cache=new_cache(),
             stats=np.zeros(4, dtype=np.int64) if stats is None else stats,
             levels=levels,
             scratch=scratch,
@@ -194,7 +194,7 @@ class Problem:
         """:func:`~strategytree.search.compiled.solve`; ``sym`` the symmetry group of
         the history (None: none used)."""
         self._set_group(sym)
-        return int(compiled.solve(S, d, limit, played, force, self.tables, self.levels,
+        return int(compiled_solve(S, d, limit, played, force, self.tables, self.levels,
                                   self.scratch, self.cache, self.stats))
 
     def _set_group(self, sym: Symmetry | None) -> None:
@@ -228,12 +228,12 @@ class Problem:
 
     def get(self, S: np.ndarray, d: int) -> tuple[int, int, int] | None:
         """(cost, guess, 2 * size + exact) cached for ``S``, or None."""
-        entry = compiled.cache_get(self.cache, S, self.key_left(d))
+        entry = cache_get(self.cache, S, self.key_left(d))
         return None if entry[2] < 0 else entry
 
     def put(self, S: np.ndarray, d: int, cost: int, guess: int, exact: bool) -> None:
         """Cache ``cost`` (exact, or a lower bound) and the best guess for ``S``."""
-        compiled.cache_put(self.cache, S, self.key_left(d), cost, guess, 2 * len(S) + int(exact))
+        cache_put(self.cache, S, self.key_left(d), cost, guess, 2 * len(S) + int(exact))
 
     def parts(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """(reply, sorted part) for each reply but the win, highest reply first
