@@ -1080,7 +1080,7 @@ class ChoiceScratch:
     grouping of the last ones seen (by identity, up to :attr:`KEPT`) is kept.
     """
 
-    KEPT = 256
+    KEPT = 128
     """how many groupings of candidates are kept (oldest out)"""
 
     def __init__(self, game: Game) -> None:

@@ -185,7 +185,7 @@ def merge_dead_colours(
 
 
 #: the most answers of :func:`merge_dead_colours` a memo keeps (oldest out)
-MERGED_KEPT = 256
+MERGED_KEPT = 128
 
 
 def _rename_free(moved: np.ndarray, tau: np.ndarray, free: np.ndarray, colors: int) -> np.ndarray:
