@@ -136,16 +136,22 @@ def _check_outputs(
     force: bool,
     inputs: dict[str, Path | None] | None = None,
     checkpoint: Path | None = None,
+    stdout: bool = False,
 ) -> None:
     """Before any work: each output is not a file the command reads (nor the
     checkpoint, nor another output), its folder is writable, and an existing
     file is overwritten only with --force (a device, FIFO or ``-`` is streamed
-    into, never replaced); the checkpoint's folder is writable.  Else exit 2."""
-    from .files import check_not_same, check_writable
+    into, never replaced; ``-`` only where ``stdout`` allows it, for commands
+    that write text); the checkpoint's folder is writable.  Else exit 2."""
+    from .files import check_not_same, check_writable, is_stdout
 
     read = {**(inputs or {}), "the checkpoint": checkpoint}
     try:
         for k, output in enumerate(outputs):
+            if output is not None and is_stdout(output) and not stdout:
+                raise StrategyTreeError(
+                    "- (the standard output) is taken by show -o and convert -o only; name a file"
+                )
             check_not_same(output, read)
             for other in outputs[:k]:
                 check_not_same(output, {"another output": other})
@@ -438,7 +444,7 @@ def show_command(
     from .export import DrawingTooBig, guide_format, render, render_dot
     from .files import is_stdout, write_text_atomic
 
-    _check_outputs([output], force=force, inputs={"the input": file})
+    _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     try:
         kind, drawing = guide_format(fmt, output)
         if secret is not None and (kind != "text" or path is not None or depth is not None):
@@ -960,7 +966,7 @@ def convert_command(
     from .convert import SUFFIXES, write, writes
     from .files import is_stdout
 
-    _check_outputs([output], force=force, inputs={"the input": file})
+    _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     try:
         given = pegs or colors or distinct or distinct_guesses or game_name != "mastermind"
         game = _game(game_name, pegs, colors, distinct, distinct_guesses)[0] if given else None

@@ -163,6 +163,18 @@ def test_stdout_is_written_not_replaced(
     assert ("AB" in done.stdout) and ("AC" in done.stdout)
 
 
+@pytest.mark.parametrize("args", [
+    ["generate", *GAME, "-o", "-"],
+    ["stats", "s.txt", "--plot", "-"],
+    ["simulate", "--strategy", "s.txt", "--csv", "-"],
+])
+def test_dash_is_stdout_only_where_a_command_writes_text(
+    folder: Path, console_script: list[str], args: list[str]
+) -> None:
+    one_error(run(console_script, *args, cwd=folder), "standard output", "name a file")
+    assert not (folder / "-").exists()
+
+
 def test_stdout_redirected_to_a_file_is_written_once(
     folder: Path, console_script: list[str]
 ) -> None:
@@ -261,3 +273,11 @@ def test_a_failed_write_leaves_the_target_and_no_temporary(tmp_path: Path) -> No
             raise RuntimeError
     assert real.read_text() == "old" and (tmp_path / "l").is_symlink()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["l", "real.txt"]
+
+
+def test_an_unwritable_folder_is_refused_by_the_library(tmp_path: Path, monkeypatch) -> None:
+    # as root every folder is writable: pretend it is not, to check the wording
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != tmp_path and real_access(p, mode))
+    with pytest.raises(files.OutputError, match="not writable"):
+        files.check_writable(tmp_path / "out.txt")
