@@ -846,8 +846,14 @@ def simulate_command(
     from .files import write_text_atomic
     from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
     from .simulate import games_csv, plot_histogram, simulate_runs
+    from .stats import plot_format
 
     _check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
+    if plot is not None:
+        try:
+            plot_format(plot)  # before the games are played
+        except StrategyTreeError as problem:
+            raise _fail(problem) from None
     started = time.perf_counter()
     try:
         game, strategy = _game_and_strategy(

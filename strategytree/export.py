@@ -76,12 +76,24 @@ DRAWINGS = (".svg", ".png", ".pdf")
 def guide_format(fmt: str | None, output: str | os.PathLike[str] | None) -> tuple[str, bool]:
     """The format a guide is written in, and whether GraphViz must draw it.
 
+    An output whose suffix names no format is refused unless ``fmt`` is given
+    (a guide's text in ``tree.jpg`` would surprise).
+
     >>> guide_format(None, "tree.svg"), guide_format("csv", None), guide_format(None, None)
     (('dot', True), ('csv', False), ('text', False))
+    >>> guide_format(None, "tree.jpg")
+    Traceback (most recent call last):
+    ...
+    strategytree.export.ExportError: tree.jpg: a guide is written as .txt, .md, .markdown, .csv, .dot, .gv, .svg, .png, .pdf, .html, .htm (by the suffix), not .jpg; name the format to write it anyway
     """
     suffix = Path(output).suffix.lower() if output is not None else ""
     drawing = suffix in DRAWINGS
     if fmt is None:
+        if suffix and suffix not in SUFFIXES:
+            raise ExportError(
+                f"{output}: a guide is written as {', '.join(SUFFIXES)} (by the suffix), "
+                f"not {suffix}; name the format to write it anyway"
+            )
         return SUFFIXES.get(suffix, "text"), drawing
     kind = fmt.strip().lower()
     if kind == "md":

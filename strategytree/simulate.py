@@ -400,12 +400,14 @@ def games_csv(simulations: list[Simulation], alphabet: Alphabet = LETTERS_ONLY) 
 
 
 def plot_histogram(simulations: list[Simulation], path: str | Path, title: str | None = None) -> Path:
-    """Draw the histogram of guesses per game (all runs together) into an image file.
+    """Draw the histogram of guesses per game (all runs together) into an image
+    file (PNG, SVG or PDF by the suffix: :func:`strategytree.stats.plot_format`).
 
     Needs matplotlib (``pip install "strategytree[plot]"``).
     """
-    from .stats import pyplot
+    from .stats import plot_format, pyplot
 
+    kind = plot_format(path)
     plt = pyplot()
     counts = summary(simulations).histogram
     played = sum(counts.values())
@@ -429,7 +431,7 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
     buffer = io.BytesIO()
     try:
         figure.tight_layout()
-        figure.savefig(buffer, format=(path.suffix.lstrip(".").lower() or "png"), dpi=100)
+        figure.savefig(buffer, format=kind, dpi=100)
     except (OSError, ValueError) as err:
         raise StrategyTreeError(f"cannot write {path}: {err}") from None
     finally:

@@ -171,11 +171,38 @@ def pyplot():  # -> matplotlib.pyplot
     return plt
 
 
+#: the image formats plots are written in, by the output's suffix
+PLOT_FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+
+
+def plot_format(path: str | os.PathLike[str]) -> str:
+    """The image format of a plot written to ``path``: PNG, SVG or PDF by its
+    suffix (none: PNG); any other suffix is refused.
+
+    >>> plot_format("h.svg"), plot_format("h")
+    ('svg', 'png')
+    >>> plot_format("h.jpg")
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.StrategyTreeError: h.jpg: plots are written as .png, .svg or .pdf (by the suffix), not .jpg
+    """
+    suffix = Path(path).suffix.lower()
+    if not suffix:
+        return "png"
+    if suffix not in PLOT_FORMATS:
+        raise StrategyTreeError(
+            f"{path}: plots are written as .png, .svg or .pdf (by the suffix), not {suffix}"
+        )
+    return PLOT_FORMATS[suffix]
+
+
 def plot_stats(stats: GuessStats, path: str | os.PathLike[str], title: str = "") -> Path:
-    """Draw the histogram and the averages by first reply into a PNG, atomically.
+    """Draw the histogram and the averages by first reply into an image
+    (PNG, SVG or PDF by the suffix: :func:`plot_format`), atomically.
 
     Needs matplotlib (``pip install "strategytree[plot]"``).
     """
+    kind = plot_format(path)
     plt = pyplot()
     from .files import write_bytes_atomic
 
@@ -202,6 +229,6 @@ def plot_stats(stats: GuessStats, path: str | os.PathLike[str], title: str = "")
         fig.suptitle(title)
     fig.tight_layout()
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=100)
+    fig.savefig(buffer, format=kind, dpi=100)
     plt.close(fig)
     return write_bytes_atomic(path, buffer.getvalue())

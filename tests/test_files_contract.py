@@ -281,3 +281,36 @@ def test_an_unwritable_folder_is_refused_by_the_library(tmp_path: Path, monkeypa
     monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != tmp_path and real_access(p, mode))
     with pytest.raises(files.OutputError, match="not writable"):
         files.check_writable(tmp_path / "out.txt")
+
+
+# -- formats by suffix (issue 13, point 8) -------------------------------------------
+@pytest.mark.parametrize("command", [
+    ["show", "s.txt", "-o", "out.jpg"],
+    ["stats", "s.txt", "--plot", "out.jpg"],
+    ["simulate", "--strategy", "s.txt", "--plot", "out.gif"],
+])
+def test_an_output_suffix_that_names_no_format_is_refused(
+    folder: Path, console_script: list[str], command: list[str]
+) -> None:
+    one_error(run(console_script, *command, cwd=folder), "by the suffix")
+    assert not any(p.name.startswith("out") for p in folder.iterdir())
+
+
+def test_show_writes_any_suffix_when_the_format_is_named(
+    folder: Path, console_script: list[str]
+) -> None:
+    done = run(console_script, "show", "s.txt", "--format", "text", "-o", "guide.out", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert (folder / "guide.out").read_text().startswith("guess AB")
+
+
+@pytest.mark.parametrize("suffix, magic", [(".svg", b"<?xml"), (".pdf", b"%PDF"), (".png", b"\x89PNG")])
+def test_plots_are_written_in_the_format_of_their_suffix(
+    folder: Path, console_script: list[str], suffix: str, magic: bytes
+) -> None:
+    pytest.importorskip("matplotlib")
+    for command in (["stats", "s.txt", "--plot"], ["simulate", "--strategy", "s.txt", "--plot"]):
+        out = folder / f"{command[0]}{suffix}"
+        done = run(console_script, *command, out.name, cwd=folder)
+        assert done.returncode == 0, done.stderr
+        assert out.read_bytes().startswith(magic)
