@@ -48,6 +48,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    epilog="Exit codes: 0 success, 1 invalid strategy, 2 unreadable input or bad arguments, "
+    "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.  Strategy files, pipes and - (stdin) are read up "
+    f"to {MAX_INPUT_BYTES // 2**20} MiB (--max-input-mb).",
 )
 
 out = Console(highlight=False, emoji=False)
@@ -681,8 +684,13 @@ def generate_command(
 
     --method optimal finds the fewest guesses in total (with --max-guesses K: the
     fewest among strategies that never need more than K).  It shows its progress,
-    stops cleanly on Ctrl-C (exit 130; with --checkpoint the work is kept, and a
-    later run with the same --checkpoint resumes it).
+    stops cleanly on Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129; with
+    --checkpoint the work is kept, and a later run with the same --checkpoint
+    resumes it; the output is written whole or not at all).
+
+    Without a terminal, progress is printed as a plain line about every 10 s
+    ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
+    per install (announced), and not counted in the time reported.
     """
     from .generate import generate
     from .notation import dump
@@ -730,7 +738,8 @@ def bound_command(
     """The fewest guesses that solve every secret, proved by exhaustion.
 
     A strategy within K guesses is found and the search shows that none
-    exists within K - 1.  Prints K and the time; Ctrl-C stops (exit 130).
+    exists within K - 1.  Prints K and the time (compiling the kernels, once
+    per install, is not counted); Ctrl-C stops (exit 130; SIGTERM 143, SIGHUP 129).
     """
     from .search import prove_bound
 

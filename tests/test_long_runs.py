@@ -117,3 +117,42 @@ def test_stdin_is_read(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "<stdin>" in done.stdout
+
+
+def test_a_fifo_is_read(tmp_path: Path) -> None:
+    fifo = tmp_path / "tree.fifo"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(
+        [SCRIPT, "verify", str(fifo), "-p", "2", "-c", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    with open(fifo, "w") as writer:
+        writer.write("{AB:{02:BA,10:{AA:{00:BB}}}}")
+    stdout, stderr = reader.communicate(timeout=60)
+    assert reader.returncode == 0, stderr
+    assert "valid" in stdout
+
+
+def test_a_large_regular_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as out:
+        out.truncate(3 * 2**20)  # sparse: costs nothing
+    done = subprocess.run(
+        [SCRIPT, "stats", str(big), "--max-input-mb", "2"], capture_output=True, text=True
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"error: {big}: more than 2 MiB, the most read (a larger --max-input-mb would read it)"
+    ]
+
+
+@pytest.mark.slow
+def test_the_first_compile_is_announced_and_not_counted(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [SCRIPT, "bound", "-p", "4", "-c", "5"], capture_output=True, text=True, timeout=600,
+        env=_env(NUMBA_CACHE_DIR=str(tmp_path / "cache")),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("compiling kernels, once per install") == 1
+    proved = float(done.stdout.split("proved in ")[1].split(" s")[0])
+    assert proved < 5, done.stdout
