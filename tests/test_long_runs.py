@@ -156,3 +156,27 @@ def test_the_first_compile_is_announced_and_not_counted(tmp_path: Path) -> None:
     assert done.stderr.count("compiling kernels, once per install") == 1
     proved = float(done.stdout.split("proved in ")[1].split(" s")[0])
     assert proved < 5, done.stdout
+
+
+def test_an_append_stopped_half_way_is_cut_off(tmp_path: Path, monkeypatch) -> None:
+    import numpy as np
+
+    from strategytree import checkpoint
+
+    path, header = tmp_path / "run.ckpt", {"search": "example"}
+    saved = checkpoint.Checkpoint(path, header)
+    saved.rewrite({"rows": np.arange(4)})
+    size = path.stat().st_size
+    write = checkpoint._write_record
+
+    def stopped(out, arrays):
+        out.write(b'{"arrays": [{"name": "rows", ')  # a signal comes here
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(checkpoint, "_write_record", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        saved.append({"rows": np.arange(4, 6)})
+    assert path.stat().st_size == size
+    monkeypatch.setattr(checkpoint, "_write_record", write)
+    saved.append({"rows": np.arange(4, 6)})
+    assert checkpoint.load(path, header)["rows"].tolist() == [0, 1, 2, 3, 4, 5]
