@@ -313,9 +313,13 @@ def _parse_fine(text: str, source: str) -> Node:
         raise _syntax_error(text, len(text), _TERMINALS["$END"], source, line, column) from None
 
 
-#: the most bytes a strategy file may have unless asked for more (the largest known
-#: strategies take a few MiB; a file of one-letter known solutions of MM(5,8) about 40)
+#: the most bytes of a strategy file read unless asked for more (a whole MM(5,8)
+#: strategy, 32,768 secrets, takes about 350 KB)
 MAX_INPUT_BYTES = 256 * 2**20
+#: what ``path`` :func:`read_text` takes for the standard input
+STDIN = "-"
+#: bytes read at a time from a file, pipe or device
+CHUNK = 1 << 20
 #: the most memory reading takes per byte of file (a file of one-letter known
 #: solutions; typical strategies take about 35)
 MEMORY_PER_BYTE = 120
@@ -393,12 +397,6 @@ def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_INPUT_BYTES) ->
             f"byte 0x{data[err.start]:02x} is not UTF-8 text", source=name, line=line, column=column
         ) from None
     return text
-
-
-#: what ``path`` :func:`read_text` takes for the standard input
-STDIN = "-"
-#: bytes read at a time from a file, pipe or device
-CHUNK = 1 << 20
 
 
 def _regular_size(path: Path) -> int:
