@@ -130,6 +130,15 @@ MaxInputMb = Annotated[
 #: the default of --max-input-mb
 MAX_INPUT_MB = MAX_INPUT_BYTES // 2**20
 
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Overwrite an existing output file (a device, a FIFO or - is written "
+        "into, never replaced).",
+    ),
+]
+
 #: the flag of each library argument whose flag is not its name
 FLAGS = {"preset": "--game", "fmt": "--from"}
 
@@ -156,6 +165,38 @@ def _words(problem: StrategyTreeError | str) -> str:
 def _fail(problem: StrategyTreeError | str, code: int = EXIT_UNREADABLE) -> typer.Exit:
     err.print(f"[bold red]error:[/] {escape(_words(problem))}", soft_wrap=True)
     return typer.Exit(code)
+
+
+def _check_outputs(
+    outputs: list[Path | None],
+    *,
+    force: bool,
+    inputs: dict[str, Path | None] | None = None,
+    checkpoint: Path | None = None,
+    stdout: bool = False,
+) -> None:
+    """Before any work: each output is not a file the command reads (nor the
+    checkpoint, nor another output), its folder is writable, and an existing
+    file is overwritten only with --force (a device, FIFO or ``-`` is streamed
+    into, never replaced; ``-`` only where ``stdout`` allows it, for commands
+    that write text); the checkpoint's folder is writable.  Else exit 2."""
+    from .files import check_not_same, check_writable, is_stdout
+
+    read = {**(inputs or {}), "the checkpoint": checkpoint}
+    try:
+        for k, output in enumerate(outputs):
+            if output is not None and is_stdout(output) and not stdout:
+                raise StrategyTreeError(
+                    "- (the standard output) is taken by show -o and convert -o only; name a file"
+                )
+            check_not_same(output, read)
+            for other in outputs[:k]:
+                check_not_same(output, {"another output": other})
+            check_writable(output, force=force)
+        check_not_same(checkpoint, inputs or {})
+        check_writable(checkpoint, force=True, stream=False)
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
 
 
 def _game(
@@ -522,8 +563,13 @@ def show_command(
     ] = None,
     output: Annotated[
         Optional[Path],
-        typer.Option("--output", "-o", help="Write to this file (atomically); .svg/.png/.pdf draw with GraphViz."),
+        typer.Option(
+            "--output", "-o",
+            help="Write to this file (atomically; - for stdout); "
+            ".svg/.png/.pdf draw with GraphViz.",
+        ),
     ] = None,
+    force: Force = False,
     pegs: Pegs = None,
     colors: Colors = None,
     distinct: Distinct = False,
@@ -541,8 +587,9 @@ def show_command(
     more); an interactive page to play the strategy by clicking (html).
     """
     from .export import DrawingTooBig, guide_format, render, render_dot
-    from .files import write_text_atomic
+    from .files import is_stdout, write_text_atomic
 
+    _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     try:
         kind, drawing = guide_format(fmt, output)
         if secret is not None and (kind != "text" or path is not None or depth is not None):
@@ -560,13 +607,13 @@ def show_command(
             return
         if guide.warning:
             err.print(f"[yellow]warning:[/] {guide.warning}")
-        if output is None:
+        if output is None or is_stdout(output):
             sys.stdout.write(guide.text)
         elif drawing:
             render_dot(guide.text, output)
             err.print(f"drew {output}")
         else:
-            write_text_atomic(output, guide.text)
+            write_text_atomic(output, guide.text, force=force)
             err.print(f"wrote {output}")
     except DrawingTooBig as problem:
         raise _fail(f"{problem} (--depth, --path)") from None
@@ -582,6 +629,7 @@ def stats_command(
     plot: Annotated[
         Optional[Path], typer.Option("--plot", help="Also draw the figures into this PNG (needs matplotlib).")
     ] = None,
+    force: Force = False,
     pegs: Pegs = None,
     colors: Colors = None,
     distinct: Distinct = False,
@@ -597,6 +645,7 @@ def stats_command(
     """
     from .stats import guess_stats, plot_stats, stats_report
 
+    _check_outputs([plot], force=force, inputs={"the input": file})
     try:
         strategy, game, _ = _read(
             file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
@@ -640,7 +689,7 @@ def generate_command(
     indent: Annotated[
         Optional[int], typer.Option("--indent", min=0, help="Write the file indented.")
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
+    force: Force = False,
     method: Annotated[
         str,
         typer.Option(
@@ -695,8 +744,7 @@ def generate_command(
     from .generate import generate
     from .notation import dump
 
-    if output.exists() and not force:
-        raise _fail(OutputExistsError(output))
+    _check_outputs([output], force=force, checkpoint=checkpoint)
     try:
         game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
         _warmed(game, lambda small: generate(
@@ -931,6 +979,7 @@ def simulate_command(
     plot: Annotated[
         Optional[Path], typer.Option("--plot", help="Draw the histogram into this PNG (needs matplotlib).")
     ] = None,
+    force: Force = False,
     adversary: Annotated[
         bool, typer.Option("--adversary", help="Play one game against the adversary instead (the worst case it finds).")
     ] = False,
@@ -956,6 +1005,7 @@ def simulate_command(
     from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
     from .simulate import games_csv, plot_histogram, simulate_runs
 
+    _check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
     started = time.perf_counter()
     try:
         game, strategy = _game_and_strategy(
@@ -987,7 +1037,8 @@ def simulate_command(
             )
         elapsed = time.perf_counter() - started
         if csv_file is not None:
-            write_text_atomic(csv_file, games_csv(results, shown if alphabet != "auto" else LETTERS_ONLY))
+            rows = games_csv(results, shown if alphabet != "auto" else LETTERS_ONLY)
+            write_text_atomic(csv_file, rows, force=force)
         if plot is not None:
             plot_histogram(results, plot)
     except StrategyTreeError as problem:
@@ -1049,7 +1100,10 @@ def _print_simulation(results: list, shown) -> None:
 def convert_command(
     file: Annotated[Path, typer.Argument(help="A strategy tree in any format read (see --from).")],
     output: Annotated[
-        Optional[Path], typer.Option("--output", "-o", help="Write to this file (atomically) instead of printing.")
+        Optional[Path],
+        typer.Option(
+            "--output", "-o", help="Write to this file (atomically) instead of printing; - for stdout."
+        ),
     ] = None,
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
@@ -1060,7 +1114,7 @@ def convert_command(
     indent: Annotated[
         Optional[int], typer.Option("--indent", min=0, help="Indent nested guesses by this many spaces.")
     ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the output file if it exists.")] = False,
+    force: Force = False,
     pegs: Pegs = None,
     colors: Colors = None,
     distinct: Distinct = False,
@@ -1074,16 +1128,16 @@ def convert_command(
     game matters only for mmstrat files, whose counts tell it by default.
     """
     from .convert import SUFFIXES, write, writes
+    from .files import is_stdout
 
+    _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     try:
         given = pegs or colors or distinct or distinct_guesses or game_name != "mastermind"
         game = _game(game_name, pegs, colors, distinct, distinct_guesses)[0] if given else None
         strategy, kind, _ = read_file(file, source_format, game, max_bytes=max_input_mb * 2**20)
-        if output is None:
+        if output is None or is_stdout(output):
             sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")
             return
-        if output.exists() and output.samefile(file):
-            raise StrategyTreeError(f"{output} is the file being converted; write to another file")
         target = target_format or SUFFIXES.get(output.suffix.lower(), "brace")
         write(strategy, output, target, indent=indent, force=force)
     except StrategyTreeError as problem:

@@ -1,20 +1,35 @@
 """Writing files without ever losing what the user had.
 
-Everything strategytree writes goes to a temporary file in the same folder,
-is flushed to disk, and is renamed over the target: the target holds the old
-content or the new, never half of either.
+Everything strategytree writes to a regular file goes to a temporary file in
+the same folder, is flushed to disk, and is renamed over the target: the
+target holds the old content or the new, never half of either.  A symbolic
+link is followed: its target is replaced and the link kept.  What is not a
+regular file (``-`` for the standard output, ``/dev/stdout``, a device, a
+FIFO) is never replaced: the content is streamed into it.
+
+Before any long work, :func:`check_writable` says whether a path can be
+written (its folder exists and is writable; an existing file only with
+``force``), and :func:`check_not_same` that an output is not one of the
+files a command reads.
 
 >>> import tempfile, pathlib
 >>> folder = pathlib.Path(tempfile.mkdtemp())
 >>> write_text_atomic(folder / "a.txt", "new").read_text()
 'new'
+>>> (folder / "link.txt").symlink_to("a.txt")
+>>> _ = write_text_atomic(folder / "link.txt", "newer")
+>>> (folder / "link.txt").is_symlink(), (folder / "a.txt").read_text()
+(True, 'newer')
 >>> sorted(p.name for p in folder.iterdir())
-['a.txt']
+['a.txt', 'link.txt']
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,51 +37,214 @@ from pathlib import Path
 
 from .errors import OutputExistsError, StrategyTreeError
 
+__all__ = [
+    "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_not_same",
+    "check_writable", "is_stdout", "is_stream", "same_file", "target",
+    "write_bytes_atomic", "write_text_atomic",
+]
+
+#: the path that means the standard output
+STDOUT = "-"
+
+PathLike = str | os.PathLike[str]
+
+
+class OutputError(StrategyTreeError):
+    """A path cannot be written: its folder is missing or not writable, or it is a folder."""
+
+
+class SameFileError(OutputError):
+    """An output would be written over a file the same run reads or writes.
+
+    >>> str(SameFileError("s.txt", "s.txt", "the input"))
+    's.txt is the same file as the input s.txt; write to another file'
+    """
+
+    def __init__(self, path: object, other: object, role: str) -> None:
+        self.path = path
+        """the output"""
+        self.other = other
+        """the file it would overwrite"""
+        self.role = role
+        """what that file is to the run, e.g. ``"the input"``, ``"the checkpoint"``"""
+        super().__init__(f"{path} is the same file as {role} {other}; write to another file")
+
+
+def is_stdout(path: PathLike) -> bool:
+    """True when ``path`` is ``-``, the standard output.
+
+    >>> is_stdout("-"), is_stdout("a.txt")
+    (True, False)
+    """
+    return os.fspath(path) == STDOUT
+
+
+def _stream_fd(path: PathLike) -> int | None:
+    """1 or 2 when ``path`` is ``-`` or names this process's standard output or
+    error (``/dev/stdout``, a link to it, or the file stdout is redirected to)."""
+    if is_stdout(path):
+        return 1
+    try:
+        here = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    for fd in (1, 2):
+        try:
+            there = os.fstat(fd)
+        except OSError:
+            continue
+        if (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino):
+            return fd
+    return None
+
+
+def is_stream(path: PathLike) -> bool:
+    """True when ``path`` is written by streaming into it, never replaced:
+    ``-``, the standard output or error, or anything that exists and is not a
+    regular file or a folder (a character device such as ``/dev/null``, a FIFO).
+
+    >>> is_stream("-"), is_stream("/dev/null"), is_stream("no-such-file.txt")
+    (True, True, False)
+    """
+    if _stream_fd(path) is not None:
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def target(path: PathLike) -> Path:
+    """The file a write to ``path`` replaces: ``path`` with every symbolic link
+    followed (the target of a dangling link is created)."""
+    return Path(os.path.realpath(path))
+
+
+def same_file(a: PathLike, b: PathLike) -> bool:
+    """True when ``a`` and ``b`` name the same file, through links or other
+    names (same device and inode); paths not yet there are compared by their
+    :func:`target`.  ``-`` is never the same as a file."""
+    if is_stdout(a) or is_stdout(b):
+        return False
+    try:
+        one, two = os.stat(a), os.stat(b)
+    except (OSError, ValueError):
+        return target(a) == target(b)
+    return (one.st_dev, one.st_ino) == (two.st_dev, two.st_ino)
+
+
+def check_not_same(path: PathLike | None, others: dict[str, PathLike | None]) -> None:
+    """Raise :class:`SameFileError` when ``path`` is one of ``others``, a dict
+    from what each is to the run (``"the input"``) to its path.  A stream
+    (``-``, a device, a FIFO) is never refused: nothing is replaced there."""
+    if path is None or is_stream(path):
+        return
+    for role, other in others.items():
+        if other is not None and not is_stdout(other) and same_file(path, other):
+            raise SameFileError(path, other, role)
+
+
+def check_writable(path: PathLike | None, *, force: bool = False, stream: bool = True) -> None:
+    """Check, before any work, that ``path`` can be written.
+
+    Raises :class:`OutputExistsError` when a regular file is there and
+    ``force`` is false, :class:`OutputError` when the folder of its
+    :func:`target` is missing or not writable, or ``path`` is a folder, or is
+    a stream (a device, a FIFO, ``-``) while ``stream`` is false.  A stream is
+    not an existing output: streaming into it loses nothing.
+    """
+    if path is None:
+        return
+    if is_stream(path):
+        if not stream:
+            raise OutputError(f"{path} is not a regular file")
+        if not is_stdout(path) and not os.access(path, os.W_OK):
+            raise OutputError(f"cannot write {path}: permission denied")
+        return
+    real = target(path)
+    if real.is_dir():
+        raise OutputError(f"{path} is a folder")
+    if real.exists() and not force:
+        raise OutputExistsError(path)
+    folder = real.parent
+    if not folder.is_dir():
+        raise OutputError(f"cannot write {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {path}: folder {folder} is not writable")
+
 
 @contextmanager
-def atomic_path(path: str | os.PathLike[str], *, force: bool = True) -> Iterator[Path]:
-    """A temporary file beside ``path`` to write; renamed over ``path`` at the end.
+def atomic_path(path: PathLike, *, force: bool = True) -> Iterator[Path]:
+    """A temporary file to write; at the end it becomes ``path``.
 
-    If the block raises, the temporary file is removed and ``path`` is left as
-    it was.  With ``force=False`` an existing ``path`` is refused with
-    :class:`OutputExistsError`.  The new file gets the mode of the file it
+    A regular file (or a new one) is replaced by renaming the temporary file,
+    made in the same folder, over it; a symbolic link's target is replaced and
+    the link kept.  A stream (:func:`is_stream`) gets the content copied into
+    it.  If the block raises, the temporary file is removed and ``path`` is
+    left as it was.  With ``force=False`` an existing regular file is refused
+    with :class:`OutputExistsError`.  The new file gets the mode of the file it
     replaces, or the usual mode of a new file.
     """
-    path = Path(path)
-    if not force and path.exists():
+    streamed = is_stream(path)
+    real = target(path)
+    if not streamed and not force and real.exists():
         raise OutputExistsError(path)
-    folder = path.parent if str(path.parent) else Path(".")
+    folder = None if streamed else real.parent
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        fd, name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=folder)
     except OSError as err:
-        raise StrategyTreeError(f"cannot write {path}: {err.strerror or err}") from None
+        raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
     os.close(fd)
     tmp = Path(name)
     try:
         yield tmp
-        with open(tmp, "rb+") as handle:
-            os.fsync(handle.fileno())
-        os.chmod(tmp, _usual_mode(path))
-        os.replace(tmp, path)
+        if streamed:
+            _stream_into(path, tmp)
+        else:
+            with open(tmp, "rb+") as handle:
+                os.fsync(handle.fileno())
+            os.chmod(tmp, _usual_mode(real))
+            os.replace(tmp, real)
     except BaseException as err:
         try:
             tmp.unlink()
         except OSError:
             pass
         if isinstance(err, OSError):
-            raise StrategyTreeError(f"cannot write {path}: {err.strerror or err}") from None
+            raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
         raise
+    if streamed:
+        tmp.unlink()
 
 
-def write_text_atomic(path: str | os.PathLike[str], text: str, *, force: bool = True) -> Path:
-    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically."""
+def _stream_into(path: PathLike, tmp: Path) -> None:
+    """Copy the written file ``tmp`` into the stream ``path``."""
+    fd = _stream_fd(path)
+    if fd is not None:
+        stream = sys.stdout if fd == 1 else sys.stderr
+        stream.flush()
+        with open(tmp, "rb") as source:
+            sink = getattr(stream, "buffer", None)
+            if sink is None:
+                stream.write(source.read().decode("utf-8", errors="replace"))
+            else:
+                shutil.copyfileobj(source, sink)
+        stream.flush()
+        return
+    with open(tmp, "rb") as source, open(path, "wb") as sink:
+        shutil.copyfileobj(source, sink)
+
+
+def write_text_atomic(path: PathLike, text: str, *, force: bool = True) -> Path:
+    """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically (:func:`atomic_path`)."""
     with atomic_path(path, force=force) as tmp:
         tmp.write_text(text, encoding="utf-8", newline="\n")
     return Path(path)
 
 
-def write_bytes_atomic(path: str | os.PathLike[str], data: bytes, *, force: bool = True) -> Path:
-    """Write ``data`` to ``path`` atomically."""
+def write_bytes_atomic(path: PathLike, data: bytes, *, force: bool = True) -> Path:
+    """Write ``data`` to ``path`` atomically (:func:`atomic_path`)."""
     with atomic_path(path, force=force) as tmp:
         tmp.write_bytes(data)
     return Path(path)

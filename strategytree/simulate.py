@@ -423,12 +423,15 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
         or f"{first.game.name}, {first.player}: {played:,} games, average {s.mean:.4f}{extra}",
         fontsize=9,
     )
+    from .files import write_bytes_atomic
+
     path = Path(path)
+    buffer = io.BytesIO()
     try:
         figure.tight_layout()
-        figure.savefig(path, dpi=100)
+        figure.savefig(buffer, format=(path.suffix.lstrip(".").lower() or "png"), dpi=100)
     except (OSError, ValueError) as err:
         raise StrategyTreeError(f"cannot write {path}: {err}") from None
     finally:
         plt.close(figure)
-    return path
+    return write_bytes_atomic(path, buffer.getvalue())

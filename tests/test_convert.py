@@ -388,7 +388,7 @@ def test_convert_writes_a_file_and_refuses_to_overwrite(tmp_path: Path) -> None:
     assert forced.exit_code == 0
     assert sorted_tree(convert.read(out)) == sorted_tree(loads(SMALL))
     same = invoke(["convert", str(out), "-o", str(out), "--force", "--to", "brace"])
-    assert same.exit_code == 2 and "being converted" in same.stderr
+    assert same.exit_code == 2 and "same file as the input" in same.stderr
 
 
 def test_convert_takes_the_format_and_the_game(tmp_path: Path) -> None:
