@@ -1151,7 +1151,8 @@ def main() -> None:
 
     Once a command has finished (its files written and closed, its output
     flushed), the process ends at once: tearing down numba and LLVM would
-    otherwise add about a third of a second to every command.
+    otherwise add about a third of a second to every command.  SIGTERM and
+    SIGHUP stop a command as Ctrl-C does (:func:`_stop_like_ctrl_c`).
     """
     _stop_like_ctrl_c()
     try:
@@ -1159,6 +1160,9 @@ def main() -> None:
     except KeyboardInterrupt:
         _say(_stop_words())
         code: int = _stop_code()
+    except MemoryError:  # inputs are capped and estimated; this is the last guard
+        _say("error: out of memory (a smaller game, or a machine with more memory)")
+        code = EXIT_UNREADABLE
     except SystemExit as stop:
         if stop.code is None or isinstance(stop.code, int):
             code = stop.code or 0
