@@ -66,13 +66,21 @@ class Checkpoint:
     def append(self, arrays: dict[str, np.ndarray]) -> None:
         """Add a record of ``arrays`` (new rows) at the end of the file, flushed to disk.
 
-        The file must exist (:meth:`rewrite` starts it).
+        The file must exist (:meth:`rewrite` starts it).  A write stopped
+        half-way (Ctrl-C, SIGTERM) is cut off again before the stop goes on, so
+        that later records are never left behind a record cut short.
         """
         try:
             with open(self.path, "ab") as out:
-                _write_record(out, arrays)
-                out.flush()
-                os.fsync(out.fileno())
+                start = out.tell()
+                try:
+                    _write_record(out, arrays)
+                    out.flush()
+                    os.fsync(out.fileno())
+                except BaseException:
+                    out.seek(start)
+                    out.truncate()
+                    raise
         except OSError as err:
             raise CheckpointError(f"cannot write {self.path}: {err.strerror or err}") from None
 

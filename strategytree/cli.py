@@ -4,7 +4,9 @@ Each command gathers its options, calls the library, and prints the result;
 the library's errors speak of arguments, and are worded here in flags.
 
 Exit codes: 0 success (a valid strategy), 1 an invalid strategy,
-2 an unreadable file or bad arguments, 130 interrupted (Ctrl-C).
+2 an unreadable file or bad arguments, 130 interrupted (Ctrl-C),
+143 stopped by SIGTERM, 129 stopped by SIGHUP (both stop as Ctrl-C does:
+a search's checkpoint is saved, no output is left half-written).
 Errors are printed, never tracebacks.
 """
 
@@ -12,7 +14,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,8 +30,15 @@ from rich.table import Table
 
 from . import __version__
 from .convert import GAME_FORMATS, read_file
-from .errors import ArgumentError, OutputExistsError, StrategyFileError, StrategyTreeError
+from .errors import (
+    ArgumentError,
+    InputTooLargeError,
+    OutputExistsError,
+    StrategyFileError,
+    StrategyTreeError,
+)
 from .game import Game, resolve_game
+from .notation import MAX_INPUT_BYTES
 from .tree import Strategy
 from .verify import Report, verify
 
@@ -36,6 +48,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    epilog="Exit codes: 0 success, 1 invalid strategy, 2 unreadable input or bad arguments, "
+    "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.  Strategy files, pipes and - (stdin) are read up "
+    f"to {MAX_INPUT_BYTES // 2**20} MiB (--max-input-mb).",
 )
 
 out = Console(highlight=False, emoji=False)
@@ -44,6 +59,15 @@ err = Console(stderr=True, highlight=False, emoji=False)
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 #: the exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)
 EXIT_INTERRUPTED = 130
+#: the exit code of a run stopped by SIGTERM (128 + 15): ``kill``, ``timeout``, batch schedulers
+EXIT_TERMINATED = 143
+#: the exit code of a run stopped by SIGHUP (128 + 1): its terminal closed
+EXIT_HANGUP = 129
+#: the signals that stop a run as Ctrl-C does, with the exit code of each
+STOP_SIGNALS = {signal.SIGTERM: EXIT_TERMINATED, signal.SIGHUP: EXIT_HANGUP}
+#: seconds between two progress lines when stderr is not a terminal (a log);
+#: the environment variable STRATEGYTREE_PROGRESS_SECONDS changes it
+PROGRESS_SECONDS = 10.0
 
 Pegs = Annotated[
     Optional[int],
@@ -95,6 +119,17 @@ Lenient = Annotated[
     ),
 ]
 
+MaxInputMb = Annotated[
+    int,
+    typer.Option(
+        "--max-input-mb", min=1,
+        help="Read at most this many MiB of a strategy file, pipe, device or - (stdin); "
+        "more is refused.",
+    ),
+]
+#: the default of --max-input-mb
+MAX_INPUT_MB = MAX_INPUT_BYTES // 2**20
+
 Force = Annotated[
     bool,
     typer.Option(
@@ -120,6 +155,8 @@ def _words(problem: StrategyTreeError | str) -> str:
         return problem.worded(_flag)
     if isinstance(problem, OutputExistsError):
         return f"{problem.path} exists; use --force to overwrite it"
+    if isinstance(problem, InputTooLargeError):
+        return problem.limit_worded("a larger --max-input-mb")
     if isinstance(problem, StrategyFileError):
         return problem.worded("--lenient")
     return str(problem)
@@ -190,6 +227,7 @@ def _read(
     colors: int | None,
     distinct: bool,
     distinct_guesses: bool,
+    max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Strategy, Game, list[str]]:
     """The strategy file read (:func:`~strategytree.convert.read_file`, in any format),
     and the game it is played in, with notes on what was inferred.
@@ -197,14 +235,14 @@ def _read(
     A format whose reader needs the game (mmstrat) is read in the game the
     options give when they give one, else in the game the file tells; the
     game returned is then that same game.  Otherwise the game is resolved from
-    the options and the strategy (:func:`_game`).
+    the options and the strategy (:func:`_game`).  At most ``max_mb`` MiB are read.
     """
     given = bool(pegs or colors or distinct or distinct_guesses or game_name != "mastermind")
     needs_game = source_format is None or source_format.strip().lower() in GAME_FORMATS
     game = None
     if given and needs_game:
         game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
-    read = read_file(path, source_format, game, lenient=lenient)
+    read = read_file(path, source_format, game, lenient=lenient, max_bytes=max_mb * 2**20)
     if read.game is None:
         game, notes = _game(game_name, pegs, colors, distinct, distinct_guesses, read.strategy)
         return read.strategy, game, notes
@@ -220,9 +258,24 @@ def _read(
 
 @contextmanager
 def _progress(verb: str, game: Game) -> Iterator[Callable[[object], None]]:
-    """The one status line of long runs, on the terminal: yields the callback a
-    run calls with its progress (anything that prints itself, and may count
-    ``done`` of ``total``)."""
+    """The one status display of long runs: yields the callback a run calls with
+    its progress (anything that prints itself, and may count ``done`` of ``total``).
+
+    On a terminal, one status line; otherwise (a log, a batch job) a plain line
+    every :data:`PROGRESS_SECONDS` (or ``$STRATEGYTREE_PROGRESS_SECONDS``).
+    """
+    if not err.is_terminal:
+        every = _progress_seconds()
+        last = [time.perf_counter()]
+
+        def log(progress: object) -> None:
+            now = time.perf_counter()
+            if now - last[0] >= every:
+                last[0] = now
+                _say(f"{verb} {game.name}: {progress}")
+
+        yield log
+        return
     from rich.progress import BarColumn, Progress, TextColumn
 
     with Progress(
@@ -230,7 +283,6 @@ def _progress(verb: str, game: Game) -> Iterator[Callable[[object], None]]:
         BarColumn(),
         console=err,
         transient=True,
-        disable=not err.is_terminal,
     ) as bar:
         task = bar.add_task(game.name, total=None, status="starting")
 
@@ -241,11 +293,101 @@ def _progress(verb: str, game: Game) -> Iterator[Callable[[object], None]]:
         yield show
 
 
+def _progress_seconds() -> float:
+    """Seconds between two progress lines in a log (:data:`PROGRESS_SECONDS`)."""
+    try:
+        return max(0.0, float(os.environ.get("STRATEGYTREE_PROGRESS_SECONDS", PROGRESS_SECONDS)))
+    except ValueError:
+        return PROGRESS_SECONDS
+
+
+def _say(text: str) -> None:
+    """One plain line on stderr (nothing if stderr is gone, as after a hang-up)."""
+    try:
+        err.print(text, markup=False, soft_wrap=True, highlight=False)
+    except (OSError, ValueError):
+        pass
+
+
+#: games this small compile the kernels they need as fast as a warm-up would
+WARM_BELOW = 200
+
+
+def _warmed(game: Game, warm: Callable[[Game], object]) -> None:
+    """Run ``warm`` on a small game like ``game`` first, so that compiling the
+    kernels (once per install: they are cached) is not counted in the times
+    reported; a compile that takes a while is announced (once), and timed."""
+    if len(game.secrets) < WARM_BELOW:
+        return
+    apart = len(game.secrets) < game.colors**game.pegs
+    both = apart and len(game.guesses) == len(game.secrets)
+    preset = "black-only" if game.scoring == "black-only" else "distinct" if apart else "mastermind"
+    try:
+        small = resolve_game(preset, 3, 4, distinct=apart, distinct_guesses=both)[0]
+    except StrategyTreeError:
+        return
+    started = time.perf_counter()
+    done = threading.Event()
+
+    def announce() -> None:
+        if not done.wait(COMPILE_NOTICE):
+            _say("compiling kernels, once per install ...")
+
+    notice = threading.Thread(target=announce, daemon=True)
+    notice.start()
+    try:
+        warm(small)
+    except StrategyTreeError:
+        pass  # the run itself says what is wrong
+    finally:
+        done.set()
+        notice.join()
+    took = time.perf_counter() - started
+    if took >= COMPILE_NOTICE:
+        _say(f"kernels ready in {took:.1f} s (not counted below)")
+
+
+#: seconds a warm-up may take before it is announced as compiling
+COMPILE_NOTICE = 2.0
+
+#: the signal that stopped the run, if any (set by the handler of :data:`STOP_SIGNALS`)
+_stopped_by: list[int] = []
+
+
+def _stop_like_ctrl_c() -> None:
+    """Make SIGTERM and SIGHUP stop a run as Ctrl-C does (KeyboardInterrupt: a
+    search saves its checkpoint, an output being written is left as it was);
+    the exit code then tells which signal it was (:data:`STOP_SIGNALS`)."""
+
+    def stop(signum: int, frame: object) -> None:
+        for other in STOP_SIGNALS:  # let the run save its work in peace
+            signal.signal(other, signal.SIG_IGN)
+        _stopped_by.append(signum)
+        raise KeyboardInterrupt
+
+    for signum in STOP_SIGNALS:
+        try:
+            signal.signal(signum, stop)
+        except (ValueError, OSError):  # not the main thread, or no such signal here
+            pass
+
+
+def _stop_code() -> int:
+    """The exit code of a run stopped by Ctrl-C or by one of :data:`STOP_SIGNALS`."""
+    return STOP_SIGNALS.get(_stopped_by[0], EXIT_INTERRUPTED) if _stopped_by else EXIT_INTERRUPTED
+
+
+def _stop_words() -> str:
+    """``interrupted``, or ``stopped by SIGTERM`` (SIGHUP)."""
+    return f"stopped by {signal.Signals(_stopped_by[0]).name}" if _stopped_by else "interrupted"
+
+
 def _interrupted(checkpoint: Path | None = None) -> typer.Exit:
-    """Say that a long run was stopped (and where its work is kept); exit 130."""
+    """Say that a long run was stopped (and where its work is kept); exit 130
+    (143 for SIGTERM, 129 for SIGHUP)."""
     kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
-    err.print(f"interrupted{kept}", markup=False, soft_wrap=True)
-    return typer.Exit(EXIT_INTERRUPTED)
+    _say(f"{_stop_words()}{kept}")
+    return typer.Exit(_stop_code())
 
 
 def _histogram(counts: dict[int, int], what: str) -> Table:
@@ -287,6 +429,7 @@ def verify_command(
     ] = 5,
     lenient: Lenient = False,
     source_format: SourceFormat = None,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
     game_name: GameName = "mastermind",
 ) -> None:
     """Replay every secret through each strategy file and score it.
@@ -299,7 +442,8 @@ def verify_command(
     for path in files:
         try:
             strategy, game, notes = _read(
-                path, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+                path, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
+                max_input_mb,
             )
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
@@ -432,6 +576,7 @@ def show_command(
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
     source_format: SourceFormat = None,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
 ) -> None:
     """Print a strategy as a guide a person can follow, or the game of one secret.
@@ -452,7 +597,8 @@ def show_command(
         if depth is not None and kind in ("markdown", "csv", "html"):
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
         strategy, game, _ = _read(
-            file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+            file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
+            max_input_mb,
         )
         guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
                        styled=output is None and out.is_terminal)
@@ -490,6 +636,7 @@ def stats_command(
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
     source_format: SourceFormat = None,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
 ) -> None:
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
@@ -501,7 +648,8 @@ def stats_command(
     _check_outputs([plot], force=force, inputs={"the input": file})
     try:
         strategy, game, _ = _read(
-            file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+            file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
+            max_input_mb,
         )
         stats = guess_stats(strategy, game)
         if plot is not None:
@@ -585,18 +733,25 @@ def generate_command(
 
     --method optimal finds the fewest guesses in total (with --max-guesses K: the
     fewest among strategies that never need more than K).  It shows its progress,
-    stops cleanly on Ctrl-C (exit 130; with --checkpoint the work is kept, and a
-    later run with the same --checkpoint resumes it).
-    """
-    import time
+    stops cleanly on Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129; with
+    --checkpoint the work is kept, and a later run with the same --checkpoint
+    resumes it; the output is written whole or not at all).
 
+    Without a terminal, progress is printed as a plain line about every 10 s
+    ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
+    per install (announced), and not counted in the time reported.
+    """
     from .generate import generate
     from .notation import dump
 
     _check_outputs([output], force=force, checkpoint=checkpoint)
-    started = time.perf_counter()
     try:
         game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
+        _warmed(game, lambda small: generate(
+            small, method, rule=rule, pool=pool, seed=seed, symmetry=not no_symmetry,
+            widths=widths, also=also, max_guesses=max_guesses,
+        ))
+        started = time.perf_counter()
         with _progress("building" if method == "greedy" else "searching", game) as show:
             strategy = generate(
                 game, method, rule=rule, pool=pool, seed=seed, first=first,
@@ -631,15 +786,15 @@ def bound_command(
     """The fewest guesses that solve every secret, proved by exhaustion.
 
     A strategy within K guesses is found and the search shows that none
-    exists within K - 1.  Prints K and the time; Ctrl-C stops (exit 130).
+    exists within K - 1.  Prints K and the time (compiling the kernels, once
+    per install, is not counted); Ctrl-C stops (exit 130; SIGTERM 143, SIGHUP 129).
     """
-    import time
-
     from .search import prove_bound
 
-    started = time.perf_counter()
     try:
         game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
+        _warmed(game, lambda small: prove_bound(small, symmetry=not no_symmetry))
+        started = time.perf_counter()
         with _progress("proving", game) as show:
             answer = prove_bound(game, symmetry=not no_symmetry, progress=show)
     except StrategyTreeError as problem:
@@ -704,13 +859,15 @@ def _game_and_strategy(
     colors: int | None,
     distinct: bool,
     distinct_guesses: bool,
+    max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Game, Strategy | None]:
     """The strategy file read (if any, see :func:`_read`), and the game of the options
     and the file."""
     if strategy_file is None:
         return _game(game_name, pegs, colors, distinct, distinct_guesses)[0], None
     strategy, game, _ = _read(
-        strategy_file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses
+        strategy_file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
+        max_mb,
     )
     return game, strategy
 
@@ -736,6 +893,7 @@ def play_command(
     distinct_guesses: DistinctGuesses = False,
     alphabet: AlphabetOption = "auto",
     source_format: SourceFormat = None,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
 ) -> None:
     """Play a game: the computer breaks your code, or you break the computer's.
@@ -765,7 +923,7 @@ def play_command(
     try:
         game, strategy = _game_and_strategy(
             strategy_file, source_format, lenient,
-            game_name, pegs, colors, distinct, distinct_guesses,
+            game_name, pegs, colors, distinct, distinct_guesses, max_input_mb,
         )
         shown = alphabet_for(game, alphabet)
         guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
@@ -789,7 +947,8 @@ def play_command(
     except (EOFError, KeyboardInterrupt) as stop:
         out.print()
         out.print("game stopped", markup=False)
-        raise typer.Exit(EXIT_INTERRUPTED if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID) from None
+        code = _stop_code() if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID
+        raise typer.Exit(code) from None
     if not outcome.solved:
         out.print(f"game stopped after {outcome.guesses} guess{'es' * (outcome.guesses != 1)}")
         raise typer.Exit(EXIT_INVALID)
@@ -831,6 +990,7 @@ def simulate_command(
     distinct_guesses: DistinctGuesses = False,
     alphabet: AlphabetOption = "auto",
     source_format: SourceFormat = None,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
 ) -> None:
     """Play many games with a rule or a strategy file: average, max and histogram.
@@ -840,8 +1000,6 @@ def simulate_command(
     (for random rules and sampled pools, and random secrets) and reports the
     spread of the average.  Exit 1 when some game is not solved.
     """
-    import time
-
     from .builders import GreedyChooser
     from .files import write_text_atomic
     from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
@@ -858,7 +1016,7 @@ def simulate_command(
     try:
         game, strategy = _game_and_strategy(
             strategy_file, source_format, lenient,
-            game_name, pegs, colors, distinct, distinct_guesses,
+            game_name, pegs, colors, distinct, distinct_guesses, max_input_mb,
         )
         shown = alphabet_for(game, alphabet)
         if adversary:
@@ -871,6 +1029,11 @@ def simulate_command(
                 out.print(outcome.note, markup=False, soft_wrap=True)
             out.print(f"{outcome.guesses} guesses ({time.perf_counter() - started:.2f} s)")
             return
+        if strategy is None:
+            _warmed(game, lambda small: simulate_runs(
+                small, lambda run_seed: GreedyChooser(small, rule, pool, seed=run_seed), seed=seed
+            ))
+            started = time.perf_counter()
         player = strategy if strategy is not None else (
             lambda run_seed: GreedyChooser(game, rule, pool, seed=run_seed, first=first)
         )
@@ -949,6 +1112,7 @@ def convert_command(
         ),
     ] = None,
     source_format: SourceFormat = None,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
     target_format: Annotated[
         Optional[str],
         typer.Option("--to", help="brace or json (default: json for a .json output, else brace)."),
@@ -976,7 +1140,7 @@ def convert_command(
     try:
         given = pegs or colors or distinct or distinct_guesses or game_name != "mastermind"
         game = _game(game_name, pegs, colors, distinct, distinct_guesses)[0] if given else None
-        strategy, kind, _ = read_file(file, source_format, game)
+        strategy, kind, _ = read_file(file, source_format, game, max_bytes=max_input_mb * 2**20)
         if output is None or is_stdout(output):
             sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")
             return
@@ -993,13 +1157,18 @@ def main() -> None:
 
     Once a command has finished (its files written and closed, its output
     flushed), the process ends at once: tearing down numba and LLVM would
-    otherwise add about a third of a second to every command.
+    otherwise add about a third of a second to every command.  SIGTERM and
+    SIGHUP stop a command as Ctrl-C does (:func:`_stop_like_ctrl_c`).
     """
+    _stop_like_ctrl_c()
     try:
         app()
     except KeyboardInterrupt:
-        err.print("interrupted")
-        code: int = EXIT_INTERRUPTED
+        _say(_stop_words())
+        code: int = _stop_code()
+    except MemoryError:  # inputs are capped and estimated; this is the last guard
+        _say("error: out of memory (a smaller game, or a machine with more memory)")
+        code = EXIT_UNREADABLE
     except SystemExit as stop:
         if stop.code is None or isinstance(stop.code, int):
             code = stop.code or 0

@@ -178,9 +178,10 @@ def read(
     game: Game | None = None,
     *,
     lenient: bool = False,
+    max_bytes: int = notation.MAX_INPUT_BYTES,
 ) -> Strategy:
-    """The strategy in the file at ``path`` (see :func:`reads`)."""
-    return read_file(path, fmt, game, lenient=lenient).strategy
+    """The strategy in the file at ``path`` (see :func:`reads` and :func:`read_file`)."""
+    return read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes).strategy
 
 
 def read_file(
@@ -189,15 +190,19 @@ def read_file(
     game: Game | None = None,
     *,
     lenient: bool = False,
+    max_bytes: int = notation.MAX_INPUT_BYTES,
 ) -> Read:
     """The strategy in the file at ``path``, its format and the game it was read in:
     the one reading that every command taking a strategy file goes through.
 
+    ``path`` may also be a pipe, a device or ``-`` (the standard input); at most
+    ``max_bytes`` are read (:func:`strategytree.notation.read_text`).
     The brace grammar is read as :func:`strategytree.notation.load` reads it
     (same errors, same speed); other formats by ``fmt`` or told from the
     content (:func:`detect`).  See :func:`reads` for ``game`` and ``lenient``.
     """
-    return reads_all(notation.read_text(path), fmt, game, source=str(path), lenient=lenient)
+    text = notation.read_text(path, max_bytes)
+    return reads_all(text, fmt, game, source=notation.source_name(path), lenient=lenient)
 
 
 def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None) -> str:

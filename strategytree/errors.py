@@ -94,5 +94,29 @@ class StrategyFileError(StrategyTreeError):
         return f"{where}: {self.message}{hint}"
 
 
+class InputTooLargeError(StrategyFileError):
+    """A file, pipe or device holds more bytes than the most that may be read.
+
+    ``limit`` is that most, in bytes; :meth:`worded` lets a front end name
+    its own way to raise it.
+    """
+
+    def __init__(self, source: str, limit: int) -> None:
+        self.limit = limit
+        """the most bytes read"""
+        super().__init__(self._said(limit, "a larger max_bytes"), source=source)
+
+    @staticmethod
+    def _said(limit: int, larger: str) -> str:
+        whole = limit >= 2**20 and limit % 2**20 == 0
+        size = f"{limit // 2**20:,} MiB" if whole else f"{limit:,} bytes"
+        return f"more than {size}, the most read ({larger} would read it)"
+
+    def limit_worded(self, larger: str) -> str:
+        """The message, naming the way to read more as ``larger`` (the command
+        line says ``--max-input-mb``)."""
+        return f"{self.source}: {self._said(self.limit, larger)}"
+
+
 class StrategyError(StrategyTreeError):
     """A strategy does not fit the game it is used with."""

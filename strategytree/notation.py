@@ -21,12 +21,14 @@ from __future__ import annotations
 import gc
 import os
 import re
+import stat
+import sys
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-from .errors import StrategyFileError
+from .errors import InputTooLargeError, StrategyFileError
 from .files import write_text_atomic
 from .game import Reply
 from .tree import Node, Strategy, Visitor, walk
@@ -34,7 +36,9 @@ from .tree import Node, Strategy, Visitor, walk
 if TYPE_CHECKING:
     from lark import Lark
 
-__all__ = ["load", "loads", "dump", "dumps", "grammar_text", "read_text"]
+__all__ = [
+    "MAX_INPUT_BYTES", "dump", "dumps", "grammar_text", "load", "loads", "read_text", "source_name",
+]
 
 #: how the grammar's terminals are named in messages
 _TERMINALS = {
@@ -309,6 +313,13 @@ def _parse_fine(text: str, source: str) -> Node:
         raise _syntax_error(text, len(text), _TERMINALS["$END"], source, line, column) from None
 
 
+#: the most bytes of a strategy file read unless asked for more (a whole MM(5,8)
+#: strategy, 32,768 secrets, takes about 350 KB)
+MAX_INPUT_BYTES = 256 * 2**20
+#: what ``path`` :func:`read_text` takes for the standard input
+STDIN = "-"
+#: bytes read at a time from a file, pipe or device
+CHUNK = 1 << 20
 #: the most memory reading takes per byte of file (a file of one-letter known
 #: solutions; typical strategies take about 35)
 MEMORY_PER_BYTE = 120
@@ -326,38 +337,57 @@ def available_memory() -> int | None:
     return None
 
 
-def load(path: str | os.PathLike[str], *, lenient: bool = False) -> Strategy:
-    """Read a strategy file (see :func:`loads`)."""
-    return loads(read_text(path), source=str(path), lenient=lenient)
+def load(
+    path: str | os.PathLike[str], *, lenient: bool = False, max_bytes: int = MAX_INPUT_BYTES
+) -> Strategy:
+    """Read a strategy file (see :func:`loads`; ``path`` and ``max_bytes`` as in
+    :func:`read_text`)."""
+    return loads(read_text(path, max_bytes), source=source_name(path), lenient=lenient)
 
 
-def read_text(path: str | os.PathLike[str]) -> str:
-    """The text of a strategy file (in any format), checked to be UTF-8 and to fit in memory.
+def source_name(path: str | os.PathLike[str]) -> str:
+    """What a file read is called in messages: its path, ``<stdin>`` for ``-``."""
+    return "<stdin>" if str(path) == STDIN else str(path)
 
+
+def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """The text of a strategy file (in any format), checked to be UTF-8 and to fit in memory:
+    the one reading of every strategy file.
+
+    ``path`` may be a regular file, a pipe, a device, or ``-`` for the standard
+    input; at most ``max_bytes`` are read (in chunks, so an endless stream
+    costs no more), and a longer input raises :class:`InputTooLargeError`.
     Raises :class:`StrategyFileError` naming the file (and, for a byte that is
     not UTF-8, its line and column).
+
+    >>> import io, sys
+    >>> stdin, sys.stdin = sys.stdin, io.TextIOWrapper(io.BytesIO(b"A" * 11))
+    >>> try:
+    ...     read_text("-", max_bytes=10)
+    ... except InputTooLargeError as err:
+    ...     print(err)
+    ... finally:
+    ...     sys.stdin = stdin
+    <stdin>: more than 10 bytes, the most read (a larger max_bytes would read it)
     """
-    name = str(path)
+    name = source_name(path)
     try:
-        size = Path(path).stat().st_size
-    except OSError:
-        size = 0
-    need = size * MEMORY_PER_BYTE
-    free = available_memory()
-    if free is not None and need > free * 0.8:
-        raise StrategyFileError(
-            f"the file is {size / 2**20:,.0f} MiB; reading it could take up to "
-            f"{need / 2**30:,.1f} GiB of memory, more than the {free / 2**30:,.1f} GiB available",
-            source=name,
-        )
-    try:
-        data = Path(path).read_bytes()
+        if str(path) == STDIN:
+            data = _read_capped(sys.stdin.buffer, name, max_bytes)
+        else:
+            size = _regular_size(Path(path))
+            if size > max_bytes:
+                raise InputTooLargeError(name, max_bytes)
+            _check_memory(size, name)
+            with open(path, "rb") as source:
+                data = _read_capped(source, name, max_bytes)
     except FileNotFoundError:
         raise StrategyFileError("no such file", source=name) from None
     except IsADirectoryError:
         raise StrategyFileError("is a folder, not a strategy file", source=name) from None
     except OSError as err:
         raise StrategyFileError(f"cannot read: {err.strerror or err}", source=name) from None
+    _check_memory(len(data), name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -367,6 +397,34 @@ def read_text(path: str | os.PathLike[str]) -> str:
             f"byte 0x{data[err.start]:02x} is not UTF-8 text", source=name, line=line, column=column
         ) from None
     return text
+
+
+def _regular_size(path: Path) -> int:
+    """The size of a regular file (0 for a pipe or device, whose size is known only once read)."""
+    info = path.stat()
+    return info.st_size if stat.S_ISREG(info.st_mode) else 0
+
+
+def _read_capped(source: BinaryIO, name: str, max_bytes: int) -> bytearray:
+    """All of ``source``, read in chunks; :class:`InputTooLargeError` past ``max_bytes``."""
+    data = bytearray()
+    while chunk := source.read(min(CHUNK, max_bytes + 1 - len(data))):
+        data += chunk
+        if len(data) > max_bytes:
+            raise InputTooLargeError(name, max_bytes)
+    return data
+
+
+def _check_memory(size: int, name: str) -> None:
+    """Refuse a file whose reading could take more memory than the system has left."""
+    need = size * MEMORY_PER_BYTE
+    free = available_memory()
+    if free is not None and need > free * 0.8:
+        raise StrategyFileError(
+            f"the file is {size / 2**20:,.0f} MiB; reading it could take up to "
+            f"{need / 2**30:,.1f} GiB of memory, more than the {free / 2**30:,.1f} GiB available",
+            source=name,
+        )
 
 
 # -- writing -------------------------------------------------------------
