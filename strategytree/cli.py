@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, NamedTuple, Optional
 
 import typer
 from rich.console import Console
@@ -199,34 +199,42 @@ def _check_outputs(
         raise _fail(problem) from None
 
 
-def _game(
-    game_name: str,
-    pegs: int | None,
-    colors: int | None,
-    distinct: bool,
-    distinct_guesses: bool,
-    strategy: Strategy | None = None,
-) -> tuple[Game, list[str]]:
-    """The game of the options (:func:`~strategytree.game.resolve_game`);
-    options that contradict each other end the command (exit 2)."""
-    try:
-        return resolve_game(
-            game_name, pegs, colors,
-            distinct=distinct, distinct_guesses=distinct_guesses, strategy=strategy,
+class GameOptions(NamedTuple):
+    """A command's game options as given (``--game``, ``-p``, ``-c``,
+    ``--distinct``, ``--distinct-guesses``): one value to pass around."""
+
+    preset: str
+    pegs: int | None
+    colors: int | None
+    distinct: bool
+    distinct_guesses: bool
+
+    @property
+    def given(self) -> bool:
+        """True when some option differs from its default."""
+        return bool(
+            self.pegs or self.colors or self.distinct or self.distinct_guesses
+            or self.preset != "mastermind"
         )
-    except ArgumentError as problem:
-        raise _fail(problem) from None
+
+    def game(self, strategy: Strategy | None = None) -> tuple[Game, list[str]]:
+        """The game the options mean (:func:`~strategytree.game.resolve_game`, with
+        ``strategy`` to infer the rest from); options that contradict each other
+        end the command (exit 2)."""
+        try:
+            return resolve_game(
+                self.preset, self.pegs, self.colors, distinct=self.distinct,
+                distinct_guesses=self.distinct_guesses, strategy=strategy,
+            )
+        except ArgumentError as problem:
+            raise _fail(problem) from None
 
 
 def _read(
     path: Path,
     source_format: str | None,
     lenient: bool,
-    game_name: str,
-    pegs: int | None,
-    colors: int | None,
-    distinct: bool,
-    distinct_guesses: bool,
+    options: GameOptions,
     max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Strategy, Game, list[str]]:
     """The strategy file read (:func:`~strategytree.convert.read_file`, in any format),
@@ -235,23 +243,22 @@ def _read(
     A format whose reader needs the game (mmstrat) is read in the game the
     options give when they give one, else in the game the file tells; the
     game returned is then that same game.  Otherwise the game is resolved from
-    the options and the strategy (:func:`_game`).  At most ``max_mb`` MiB are read.
+    the options and the strategy (:meth:`GameOptions.game`).  At most ``max_mb`` MiB are read.
     """
-    given = bool(pegs or colors or distinct or distinct_guesses or game_name != "mastermind")
     needs_game = source_format is None or source_format.strip().lower() in GAME_FORMATS
     game = None
-    if given and needs_game:
-        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
+    if options.given and needs_game:
+        game, _ = options.game()
     read = read_file(path, source_format, game, lenient=lenient, max_bytes=max_mb * 2**20)
     if read.game is None:
-        game, notes = _game(game_name, pegs, colors, distinct, distinct_guesses, read.strategy)
+        game, notes = options.game(read.strategy)
         return read.strategy, game, notes
     if game is not None:
         return read.strategy, game, []
     told = read.game
     apart = len(told.secrets) < told.colors**told.pegs
     both = apart and len(told.guesses) == len(told.secrets)
-    game, _ = _game("mastermind", told.pegs, told.colors, apart, both)
+    game, _ = GameOptions("mastermind", told.pegs, told.colors, apart, both).game()
     kind = ", distinct colours" if apart else ""
     return read.strategy, game, [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
 
@@ -439,12 +446,10 @@ def verify_command(
     cannot be read.
     """
     reports: list[tuple[Path, Report | StrategyTreeError]] = []
+    options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     for path in files:
         try:
-            strategy, game, notes = _read(
-                path, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
-                max_input_mb,
-            )
+            strategy, game, notes = _read(path, source_format, lenient, options, max_input_mb)
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
             report.repairs = strategy.repairs
@@ -590,16 +595,14 @@ def show_command(
     from .files import is_stdout, write_text_atomic
 
     _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         kind, drawing = guide_format(fmt, output)
         if secret is not None and (kind != "text" or path is not None or depth is not None):
             raise StrategyTreeError("--secret shows one game as text; drop --format, --path and --depth")
         if depth is not None and kind in ("markdown", "csv", "html"):
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
-        strategy, game, _ = _read(
-            file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
-            max_input_mb,
-        )
+        strategy, game, _ = _read(file, source_format, lenient, options, max_input_mb)
         guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
                        styled=output is None and out.is_terminal)
         if guide.styled is not None:
@@ -646,11 +649,9 @@ def stats_command(
     from .stats import guess_stats, plot_stats, stats_report
 
     _check_outputs([plot], force=force, inputs={"the input": file})
+    options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
-        strategy, game, _ = _read(
-            file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
-            max_input_mb,
-        )
+        strategy, game, _ = _read(file, source_format, lenient, options, max_input_mb)
         stats = guess_stats(strategy, game)
         if plot is not None:
             plot_stats(stats, plot, title=file.name)
@@ -745,8 +746,9 @@ def generate_command(
     from .notation import dump
 
     _check_outputs([output], force=force, checkpoint=checkpoint)
+    options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
-        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
+        game, _ = options.game()
         _warmed(game, lambda small: generate(
             small, method, rule=rule, pool=pool, seed=seed, symmetry=not no_symmetry,
             widths=widths, also=also, max_guesses=max_guesses,
@@ -791,8 +793,9 @@ def bound_command(
     """
     from .search import prove_bound
 
+    options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
-        game, _ = _game(game_name, pegs, colors, distinct, distinct_guesses)
+        game, _ = options.game()
         _warmed(game, lambda small: prove_bound(small, symmetry=not no_symmetry))
         started = time.perf_counter()
         with _progress("proving", game) as show:
@@ -854,21 +857,14 @@ def _game_and_strategy(
     strategy_file: Path | None,
     source_format: str | None,
     lenient: bool,
-    game_name: str,
-    pegs: int | None,
-    colors: int | None,
-    distinct: bool,
-    distinct_guesses: bool,
+    options: GameOptions,
     max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Game, Strategy | None]:
     """The strategy file read (if any, see :func:`_read`), and the game of the options
     and the file."""
     if strategy_file is None:
-        return _game(game_name, pegs, colors, distinct, distinct_guesses)[0], None
-    strategy, game, _ = _read(
-        strategy_file, source_format, lenient, game_name, pegs, colors, distinct, distinct_guesses,
-        max_mb,
-    )
+        return options.game()[0], None
+    strategy, game, _ = _read(strategy_file, source_format, lenient, options, max_mb)
     return game, strategy
 
 
@@ -920,10 +916,10 @@ def play_command(
     if breaker == "you" and strategy_file is not None:
         raise _fail("--strategy chooses the computer's guesses; with --breaker you, you guess")
     terminal = _Terminal()
+    options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient,
-            game_name, pegs, colors, distinct, distinct_guesses, max_input_mb,
+            strategy_file, source_format, lenient, options, max_input_mb
         )
         shown = alphabet_for(game, alphabet)
         guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
@@ -1013,10 +1009,10 @@ def simulate_command(
         except StrategyTreeError as problem:
             raise _fail(problem) from None
     started = time.perf_counter()
+    options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient,
-            game_name, pegs, colors, distinct, distinct_guesses, max_input_mb,
+            strategy_file, source_format, lenient, options, max_input_mb
         )
         shown = alphabet_for(game, alphabet)
         if adversary:
@@ -1138,8 +1134,8 @@ def convert_command(
 
     _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     try:
-        given = pegs or colors or distinct or distinct_guesses or game_name != "mastermind"
-        game = _game(game_name, pegs, colors, distinct, distinct_guesses)[0] if given else None
+        options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
+        game = options.game()[0] if options.given else None
         strategy, kind, _ = read_file(file, source_format, game, max_bytes=max_input_mb * 2**20)
         if output is None or is_stdout(output):
             sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")

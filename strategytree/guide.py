@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import CodeError, StrategyError
-from .game import Game, Reply
+from .game import Game, Reply, resolve_game
 from .replay import FlatTree, Replay, replay, reply_codes
 from .tree import Node, Strategy
 
@@ -289,9 +289,7 @@ def _tree(strategy: Strategy | GuideTree, game: Game | None) -> GuideTree:
     if isinstance(strategy, GuideTree):
         return strategy
     if game is None:
-        from .verify import infer_game
-
-        game = infer_game(strategy)[0]
+        game = resolve_game(strategy=strategy)[0]
     return GuideTree.build(strategy, game)
 
 

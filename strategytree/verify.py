@@ -166,13 +166,13 @@ def verify(
 ) -> Report:
     """Replay every secret of ``game`` through ``strategy`` and report.
 
-    Without a game, the game is inferred as by :func:`infer_game` (classic
-    Mastermind).  Never raises for a bad strategy: everything wrong with it is
+    Without a game, the game is inferred from the strategy
+    (:func:`strategytree.game.resolve_game`: classic Mastermind).  Never raises for a bad strategy: everything wrong with it is
     in the report.
     """
     notes: list[str] = []
     if game is None:
-        game, notes = infer_game(strategy)
+        game, notes = resolve_game(strategy=strategy)
     tree = FlatTree(strategy, game)
     errors, invalid, wrong = _static_problems(strategy, tree)
     played = replay(tree)
