@@ -1,0 +1,399 @@
+"""A proven lower bound on the least total any strategy can reach, for games too big to solve.
+
+Three ways, loosest first (``depth`` 0, 1, 2 ...):
+
+- **counting** (depth 0): a guess splits a set into at most ``b`` parts besides
+  the win, so ``n`` secrets cost at least ``L(n)``, the sum of depths of the first
+  ``n`` nodes of a complete ``b``-ary tree (:func:`~strategytree.search.bounds.lower_bounds`);
+- **one level** (depth 1): the least, over the first guesses (one per class of
+  :mod:`strategytree.symmetry`), of ``n + sum L(k)`` over the parts it makes
+  (:func:`~strategytree.search.bounds.split_bound`);
+- **deeper** (depth ``d``): the least over the guesses of ``n + sum`` of each part's
+  bound at depth ``d - 1``.
+
+Every number here is a lower bound on the cost of its set (the least total of
+a strategy for it), so bounds of any depth may be mixed: a set's best bound so
+far is kept (keyed by the set) and used wherever the set comes back.
+
+A node at depth ``d >= 2`` is a best-first branch and bound over its guesses:
+each guess starts at its one-level bound, and the guess with the least bound is
+refined, part after part (largest first), until its bound passes the next one's;
+a guess whose every part is bounded at depth ``d - 1`` while it is still the
+least gives the node's bound.  Refining only raises bounds, so the least bound
+over the guesses is a valid bound of the set at every moment: a run stopped
+(Ctrl-C, a time limit) still has one.  The root deepens one level at a time.
+
+>>> from strategytree.game import mastermind
+>>> [total_lower_bound(mastermind(3, 3), depth=d).bound for d in (0, 1, 2)]
+[49, 64, 67]
+"""
+
+from __future__ import annotations
+
+import heapq
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..builders import colour_masks
+from ..errors import ArgumentError
+from ..feedback import replies as reply_row
+from ..feedback import table as reply_table
+from ..game import Game
+from ..progress import Progress, ProgressCallback
+from ..symmetry import Symmetry, merge_dead_colours
+from .bounds import INF, candidate_bounds, lower_bounds, split_bound, split_sizes
+
+__all__ = [
+    "BoundInterrupted",
+    "SetBounder",
+    "TotalBound",
+    "counting_bound",
+    "set_lower_bound",
+    "total_lower_bound",
+]
+
+#: what the progress of a bound counts
+UNIT = "sets bounded"
+#: the deepest bound asked for (far deeper than any run can finish)
+MAX_DEPTH = 12
+#: "bounded at every depth" (a set whose cost is known exactly)
+EXACT = 1 << 20
+#: method names, by depth
+METHODS = {0: "counting", 1: "one level"}
+
+
+class TotalBound(NamedTuple):
+    """A proven lower bound on the least total of any strategy for a game."""
+
+    game: str
+    """the game's name, e.g. ``MM(5,8)``"""
+    bound: int
+    """no strategy solves every secret in fewer guesses in total"""
+    depth: int
+    """the levels of guesses whose splits were worked out exactly (0: counting)"""
+    method: str
+    """``counting``, ``one level`` or ``N levels``"""
+    seconds: float
+    """how long it took"""
+    complete: bool
+    """False when the run was stopped before ``depth`` was reached (the bound holds)"""
+
+    def as_dict(self) -> dict:
+        """The bound as a small JSON-ready dict."""
+        return self._asdict()
+
+
+class BoundInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`total_lower_bound`; ``result`` is the bound proved so far."""
+
+    def __init__(self, result: TotalBound) -> None:
+        super().__init__(f"stopped: {result.game} total >= {result.bound}")
+        self.result = result
+
+
+def method_name(depth: int) -> str:
+    """``counting``, ``one level``, ``2 levels``, ..."""
+    return METHODS.get(depth, f"{depth} levels")
+
+
+def branching(game: Game) -> int:
+    """The most parts besides the win a guess can make (replies less the win)."""
+    replies = game.possible_replies
+    return max(len(replies) - (1 if game.win in replies else 0), 1)
+
+
+def counting_bound(game: Game) -> int:
+    """The counting bound: no strategy's total is below the sum of depths of the
+    first ``n`` nodes of a complete tree with one child per reply but the win.
+
+    >>> from strategytree.game import mastermind
+    >>> counting_bound(mastermind(4, 6)), counting_bound(mastermind(5, 8))
+    (4986, 156198)
+    """
+    n = len(game.secrets)
+    return int(lower_bounds(n, branching(game))[0][n])
+
+
+@njit(cache=True, nogil=True)
+def least_split_bound(S, first, cands, fb, lbt, win, n_replies, floor):
+    """The least, over the guesses ``first`` then ``cands``, of the bound of the
+    split they make of ``S`` (``n + sum L(k)``); stops at ``floor`` (no less can be)."""
+    sizes = np.zeros(n_replies, dtype=np.int64)
+    replies = np.empty(n_replies, dtype=np.int64)
+    n = S.shape[0]
+    best = INF
+    for guesses in (first, cands):
+        for t in range(guesses.shape[0]):
+            met = split_sizes(fb[guesses[t]], S, sizes, replies, n_replies)
+            bound = split_bound(sizes, replies, met, n, lbt, INF, win)[0]
+            if bound < best:
+                best = bound
+                if best <= floor:
+                    return best
+    return best
+
+
+@dataclass
+class SetBounder:
+    """Lower bounds on the cost of sets of secrets of one game, at any depth.
+
+    A function of (set, depth) and of the best bounds kept so far (``known``):
+    several bounders may work on different sets of one game, side by side or on
+    other machines, and pool what they proved (:meth:`learn`)."""
+
+    game: Game
+    symmetry: bool = True
+    stop: threading.Event = field(default_factory=threading.Event)
+    known: dict = field(default_factory=dict)
+    """set (bytes of its sorted indices) -> (bound, depth it is complete for)"""
+    sets: int = 0
+    """sets bounded (one depth-1 scan, or one deeper node), for progress"""
+    root: int = 0
+    """the root's bound so far, as a run of :func:`total_lower_bound` raises it"""
+
+    def __post_init__(self) -> None:
+        game = self.game
+        n = len(game.secrets)
+        self.fb = reply_table(game)
+        self.lbt = lower_bounds(n, branching(game))[0]
+        self.win = int(game.win)
+        self.n_replies = int(game.n_replies)
+        self.as_guess = game.guess_index(game.secrets).astype(np.int64)
+        self.every_guess = np.arange(len(game.guesses))
+        self.merge = bool(self.symmetry and game.symmetric
+                          and len(game.guesses) == game.colors**game.pegs)
+        self.gmask = colour_masks(game.guesses)
+        self.smask = colour_masks(game.secrets)
+        self.merged: dict = {}
+
+    # -- what a node needs ------------------------------------------------------
+    def candidates(self, S: np.ndarray, sym: Symmetry | None) -> np.ndarray:
+        """The guesses worth scoring on ``S``: one per class of ``sym``, less those
+        merged with another (colours no secret of ``S`` has)."""
+        if sym is None:
+            return self.every_guess
+        cands = sym.representatives(self.every_guess)
+        if self.merge:
+            cands = merge_dead_colours(self.gmask, self.smask, cands, S, self.merged)
+        return np.ascontiguousarray(cands, dtype=np.int64)
+
+    def parts(self, S: np.ndarray, guess: int) -> list[np.ndarray]:
+        """The parts ``guess`` makes of ``S`` besides the win, largest first."""
+        row = self.fb[guess, S]
+        order = np.argsort(row, kind="stable")
+        cuts = np.flatnonzero(np.diff(row[order])) + 1
+        pieces = [S[idx] for idx in np.split(order, cuts) if row[idx[0]] != self.win]
+        return sorted(pieces, key=len, reverse=True)
+
+    def learn(self, S: np.ndarray, bound: int, depth: int) -> None:
+        """Keep ``bound`` for ``S`` (complete for ``depth``) if it is better."""
+        key = S.tobytes()
+        old = self.known.get(key)
+        if old is not None:
+            bound, depth = max(bound, old[0]), max(depth, old[1])
+        self.known[key] = (bound, depth)
+
+    # -- the bound --------------------------------------------------------------
+    def bound(self, S: np.ndarray, d: int, cap: int = INF, sym: Symmetry | None = None,
+              top: bool = False) -> tuple[int, int]:
+        """``(bound, depth)``: a lower bound on the cost of the sorted set ``S`` at
+        least its bound at depth ``d`` (``depth`` >= ``d``), or one at least ``cap``,
+        or, when stopped, the best so far (``depth`` -1)."""
+        n = len(S)
+        if n <= 2:
+            return 2 * n - 1 if n else 0, EXACT
+        lb = int(self.lbt[n])
+        entry = self.known.get(S.tobytes())
+        if entry is not None:
+            if entry[1] >= d or entry[0] >= cap:
+                return entry
+            lb = max(lb, entry[0])
+        if d == 0:
+            return lb, 0
+        self.sets += 1
+        cands = self.candidates(S, sym)
+        if d == 1:
+            first = self.as_guess[S]
+            first = first[first >= 0]
+            b = int(least_split_bound(S, first, cands, self.fb, self.lbt, self.win,
+                                      self.n_replies, lb))
+            b, depth = max(b, lb), EXACT if b == 2 * n - 1 else 1
+            self.learn(S, b, depth)
+            return b, depth
+        return self.refine(S, d, cap, sym, cands, lb, top)
+
+    def refine(self, S, d, cap, sym, cands, lb, top) -> tuple[int, int]:
+        """:meth:`bound` at depth ``d`` >= 2: best first over the guesses ``cands``."""
+        n = len(S)
+        lbg, nparts, worst, sq, cons = np.empty((5, len(cands)), dtype=np.int64)
+        candidate_bounds(S, cands, 2, 0, self.fb, self.lbt, np.full(3, INF), self.win,
+                         self.n_replies, lbg, nparts, worst, sq, cons)
+        perfect = np.flatnonzero((nparts == n - 1) & (cons == 1))
+        if len(perfect):
+            self.learn(S, 2 * n - 1, EXACT)
+            return 2 * n - 1, EXACT
+        heap = [(int(lbg[i]), int(sq[i]), int(i)) for i in range(len(cands))]
+        heapq.heapify(heap)
+        state: dict[int, tuple[list, list, list, Symmetry | None]] = {}
+        result, depth = None, -1
+        while heap and not self.stop.is_set():
+            b, order, i = heap[0]
+            if b >= cap:
+                break
+            if top:
+                self.root = max(self.root, b)
+            heapq.heappop(heap)
+            if i not in state:
+                g = int(cands[i])
+                pieces = self.parts(S, g)
+                child = sym.after(self.game.guesses[g]) if sym is not None else None
+                state[i] = (pieces, [int(self.lbt[len(p)]) for p in pieces],
+                            [EXACT if len(p) <= 2 else 0 for p in pieces], child)
+            pieces, cur, done, child = state[i]
+            if min(done) >= d - 1:
+                result, depth = b, d
+                break
+            nxt = min(cap, heap[0][0] if heap else INF)
+            for j, part in enumerate(pieces):
+                if done[j] >= d - 1:
+                    continue
+                # enough: a bound that puts this guess behind the next one
+                v, dj = self.bound(part, d - 1, nxt + 1 - (b - cur[j]), child)
+                b, cur[j], done[j] = b + v - cur[j], v, dj
+                if b > nxt or self.stop.is_set():
+                    break
+            heapq.heappush(heap, (b, order, i))
+        if result is None:
+            result = heap[0][0] if heap else INF
+        result = max(result, lb)
+        self.learn(S, result, depth)
+        if top:
+            self.root = max(self.root, result)
+        return result, depth
+
+
+def set_lower_bound(game: Game, secrets: np.ndarray, depth: int, *,
+                    played: list[np.ndarray] | None = None, symmetry: bool = True) -> int:
+    """A lower bound on the least total of a strategy for the secrets ``secrets``
+    (indices into ``game.secrets``), at ``depth``: a function of the set alone,
+    for farming the parts of a big game out.  ``played``: the guesses (rows of
+    colours) that led to the set, whose symmetry group is used.
+
+    >>> from strategytree.game import mastermind
+    >>> set_lower_bound(mastermind(3, 3), np.arange(27), 2)
+    67
+    """
+    S = np.unique(np.asarray(secrets, dtype=np.int32))
+    sym = Symmetry.of(game, symmetry)
+    for guess in played or []:
+        sym = sym.after(guess)
+    return SetBounder(game, symmetry).bound(S, check_depth(depth), INF, sym)[0]
+
+
+def check_depth(depth: object) -> int:
+    """``depth`` as a whole number 0..MAX_DEPTH (else :class:`ArgumentError`)."""
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not (
+        0 <= depth <= MAX_DEPTH
+    ):
+        raise ArgumentError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
+    return int(depth)
+
+
+def one_level(game: Game, symmetry: bool = True) -> int:
+    """The one-level bound without the whole reply table: the first guesses' rows only."""
+    n = len(game.secrets)
+    lbt = lower_bounds(n, branching(game))[0]
+    guesses = Symmetry.of(game, symmetry).representatives(np.arange(len(game.guesses)))
+    best = INF
+    for g in guesses:
+        sizes = np.bincount(reply_row(game, int(g)), minlength=game.n_replies)
+        sizes[game.win] = 0
+        best = min(best, n + int(lbt[sizes].sum()))
+    return max(best, int(lbt[n]))
+
+
+def total_lower_bound(
+    game: Game,
+    depth: int = 3,
+    *,
+    progress: ProgressCallback | None = None,
+    seconds: float | None = None,
+    symmetry: bool = True,
+    every: float = 0.25,
+) -> TotalBound:
+    """A proven lower bound on the least total number of guesses any strategy for
+    ``game`` needs over all secrets, at ``depth`` (0 counting, 1 one level, ...).
+
+    The root deepens one level at a time; ``progress`` is called about four times
+    a second with a :class:`~strategytree.progress.Progress` (sets bounded, the
+    bound so far in ``detail``).  After ``seconds`` the run stops with the bound
+    proved so far (``complete`` False).  Ctrl-C raises :class:`BoundInterrupted`,
+    a KeyboardInterrupt that carries that bound.
+
+    >>> from strategytree.game import mastermind
+    >>> total_lower_bound(mastermind(4, 6), depth=1).bound
+    5196
+    """
+    depth = check_depth(depth)
+    started = time.perf_counter()
+
+    def answer(bound: int, reached: int, complete: bool) -> TotalBound:
+        return TotalBound(game.name, int(bound), reached, method_name(reached),
+                          round(time.perf_counter() - started, 3), complete)
+
+    if depth <= 1:
+        return answer(counting_bound(game) if depth == 0 else one_level(game, symmetry),
+                      depth, True)
+    bounder = SetBounder(game, symmetry)
+    S = np.arange(len(game.secrets), dtype=np.int32)
+    sym = Symmetry.of(game, symmetry)
+    reached = [1]
+    bounder.root = one_level(game, symmetry)
+    failures: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            deepen()
+        except BaseException as failure:  # raised again in the caller's thread
+            failures.append(failure)
+            bounder.stop.set()
+
+    def deepen() -> None:
+        for d in range(2, depth + 1):
+            bound, got = bounder.bound(S, d, INF, sym, top=True)
+            bounder.root = max(bounder.root, bound)
+            if got < d or bounder.stop.is_set():
+                return
+            reached[0] = d
+
+    def report() -> None:
+        if progress is not None:
+            detail = f"bound {bounder.root:,} (depth {reached[0]} done)"
+            progress(Progress(bounder.sets, None, UNIT, time.perf_counter() - started,
+                              detail=detail))
+
+    worker = threading.Thread(target=work, name="strategytree-bound", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(every)
+            report()
+            if seconds is not None and time.perf_counter() - started >= seconds:
+                bounder.stop.set()
+    except KeyboardInterrupt:
+        bounder.stop.set()
+        while worker.is_alive():
+            try:
+                worker.join(0.1)
+            except KeyboardInterrupt:
+                pass
+        raise BoundInterrupted(answer(bounder.root, reached[0], False)) from None
+    if failures:
+        raise failures[0]
+    report()
+    return answer(bounder.root, reached[0], reached[0] == depth)
