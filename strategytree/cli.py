@@ -784,16 +784,39 @@ def bound_command(
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="Try every guess near the root (slower).")
     ] = False,
+    total: Annotated[
+        bool,
+        typer.Option("--total", help="Prove a lower bound on the least total of any strategy."),
+    ] = False,
+    depth: Annotated[
+        int,
+        typer.Option("--depth", "-d", min=0, help="--total: levels of guesses worked out exactly "
+                     "(0 counting, 1 the first guess, ...)."),
+    ] = 3,
+    seconds: Annotated[
+        Optional[float],
+        typer.Option("--seconds", min=0.001, help="--total: stop after this long with the bound "
+                     "proved so far."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="--total: print the bound as JSON.")] = False,
 ) -> None:
     """The fewest guesses that solve every secret, proved by exhaustion.
 
     A strategy within K guesses is found and the search shows that none
     exists within K - 1.  Prints K and the time (compiling the kernels, once
     per install, is not counted); Ctrl-C stops (exit 130; SIGTERM 143, SIGHUP 129).
+
+    With --total: a proven lower bound on the least total number of guesses of
+    any strategy (--depth levels worked out exactly, counting below), next to
+    the published optimum when there is one; Ctrl-C, SIGTERM or --seconds stop
+    it with the bound proved so far, printed.
     """
     from .search import prove_bound
 
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
+    if total:
+        _bound_total(options, depth, seconds, not no_symmetry, as_json)
+        return
     try:
         game, _ = options.game()
         _warmed(game, lambda small: prove_bound(small, symmetry=not no_symmetry))
@@ -811,6 +834,43 @@ def bound_command(
         f"(proved in {elapsed:.2f} s)",
         soft_wrap=True,
     )
+
+
+def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmetry: bool,
+                 as_json: bool) -> None:
+    """``bound --total``: prove a lower bound on the least total, print it (also when stopped)."""
+    from .literature import published
+    from .search.total import BoundInterrupted, total_lower_bound
+
+    stopped = None
+    try:
+        game, _ = options.game()
+        _warmed(game, lambda small: total_lower_bound(small, min(depth, 2), symmetry=symmetry))
+        with _progress("bounding", game) as show:
+            result = total_lower_bound(game, depth, progress=show, seconds=seconds,
+                                       symmetry=symmetry)
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
+    except BoundInterrupted as interrupted:
+        result, stopped = interrupted.result, True
+    except KeyboardInterrupt:
+        raise _interrupted() from None
+    optimum = published(result.game, "optimal")
+    if as_json:
+        answer = result.as_dict()
+        if optimum is not None:
+            answer["optimum"] = optimum.low
+        print(json.dumps(answer))
+    else:
+        done = "" if result.complete else f", stopped before depth {depth}"
+        known = "" if optimum is None else f"; optimum {optimum.low:,} ({optimum.source})"
+        out.print(
+            f"{escape(result.game)}: every strategy takes at least {result.bound:,} guesses in "
+            f"total ({result.method}{done}, proved in {result.seconds:.2f} s){escape(known)}",
+            soft_wrap=True,
+        )
+    if stopped:
+        raise _interrupted()
 
 
 class _Terminal:

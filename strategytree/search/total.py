@@ -46,7 +46,15 @@ from ..feedback import table as reply_table
 from ..game import Game
 from ..progress import Progress, ProgressCallback
 from ..symmetry import Symmetry, merge_dead_colours
-from .bounds import INF, candidate_bounds, lower_bounds, split_bound, split_sizes
+from .bounds import (
+    INF,
+    UNLIMITED,
+    bound_tables,
+    candidate_bounds,
+    lower_bounds,
+    split_bound,
+    split_sizes,
+)
 
 __all__ = [
     "BoundInterrupted",
@@ -138,6 +146,56 @@ def least_split_bound(S, first, cands, fb, lbt, win, n_replies, floor):
     return best
 
 
+@njit(cache=True, nogil=True)
+def scan_bounds(fbT, S, cands, lbtab, most, win, n_replies, counts, out_lb, out_parts, out_sq,
+                out_wins):
+    """For each guess of ``cands``: the bound of its split of ``S`` (``n + sum L(k)``),
+    its parts besides the win, their sum of squares, and 1 when it can win; returns
+    the most parts a guess makes (at most ``most``), whose row of ``lbtab`` gives ``L``:
+    no guess makes more parts of a subset of ``S``.
+
+    The parts of every guess are counted at once, secret by secret, from the
+    transposed table ``fbT`` (secret x guess) read in order: a big table's rows
+    read at ``S`` would cost a cache miss a secret.  ``counts``: scratch, guesses
+    x replies."""
+    n = S.shape[0]
+    counts[:, :] = 0
+    m = counts.shape[0]
+    for j in range(n):
+        col = fbT[S[j]]
+        for x in range(m):
+            counts[x, col[x]] += 1
+    b = 1
+    for t in range(cands.shape[0]):
+        g = cands[t]
+        parts = 0
+        squares = 0
+        for r in range(n_replies):
+            k = counts[g, r]
+            if k != 0 and r != win:
+                parts += 1
+                squares += k * k
+        out_parts[t] = parts
+        out_sq[t] = squares
+        out_wins[t] = 1 if counts[g, win] != 0 else 0
+        b = max(b, parts)
+    b = min(b, most)
+    lbt = lbtab[b]
+    for t in range(cands.shape[0]):
+        g = cands[t]
+        bound = n
+        for r in range(n_replies):
+            k = counts[g, r]
+            if k != 0 and r != win:
+                bound += lbt[k]
+        out_lb[t] = bound
+    return b
+
+
+#: from this many secrets on, splits are counted from the transposed table
+SCAN_FROM = 12
+
+
 @dataclass
 class SetBounder:
     """Lower bounds on the cost of sets of secrets of one game, at any depth.
@@ -160,7 +218,13 @@ class SetBounder:
         game = self.game
         n = len(game.secrets)
         self.fb = reply_table(game)
-        self.lbt = lower_bounds(n, branching(game))[0]
+        if game.symmetric and np.array_equal(game.guesses, game.secrets):
+            self.fbT = self.fb  # Mastermind's replies are symmetric: the table is its transpose
+        else:
+            self.fbT = np.ascontiguousarray(self.fb.T)
+        self.counts = np.empty((len(game.guesses), game.n_replies), dtype=np.int32)
+        self.most = branching(game)
+        self.lbtab = bound_tables(n, self.most, UNLIMITED, 0)[0]
         self.win = int(game.win)
         self.n_replies = int(game.n_replies)
         self.as_guess = game.guess_index(game.secrets).astype(np.int64)
@@ -190,6 +254,19 @@ class SetBounder:
         pieces = [S[idx] for idx in np.split(order, cuts) if row[idx[0]] != self.win]
         return sorted(pieces, key=len, reverse=True)
 
+    def split_bounds(self, S: np.ndarray, cands: np.ndarray, most: int) -> tuple[np.ndarray, int]:
+        """Rows (bound, parts, sum of squares, can win) of each guess of ``cands`` on ``S``,
+        and the most parts a guess makes of ``S`` (at most ``most``), whose bounds
+        they use (:func:`scan_bounds`; small sets: :func:`~.bounds.candidate_bounds`)."""
+        out = np.empty((5, len(cands)), dtype=np.int64)
+        if len(S) >= SCAN_FROM:
+            most = scan_bounds(self.fbT, S, cands, self.lbtab, most, self.win, self.n_replies,
+                               self.counts, out[0], out[1], out[2], out[3])
+        else:
+            candidate_bounds(S, cands, 2, 0, self.fb, self.lbtab[most], np.full(3, INF),
+                             self.win, self.n_replies, out[0], out[1], out[4], out[2], out[3])
+        return out[:4], int(most)
+
     def learn(self, S: np.ndarray, bound: int, depth: int) -> None:
         """Keep ``bound`` for ``S`` (complete for ``depth``) if it is better."""
         key = S.tobytes()
@@ -200,14 +277,16 @@ class SetBounder:
 
     # -- the bound --------------------------------------------------------------
     def bound(self, S: np.ndarray, d: int, cap: int = INF, sym: Symmetry | None = None,
-              top: bool = False) -> tuple[int, int]:
+              top: bool = False, most: int | None = None) -> tuple[int, int]:
         """``(bound, depth)``: a lower bound on the cost of the sorted set ``S`` at
         least its bound at depth ``d`` (``depth`` >= ``d``), or one at least ``cap``,
-        or, when stopped, the best so far (``depth`` -1)."""
+        or, when stopped, the best so far (``depth`` -1).  ``most``: the most parts
+        a guess makes of ``S`` (or of a set it came from)."""
         n = len(S)
         if n <= 2:
             return 2 * n - 1 if n else 0, EXACT
-        lb = int(self.lbt[n])
+        most = self.most if most is None else most
+        lb = int(self.lbtab[most][n])
         entry = self.known.get(S.tobytes())
         if entry is not None:
             if entry[1] >= d or entry[0] >= cap:
@@ -218,21 +297,25 @@ class SetBounder:
         self.sets += 1
         cands = self.candidates(S, sym)
         if d == 1:
-            first = self.as_guess[S]
-            first = first[first >= 0]
-            b = int(least_split_bound(S, first, cands, self.fb, self.lbt, self.win,
-                                      self.n_replies, lb))
+            if n >= SCAN_FROM:
+                rows, most = self.split_bounds(S, cands, most)
+                b = max(int(rows[0].min()), int(self.lbtab[most][n]))
+            else:
+                first = self.as_guess[S]
+                first = first[first >= 0]
+                b = int(least_split_bound(S, first, cands, self.fb, self.lbtab[most], self.win,
+                                          self.n_replies, lb))
             b, depth = max(b, lb), EXACT if b == 2 * n - 1 else 1
             self.learn(S, b, depth)
             return b, depth
-        return self.refine(S, d, cap, sym, cands, lb, top)
+        return self.refine(S, d, cap, sym, cands, lb, top, most)
 
-    def refine(self, S, d, cap, sym, cands, lb, top) -> tuple[int, int]:
+    def refine(self, S, d, cap, sym, cands, lb, top, most) -> tuple[int, int]:
         """:meth:`bound` at depth ``d`` >= 2: best first over the guesses ``cands``."""
         n = len(S)
-        lbg, nparts, worst, sq, cons = np.empty((5, len(cands)), dtype=np.int64)
-        candidate_bounds(S, cands, 2, 0, self.fb, self.lbt, np.full(3, INF), self.win,
-                         self.n_replies, lbg, nparts, worst, sq, cons)
+        (lbg, nparts, sq, cons), most = self.split_bounds(S, cands, most)
+        lbt = self.lbtab[most]
+        lb = max(lb, int(lbt[n]))
         perfect = np.flatnonzero((nparts == n - 1) & (cons == 1))
         if len(perfect):
             self.learn(S, 2 * n - 1, EXACT)
@@ -252,7 +335,7 @@ class SetBounder:
                 g = int(cands[i])
                 pieces = self.parts(S, g)
                 child = sym.after(self.game.guesses[g]) if sym is not None else None
-                state[i] = (pieces, [int(self.lbt[len(p)]) for p in pieces],
+                state[i] = (pieces, [int(lbt[len(p)]) for p in pieces],
                             [EXACT if len(p) <= 2 else 0 for p in pieces], child)
             pieces, cur, done, child = state[i]
             if min(done) >= d - 1:
@@ -263,7 +346,7 @@ class SetBounder:
                 if done[j] >= d - 1:
                     continue
                 # enough: a bound that puts this guess behind the next one
-                v, dj = self.bound(part, d - 1, nxt + 1 - (b - cur[j]), child)
+                v, dj = self.bound(part, d - 1, nxt + 1 - (b - cur[j]), child, most=most)
                 b, cur[j], done[j] = b + v - cur[j], v, dj
                 if b > nxt or self.stop.is_set():
                     break
@@ -300,7 +383,7 @@ def check_depth(depth: object) -> int:
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not (
         0 <= depth <= MAX_DEPTH
     ):
-        raise ArgumentError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
+        raise ArgumentError(f"{{depth}} must be a whole number from 0 to {MAX_DEPTH}", depth=depth)
     return int(depth)
 
 
@@ -340,6 +423,8 @@ def total_lower_bound(
     5196
     """
     depth = check_depth(depth)
+    if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
+        raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
     started = time.perf_counter()
 
     def answer(bound: int, reached: int, complete: bool) -> TotalBound:
