@@ -156,28 +156,28 @@ def scan_bounds(fbT, S, cands, lbtab, most, win, n_replies, counts, out_lb, out_
 
     The parts of every guess are counted at once, secret by secret, from the
     transposed table ``fbT`` (secret x guess) read in order: a big table's rows
-    read at ``S`` would cost a cache miss a secret.  ``counts``: scratch, guesses
-    x replies."""
+    read at ``S`` would cost a cache miss a secret.  ``counts``: scratch, replies
+    x guesses (each reply's row is written in order)."""
     n = S.shape[0]
     counts[:, :] = 0
-    m = counts.shape[0]
+    m = counts.shape[1]
     for j in range(n):
         col = fbT[S[j]]
         for x in range(m):
-            counts[x, col[x]] += 1
+            counts[col[x], x] += 1
     b = 1
     for t in range(cands.shape[0]):
         g = cands[t]
         parts = 0
         squares = 0
         for r in range(n_replies):
-            k = counts[g, r]
+            k = counts[r, g]
             if k != 0 and r != win:
                 parts += 1
                 squares += k * k
         out_parts[t] = parts
         out_sq[t] = squares
-        out_wins[t] = 1 if counts[g, win] != 0 else 0
+        out_wins[t] = 1 if counts[win, g] != 0 else 0
         b = max(b, parts)
     b = min(b, most)
     lbt = lbtab[b]
@@ -185,7 +185,7 @@ def scan_bounds(fbT, S, cands, lbtab, most, win, n_replies, counts, out_lb, out_
         g = cands[t]
         bound = n
         for r in range(n_replies):
-            k = counts[g, r]
+            k = counts[r, g]
             if k != 0 and r != win:
                 bound += lbt[k]
         out_lb[t] = bound
@@ -222,7 +222,7 @@ class SetBounder:
             self.fbT = self.fb  # Mastermind's replies are symmetric: the table is its transpose
         else:
             self.fbT = np.ascontiguousarray(self.fb.T)
-        self.counts = np.empty((len(game.guesses), game.n_replies), dtype=np.int32)
+        self.counts = np.empty((game.n_replies, len(game.guesses)), dtype=np.int32)
         self.most = branching(game)
         self.lbtab = bound_tables(n, self.most, UNLIMITED, 0)[0]
         self.win = int(game.win)
