@@ -1,0 +1,192 @@
+"""The proven lower bound on the least total (:mod:`strategytree.search.total`, ``bound --total``).
+
+Checked against the published figures of the issue (counting and one-level
+bounds of MM(4,6) and MM(5,8)), the published optima (never exceeded), a plain
+Python twin of the depth-``d`` bound (never above ours), and the exact optimum
+of a slow twin (reached when the depth is unlimited).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import numpy as np
+import pytest
+from cli_runner import invoke
+
+import naive
+import naive_search
+from strategytree.game import black_only, bulls_and_cows, distinct, mastermind
+from strategytree.literature import published
+from strategytree.progress import Progress
+from strategytree.search.total import (
+    BoundInterrupted,
+    counting_bound,
+    set_lower_bound,
+    total_lower_bound,
+)
+
+SMALL = [mastermind(2, 3), mastermind(2, 4), mastermind(3, 3), black_only(3, 3),
+         distinct(3, 4), distinct(3, 5, distinct_guesses=True)]
+
+
+def twin_bound(game, depth: int) -> int:
+    """The depth-``depth`` bound straight from its definition: every guess, no
+    symmetry, the counting bound (of the game's most parts) below."""
+    replies = [[int(r) for r in game.feedback(g, game.secrets)] for g in game.guesses]
+    win = int(game.win)
+    b = len(game.possible_replies) - (win in game.possible_replies)
+
+    @cache
+    def bound(S: frozenset[int], d: int) -> int:
+        n = len(S)
+        if n <= 2 or d == 0:
+            return naive_search.lower_bound(n, b) if n else 0
+        best = None
+        for row in replies:
+            parts: dict = {}
+            for s in S:
+                parts.setdefault(row[s], set()).add(s)
+            total = n + sum(bound(frozenset(p), d - 1) for r, p in parts.items() if r != win)
+            best = total if best is None else min(best, total)
+        return best
+
+    return bound(frozenset(range(len(game.secrets))), depth)
+
+
+def optimum(game) -> int | None:
+    """The least total, by the exact search (itself checked against a plain twin)."""
+    from strategytree.search import SearchError, build_optimal
+    from strategytree.verify import verify
+
+    try:
+        return verify(build_optimal(game), game).total
+    except SearchError:
+        return None
+
+
+# -- published figures -----------------------------------------------------------------------
+def test_counting_bound_figures() -> None:
+    assert counting_bound(mastermind(4, 6)) == 4986
+    assert counting_bound(mastermind(5, 8)) == 156198
+    assert total_lower_bound(mastermind(5, 8), depth=0).bound == 156198
+
+
+def test_one_level_figures() -> None:
+    assert total_lower_bound(mastermind(4, 6), depth=1).bound == 5196
+    result = total_lower_bound(mastermind(5, 8), depth=1)
+    assert (result.bound, result.depth, result.method, result.complete) == (
+        158315, 1, "one level", True)
+
+
+# -- against twins ---------------------------------------------------------------------------
+@pytest.mark.parametrize("game", SMALL, ids=[g.name for g in SMALL])
+def test_between_the_twin_and_the_optimum(game) -> None:
+    best = optimum(game)
+    ours = [total_lower_bound(game, depth=d).bound for d in range(4)]
+    assert ours == sorted(ours) and ours[-1] <= best
+    for d in range(3):
+        twin = twin_bound(game, d)
+        assert twin <= ours[d] <= best, (d, twin, ours[d])
+        if d <= 1:
+            assert ours[d] == twin  # no refinement of the branching at depths 0 and 1
+    # deep enough, the bound is the optimum itself, with or without symmetry
+    assert total_lower_bound(game, depth=8).bound == best
+    assert total_lower_bound(game, depth=8, symmetry=False).bound == best
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_games_without_symmetry(seed: int) -> None:
+    game = naive.subset_game(np.random.default_rng(seed), 3, 4, 30)
+    best = naive_search.optimal_total(game)
+    for d in (1, 2, 6):
+        ours = total_lower_bound(game, depth=d).bound
+        if d <= 2:
+            assert twin_bound(game, d) <= ours
+        if best is not None:
+            assert ours <= best
+
+
+def test_a_set_alone() -> None:
+    game = mastermind(3, 3)
+    everything = np.arange(len(game.secrets))
+    assert set_lower_bound(game, everything, 2) == total_lower_bound(game, depth=2).bound
+    # a part after a first guess: at most its cost in the optimal strategy's total
+    first = game.parse_code("AAB")
+    part = np.flatnonzero(game.feedback(first, game.secrets) == game.reply_code((0, 0)))
+    assert set_lower_bound(game, part, 4, played=[first]) == set_lower_bound(
+        game, part, 4, symmetry=False)
+
+
+# -- published optima are never exceeded -----------------------------------------------------
+def test_mm46_below_the_optimum() -> None:
+    result = total_lower_bound(mastermind(4, 6), depth=3)
+    assert result.complete and 5400 < result.bound <= published("MM(4,6)", "optimal").low
+
+
+def test_bulls_and_cows_below_the_optimum() -> None:
+    result = total_lower_bound(bulls_and_cows(), depth=2)
+    assert result.complete and result.bound <= published("bulls-and-cows", "optimal").low
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, game, depth", [
+    ("MM(4,6)", mastermind(4, 6), 4),
+    ("MM(4,7)", mastermind(4, 7), 3),
+    ("bulls-and-cows", bulls_and_cows(), 3),
+])
+def test_deeper_below_the_optimum(name, game, depth) -> None:
+    result = total_lower_bound(game, depth=depth, seconds=600)
+    assert result.bound <= published(name, "optimal").low
+
+
+# -- stopping --------------------------------------------------------------------------------
+def test_a_time_limit_leaves_a_valid_bound() -> None:
+    game = mastermind(4, 6)
+    result = total_lower_bound(game, depth=6, seconds=0.5)
+    assert not result.complete and result.depth < 6
+    assert 5196 <= result.bound <= 5625
+
+
+def test_ctrl_c_leaves_a_valid_bound() -> None:
+    seen: list[Progress] = []
+
+    def interrupt(progress: Progress) -> None:
+        seen.append(progress)
+        raise KeyboardInterrupt
+
+    with pytest.raises(BoundInterrupted) as stopped:
+        total_lower_bound(mastermind(4, 6), depth=6, progress=interrupt)
+    result = stopped.value.result
+    assert isinstance(stopped.value, KeyboardInterrupt)
+    assert not result.complete and 5196 <= result.bound <= 5625
+    assert seen and seen[0].unit == "sets bounded"
+
+
+def test_bad_depth() -> None:
+    from strategytree.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="depth"):
+        total_lower_bound(mastermind(2, 3), depth=-1)
+
+
+# -- the command -----------------------------------------------------------------------------
+def test_command_json() -> None:
+    result = invoke(["bound", "--total", "--depth", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert {"game", "bound", "depth", "method", "seconds", "complete"} <= set(answer)
+    assert answer["game"] == "MM(4,6)" and answer["depth"] == 2 and answer["complete"]
+    assert 5196 < answer["bound"] <= answer["optimum"] == 5625
+
+
+def test_command_text_names_the_optimum() -> None:
+    result = invoke(["bound", "--total", "-d", "1", "-g", "bulls-and-cows"])
+    assert result.exit_code == 0, result.output
+    assert "at least" in result.stdout and "optimum 26,274" in result.stdout
+
+
+def test_command_bad_depth() -> None:
+    result = invoke(["bound", "--total", "--depth", "99"])
+    assert result.exit_code == 2 and "--depth 99" in result.output
