@@ -13,10 +13,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from cli_runner import invoke
 
-import naive
-import naive_search
 from strategytree.game import black_only, bulls_and_cows, distinct, mastermind
 from strategytree.literature import published
 from strategytree.progress import Progress
@@ -26,6 +23,10 @@ from strategytree.search.total import (
     set_lower_bound,
     total_lower_bound,
 )
+
+import naive
+import naive_search
+from cli_runner import invoke
 
 SMALL = [mastermind(2, 3), mastermind(2, 4), mastermind(3, 3), black_only(3, 3),
          distinct(3, 4), distinct(3, 5, distinct_guesses=True)]

@@ -90,6 +90,8 @@ class TotalBound(NamedTuple):
     """how long it took"""
     complete: bool
     """False when the run was stopped before ``depth`` was reached (the bound holds)"""
+    sets: int = 0
+    """sets of secrets bounded (a count the machine's load does not change)"""
 
     def as_dict(self) -> dict:
         """The bound as a small JSON-ready dict."""
@@ -155,39 +157,38 @@ def scan_bounds(fbT, S, cands, lbtab, most, win, n_replies, counts, out_lb, out_
     no guess makes more parts of a subset of ``S``.
 
     The parts of every guess are counted at once, secret by secret, from the
-    transposed table ``fbT`` (secret x guess) read in order: a big table's rows
-    read at ``S`` would cost a cache miss a secret.  ``counts``: scratch, replies
-    x guesses (each reply's row is written in order)."""
+    transposed table ``fbT`` (secret x guess): a secret's row is small enough to
+    stay in the cache, where a big table's rows read at ``S`` would cost a cache
+    miss a secret.  ``counts``: scratch, replies x guesses (each reply's row is
+    written in order)."""
     n = S.shape[0]
-    counts[:, :] = 0
-    m = counts.shape[1]
+    k = cands.shape[0]
+    counts[:, :k] = 0
     for j in range(n):
         col = fbT[S[j]]
-        for x in range(m):
-            counts[col[x], x] += 1
+        for t in range(k):
+            counts[col[cands[t]], t] += 1
     b = 1
-    for t in range(cands.shape[0]):
-        g = cands[t]
+    for t in range(k):
         parts = 0
         squares = 0
         for r in range(n_replies):
-            k = counts[r, g]
-            if k != 0 and r != win:
+            size = counts[r, t]
+            if size != 0 and r != win:
                 parts += 1
-                squares += k * k
+                squares += size * size
         out_parts[t] = parts
         out_sq[t] = squares
-        out_wins[t] = 1 if counts[win, g] != 0 else 0
+        out_wins[t] = 1 if counts[win, t] != 0 else 0
         b = max(b, parts)
     b = min(b, most)
     lbt = lbtab[b]
-    for t in range(cands.shape[0]):
-        g = cands[t]
+    for t in range(k):
         bound = n
         for r in range(n_replies):
-            k = counts[r, g]
-            if k != 0 and r != win:
-                bound += lbt[k]
+            size = counts[r, t]
+            if size != 0 and r != win:
+                bound += lbt[size]
         out_lb[t] = bound
     return b
 
@@ -427,9 +428,12 @@ def total_lower_bound(
         raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
     started = time.perf_counter()
 
+    bounder: SetBounder | None = None
+
     def answer(bound: int, reached: int, complete: bool) -> TotalBound:
         return TotalBound(game.name, int(bound), reached, method_name(reached),
-                          round(time.perf_counter() - started, 3), complete)
+                          round(time.perf_counter() - started, 3), complete,
+                          bounder.sets if bounder is not None else 0)
 
     if depth <= 1:
         return answer(counting_bound(game) if depth == 0 else one_level(game, symmetry),

@@ -1,0 +1,58 @@
+"""Proven lower bounds on the least total (``strategytree bound --total``), with counts.
+
+Prints, for each game and depth, the bound, whether the depth was reached, the
+sets bounded (a count the machine's load does not change) and the time; the
+published optimum beside it when there is one.  MM(5,8) runs at depth 3 for at
+most ``--seconds`` (default 1800: the README's figure).
+
+    python benchmarks/total_bound.py              # small games, then MM(5,8) for 30 minutes
+    python benchmarks/total_bound.py --quick      # small games only
+    python benchmarks/total_bound.py --seconds 600
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import strategytree as st
+from strategytree.literature import published
+from strategytree.search.total import total_lower_bound
+
+RUNS = [
+    (st.mastermind(4, 6), (1, 2, 3, 4)),
+    (st.bulls_and_cows(), (1, 2, 3)),
+    (st.mastermind(4, 7), (1, 2, 3)),
+]
+
+
+def show(game: st.Game, depth: int, seconds: float | None = None) -> None:
+    """One line: the bound of ``game`` at ``depth``, with its counts."""
+    last = [time.perf_counter()]
+
+    def progress(p) -> None:
+        if time.perf_counter() - last[0] >= 60:
+            last[0] = time.perf_counter()
+            print(f"    {p}", flush=True)
+
+    result = total_lower_bound(game, depth, seconds=seconds, progress=progress)
+    optimum = published(game.name, "optimal")
+    known = f", optimum {optimum.low:,}" if optimum else ""
+    done = "" if result.complete else f" (stopped at depth {result.depth} done)"
+    print(f"{game.name:>15} depth {depth}: >= {result.bound:,}{done}, {result.sets:,} sets, "
+          f"{result.seconds:.1f} s{known}", flush=True)
+
+
+def main() -> None:
+    """Run the table (and MM(5,8) unless ``--quick``)."""
+    args = sys.argv[1:]
+    seconds = float(args[args.index("--seconds") + 1]) if "--seconds" in args else 1800.0
+    for game, depths in RUNS:
+        for depth in depths:
+            show(game, depth, 600)
+    if "--quick" not in args:
+        show(st.mastermind(5, 8), 3, seconds)
+
+
+if __name__ == "__main__":
+    main()
