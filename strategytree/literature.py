@@ -60,3 +60,21 @@ def published(game: str, method: str) -> Figure | None:
         if figure.game == game and figure.method == method:
             return figure
     return None
+
+
+# -- proven lower bounds on the least total (issue 14, `strategytree bound --total`) ----------
+# A separate small table, to be merged with the table of proven bounds when there is one.
+class TotalLowerBound(NamedTuple):
+    """A proven lower bound on the least total of any strategy for a game."""
+
+    game: str
+    """``MM(5,8)``, ..."""
+    bound: int
+    """no strategy solves every secret in fewer guesses in total"""
+    how: str
+    """how it was proved (the command, its depth and time)"""
+
+
+TOTAL_LOWER_BOUNDS: tuple[TotalLowerBound, ...] = (
+    TotalLowerBound("MM(5,8)", 167458, "strategytree bound --total --depth 2 (placeholder)"),
+)

@@ -191,3 +191,19 @@ def test_command_text_names_the_optimum() -> None:
 def test_command_bad_depth() -> None:
     result = invoke(["bound", "--total", "--depth", "99"])
     assert result.exit_code == 2 and "--depth 99" in result.output
+
+
+# -- the figure kept in the literature table -------------------------------------------------
+def test_the_proven_mm58_figure_is_plausible() -> None:
+    from strategytree.literature import TOTAL_LOWER_BOUNDS
+
+    (mm58,) = [b for b in TOTAL_LOWER_BOUNDS if b.game == "MM(5,8)"]
+    # above the one-level bound, below every strategy known (the best greedy tree)
+    assert 158315 < mm58.bound < published("MM(5,8)", "entropy").low
+    assert "bound --total" in mm58.how
+
+
+@pytest.mark.slow
+def test_mm58_two_levels() -> None:
+    result = total_lower_bound(mastermind(5, 8), depth=2)
+    assert result.complete and 158315 < result.bound < published("MM(5,8)", "entropy").low
