@@ -16,12 +16,13 @@ import sys
 import time
 
 import strategytree as st
+from strategytree.game import bulls_and_cows
 from strategytree.literature import published
 from strategytree.search.total import total_lower_bound
 
 RUNS = [
     (st.mastermind(4, 6), (1, 2, 3, 4)),
-    (st.bulls_and_cows(), (1, 2, 3)),
+    (bulls_and_cows(), (1, 2, 3)),
     (st.mastermind(4, 7), (1, 2, 3)),
 ]
 
