@@ -207,3 +207,19 @@ def test_the_proven_mm58_figure_is_plausible() -> None:
 def test_mm58_two_levels() -> None:
     result = total_lower_bound(mastermind(5, 8), depth=2)
     assert result.complete and 158315 < result.bound < published("MM(5,8)", "entropy").low
+
+
+def test_sigterm_prints_the_bound_so_far(console_script: list[str]) -> None:
+    import os
+    import signal
+    import subprocess
+
+    env = dict(os.environ, STRATEGYTREE_PROGRESS_SECONDS="0", COLUMNS="200", NO_COLOR="1")
+    run = subprocess.Popen([*console_script, "bound", "--total", "--depth", "8"], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert "bounding" in run.stderr.readline() + run.stderr.readline()  # it is under way
+    run.send_signal(signal.SIGTERM)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 143, err
+    bound = int(out.split("at least ")[1].split()[0].replace(",", ""))
+    assert 5196 <= bound <= 5625 and "stopped before depth 8" in out
