@@ -567,10 +567,10 @@ def resolve_game(
     secrets_distinct = bool(chosen.distinct or distinct or distinct_guesses)
     guesses_distinct = bool(chosen.distinct_guesses or distinct_guesses)
     if strategy is not None and pegs is None:
-        pegs = len(strategy.root.guess)  # type: ignore[attr-defined]
+        pegs = len(strategy.root_guess)  # type: ignore[attr-defined]
         notes.append(f"pegs {pegs} (from the first guess)")
     if strategy is not None and colors is None:
-        letters = set("".join(_guesses_of(strategy))) & set(LETTERS)
+        letters = strategy.guess_letters() & set(LETTERS)  # type: ignore[attr-defined]
         if not letters:
             raise GameError("cannot infer the colours: no guess uses a letter A..Z")
         highest = max(letters)
@@ -602,20 +602,6 @@ def _size(chosen: Preset, what: str, given: int | None) -> int | None:
             f"{{preset}} has {fixed} {words}, not {{{what}}}", preset=chosen.name, **{what: given}
         )
     return fixed if fixed is not None else given
-
-
-def _guesses_of(strategy: object) -> list[str]:
-    """Every guess written in a strategy (anything with a ``root`` node)."""
-    root = strategy.root  # type: ignore[attr-defined]
-    guesses = [root.guess]
-    todo = [root.branches]
-    add, pop, push = guesses.append, todo.pop, todo.append
-    while todo:
-        for _, child in pop():
-            add(child.guess)
-            if child.branches:
-                push(child.branches)
-    return guesses
 
 
 def preset(

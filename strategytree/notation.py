@@ -28,10 +28,12 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+import numpy as np
+
 from .errors import InputTooLargeError, StrategyFileError
 from .files import write_text_atomic
 from .game import Reply
-from .tree import Node, Strategy, Visitor, walk
+from .tree import Node, Preorder, Strategy, Visitor, walk
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -65,77 +67,6 @@ def grammar_text(name: str = "strategy") -> str:
     return beside.read_text(encoding="utf-8")
 
 
-_LEAF = re.compile(r"([0-9])([0-9])[ \t\r\n\f]*:[ \t\r\n\f]*([A-Z]+)")
-_GUESS = re.compile(r"[A-Z]+")
-_REPLY = re.compile(r"([0-9])([0-9])")
-
-
-def _reply(token: str) -> Reply:
-    """The first reply written in a token (after any comma)."""
-    m = _REPLY.search(token)
-    return Reply(ord(m.group(1)) - 48, ord(m.group(2)) - 48)
-
-
-def _open(token: Any) -> Node:
-    """An empty node for the guess in an ``OPEN`` or ``*OPEN_BRANCH`` token."""
-    m = _GUESS.search(token)
-    return Node(m.group(), (), token.start_pos + m.start())
-
-
-def _leaves(text: str, at: int) -> tuple[tuple[Reply, Node], ...]:
-    """The branches of a run of known solutions: ``"10:ABC,01:ABD"`` at offset ``at``."""
-    return tuple(
-        (Reply(ord(m.group(1)) - 48, ord(m.group(2)) - 48), Node(m.group(3), (), at + m.start(3)))
-        for m in _LEAF.finditer(text)
-    )
-
-
-def _small(token: Any) -> tuple[Reply, Node]:
-    """A ``SMALL`` token: ``"10:{ABC:{01:ABD,00:CCC}}"``, a branch to a node of leaves."""
-    inside = token.index("{", token.index("{") + 1) + 1
-    node = _open(token)
-    node.branches = _leaves(token[inside:], token.start_pos + inside)
-    return _reply(token), node
-
-
-_ITEM = re.compile(
-    r"([0-9])([0-9])[ \t\r\n\f]*:[ \t\r\n\f]*(?:([A-Z]+)|\{[ \t\r\n\f]*([A-Z]+)"
-    r"[ \t\r\n\f]*:[ \t\r\n\f]*\{([^{}]*)\})"
-)
-
-
-def _medium(token: Any) -> tuple[Reply, Node]:
-    """A ``MEDIUM`` token: a branch to a node whose branches are leaves or SMALL."""
-    inside = token.index("{", token.index("{") + 1) + 1
-    node = _open(token)
-    base = token.start_pos
-    branches = []
-    for m in _ITEM.finditer(token, inside):
-        black, white, leaf, guess, leaves = m.groups()
-        reply = Reply(ord(black) - 48, ord(white) - 48)
-        if leaf is not None:
-            branches.append((reply, Node(leaf, (), base + m.start(3))))
-        else:
-            child = Node(guess, _leaves(leaves, base + m.start(5)), base + m.start(4))
-            branches.append((reply, child))
-    node.branches = tuple(branches)
-    return _reply(token), node
-
-
-def _branches(children: list[Any]) -> tuple[tuple[Reply, Node], ...]:
-    out: list[tuple[Reply, Node]] = []
-    for item in children:
-        if isinstance(item, tuple):
-            out.append(item)
-        elif item.type in ("SMALL", "NEXT_SMALL"):
-            out.append(_small(item))
-        elif item.type in ("MEDIUM", "NEXT_MEDIUM"):
-            out.append(_medium(item))
-        else:  # a run of leaves: "10:ABC,01:ABD"
-            out.extend(_leaves(item, item.start_pos))
-    return tuple(out)
-
-
 @cache
 def _parser(name: str = "strategy_fast") -> Lark:
     """The LALR parser of a grammar, with a transformer that builds our nodes."""
@@ -160,20 +91,15 @@ def _parser(name: str = "strategy_fast") -> Lark:
         def start(self, node: Node) -> Node:
             return node
 
-    class _Fast(_Fine):
-        """Builds nodes from the coarse tokens of ``strategy_fast.lark``."""
+    class _Check(Transformer):
+        """Accepts the coarse tokens of ``strategy_fast.lark`` and builds nothing:
+        once the text is known to be in the grammar, :func:`preorder` lays it
+        out as arrays (far faster and smaller than a node per guess)."""
 
-        def guessing(self, children: list[Any]) -> Node:
-            node = _open(children[0])
-            node.branches = _branches(children[1:])
-            return node
+        def start(self, children: list[Any]) -> None:
+            return None
 
-        def inner(self, children: list[Any]) -> tuple[Reply, Node]:
-            node = _open(children[0])
-            node.branches = _branches(children[1:])
-            return _reply(children[0]), node
-
-        next_inner = inner
+        known = guessing = inner = next_inner = start
 
     class _Lenient(_Fine):
         """Builds nodes from ``strategy_lenient.lark``, noting each repair."""
@@ -214,7 +140,7 @@ def _parser(name: str = "strategy_fast") -> Lark:
             self.repairs.append((0, "extra braces around the whole strategy removed"))
             return children[0]
 
-    builders = {"strategy_fast": _Fast, "strategy": _Fine, "strategy_lenient": _Lenient}
+    builders = {"strategy_fast": _Check, "strategy": _Fine, "strategy_lenient": _Lenient}
     builder = builders[name]
     return Lark(
         grammar_text(name),
@@ -243,8 +169,10 @@ def loads(text: str, source: str = "<string>", *, lenient: bool = False) -> Stra
     repairs: list[str] = []
     collecting = gc.isenabled()
     gc.disable()  # a large file makes many objects, none of them garbage
+    root = None
     try:
-        root = _parser("strategy_fast").parse(text)
+        _parser("strategy_fast").parse(text)
+        flat = preorder(text)
     except UnexpectedInput:
         try:
             root = _parse_fine(text, source)
@@ -265,7 +193,65 @@ def loads(text: str, source: str = "<string>", *, lenient: bool = False) -> Stra
     finally:
         if collecting:
             gc.enable()
-    return Strategy(root, source=source, newlines=newlines, repairs=repairs)
+    if root is not None:
+        return Strategy(root, source=source, newlines=newlines, repairs=repairs)
+    return Strategy(source=source, newlines=newlines, preorder=flat)
+
+
+def preorder(text: str) -> Preorder:
+    """The arrays of a text in the brace grammar (already accepted by the parser).
+
+    Every part is found at once over the whole text with numpy: in the brace
+    grammar guesses appear in written (preorder) order, each branch's reply
+    just before its node's guess, and a guess opens a subtree exactly when a
+    ``{`` comes before it; the depth of a node is half the braces open at its
+    guess.  No Python object is made per node, and no loop runs per level, so
+    a file a million levels deep costs no more than a wide one.
+    """
+    data = np.frombuffer(text.encode("ascii"), np.uint8)
+    # the events, in written order: each guess, each reply, each brace
+    letter = (data >= 65) & (data <= 90)
+    digit = (data >= 48) & (data <= 57)
+    event = (data == 123) | (data == 125)
+    event[0] |= letter[0]
+    event[1:] |= (letter[1:] & ~letter[:-1]) | (digit[1:] & ~digit[:-1])
+    guess_ends = np.flatnonzero(letter[:-1] & ~letter[1:]) + 1
+    if len(data) and letter[-1]:
+        guess_ends = np.append(guess_ends, len(data))
+    del letter, digit
+    at = np.flatnonzero(event)
+    del event
+    kind = data[at]
+    is_guess = (kind >= 65) & (kind <= 90)
+    guess_event = np.flatnonzero(is_guess)
+    pos = at[guess_event]
+    n = len(pos)
+    replies = at[kind <= 57]  # the first digit of each reply, one per node after the root
+    written = np.full(n, -1, dtype=np.int64)
+    written[1:] = (data[replies].astype(np.int64) - 48) * 10 + data[replies + 1] - 48
+    # braces open at each event: 2 depth + 1 at a guess that opens a subtree, else 2 depth
+    level = np.cumsum((kind == 123).astype(np.int8) - (kind == 125), dtype=np.int64)
+    open_at = level[guess_event]
+    depth = open_at >> 1
+    inner = np.flatnonzero(open_at & 1)
+    # each '{' and its '}': at one level they alternate open, close, open, close
+    braces = np.flatnonzero(~is_guess & (kind > 57))
+    opening = kind[braces] == 123
+    order = np.argsort(np.where(opening, level[braces], level[braces] + 1), kind="stable")
+    partner = np.zeros(len(at), dtype=np.int64)
+    partner[braces[order[0::2]]] = braces[order[1::2]]
+    guesses_before = np.cumsum(is_guess) - is_guess
+    end = np.arange(1, n + 1, dtype=np.int64)
+    # a subtree ends where the '{' just before its guess is closed
+    end[inner] = guesses_before[partner[guess_event[inner] - 1]]
+    # a node's parent: the last node before it one level up
+    by_depth = np.argsort(depth, kind="stable")
+    ranked = depth[by_depth] * (n + 1) + by_depth
+    parent = np.full(n, -1, dtype=np.int64)
+    asked = by_depth[by_depth > 0] if n else by_depth
+    parent[asked] = ranked[np.searchsorted(ranked, (depth[asked] - 1) * (n + 1) + asked) - 1] % (n + 1)
+    stop = guess_ends
+    return Preorder(text, pos, stop - pos, written, parent, depth, end)
 
 
 def _parse_lenient(

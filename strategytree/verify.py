@@ -151,7 +151,7 @@ def _path(tree: FlatTree, index: int, last_reply: Reply | None = None) -> str:
 
 
 def _problem(strategy: Strategy, tree: FlatTree, kind: str, message: str, index: int) -> Problem:
-    at = strategy.locate(tree.nodes[index])
+    at = strategy.locate(int(tree.positions[index]))
     line, column = at if at else (None, None)
     return Problem(kind, message, _path(tree, index), line, column)
 
