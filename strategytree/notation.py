@@ -99,7 +99,7 @@ def _parser(name: str = "strategy_fast") -> Lark:
         def start(self, children: list[Any]) -> None:
             return None
 
-        known = guessing = inner = next_inner = start
+        known = guessing = inner = next_inner = chain = next_chain = start
 
     class _Lenient(_Fine):
         """Builds nodes from ``strategy_lenient.lark``, noting each repair."""
