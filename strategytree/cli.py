@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NamedTuple, Optional
+from typing import TYPE_CHECKING, Annotated, NamedTuple, Optional
 
 import typer
 from rich.console import Console
@@ -29,7 +29,6 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .convert import GAME_FORMATS, read_file
 from .errors import (
     ArgumentError,
     InputTooLargeError,
@@ -37,10 +36,15 @@ from .errors import (
     StrategyFileError,
     StrategyTreeError,
 )
-from .game import Game, resolve_game
-from .notation import MAX_INPUT_BYTES
-from .tree import Strategy
-from .verify import Report, verify
+from .files import MAX_INPUT_BYTES
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .tree import Strategy
+    from .verify import Report
+
+# The library (numpy, lark, numba) is imported inside each command, when it
+# runs: ``strategytree --help`` and a mistyped option never wait for it.
 
 app = typer.Typer(
     name="strategytree",
@@ -221,6 +225,8 @@ class GameOptions(NamedTuple):
         """The game the options mean (:func:`~strategytree.game.resolve_game`, with
         ``strategy`` to infer the rest from); options that contradict each other
         end the command (exit 2)."""
+        from .game import resolve_game
+
         try:
             return resolve_game(
                 self.preset, self.pegs, self.colors, distinct=self.distinct,
@@ -245,6 +251,8 @@ def _read(
     game returned is then that same game.  Otherwise the game is resolved from
     the options and the strategy (:meth:`GameOptions.game`).  At most ``max_mb`` MiB are read.
     """
+    from .convert import GAME_FORMATS, read_file
+
     needs_game = source_format is None or source_format.strip().lower() in GAME_FORMATS
     game = None
     if options.given and needs_game:
@@ -329,6 +337,8 @@ def _warmed(game: Game, warm: Callable[[Game], object]) -> None:
     apart = len(game.secrets) < game.colors**game.pegs
     both = apart and len(game.guesses) == len(game.secrets)
     preset = "black-only" if game.scoring == "black-only" else "distinct" if apart else "mastermind"
+    from .game import resolve_game
+
     try:
         small = resolve_game(preset, 3, 4, distinct=apart, distinct_guesses=both)[0]
     except StrategyTreeError:
@@ -445,6 +455,8 @@ def verify_command(
     lowest maximum).  Exit 0 if every file is valid, 1 if one is not, 2 if one
     cannot be read.
     """
+    from .verify import Report, verify
+
     reports: list[tuple[Path, Report | StrategyTreeError]] = []
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     for path in files:
@@ -518,6 +530,8 @@ def _print_problems(label: str, problems: list) -> None:
 
 
 def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> None:
+    from .verify import Report
+
     ok = [(p, r) for p, r in reports if isinstance(r, Report) and r.valid]
     bad = [(p, r) for p, r in reports if not (isinstance(r, Report) and r.valid)]
     ok.sort(key=lambda item: (item[1].total, item[1].max_guesses))  # type: ignore[union-attr]
@@ -744,6 +758,7 @@ def generate_command(
     """
     from .generate import generate
     from .notation import dump
+    from .verify import verify
 
     _check_outputs([output], force=force, checkpoint=checkpoint)
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
@@ -1129,7 +1144,7 @@ def convert_command(
     trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
     game matters only for mmstrat files, whose counts tell it by default.
     """
-    from .convert import SUFFIXES, write, writes
+    from .convert import SUFFIXES, read_file, write, writes
     from .files import is_stdout
 
     _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)

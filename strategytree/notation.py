@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import numpy as np
 
 from .errors import InputTooLargeError, StrategyFileError
-from .files import write_text_atomic
+from .files import MAX_INPUT_BYTES, write_text_atomic
 from .game import Reply
 from .tree import Node, Preorder, Strategy, Visitor, walk
 
@@ -148,7 +148,26 @@ def _parser(name: str = "strategy_fast") -> Lark:
         lexer="basic",
         transformer=builder() if builder is _Lenient else builder(visit_tokens=False),
         maybe_placeholders=False,
+        cache=_parser_cache(name),
     )
+
+
+def _parser_cache(name: str) -> str | bool:
+    """Where lark keeps the analysed grammar ``name`` between runs (building
+    the LALR tables takes longer than reading most files): a file in the
+    user's own cache folder, ``$XDG_CACHE_HOME/strategytree`` (lark checks a
+    digest of the grammar text, the options and its version before using it,
+    and builds afresh when the file is missing, stale or unreadable); False
+    (no cache) when that folder cannot be made."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "strategytree")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError:
+        return False
+    if not os.access(folder, os.W_OK):
+        return False
+    return os.path.join(folder, f"lark-{name}.pickle")
 
 
 def loads(text: str, source: str = "<string>", *, lenient: bool = False) -> Strategy:
@@ -209,16 +228,28 @@ def preorder(text: str) -> Preorder:
     a file a million levels deep costs no more than a wide one.
     """
     data = np.frombuffer(text.encode("ascii"), np.uint8)
-    # the events, in written order: each guess, each reply, each brace
-    letter = (data >= 65) & (data <= 90)
-    digit = (data >= 48) & (data <= 57)
-    event = (data == 123) | (data == 125)
-    event[0] |= letter[0]
-    event[1:] |= (letter[1:] & ~letter[:-1]) | (digit[1:] & ~digit[:-1])
-    guess_ends = np.flatnonzero(letter[:-1] & ~letter[1:]) + 1
-    if len(data) and letter[-1]:
-        guess_ends = np.append(guess_ends, len(data))
-    del letter, digit
+    # the events, in written order: each guess, each reply, each brace (in
+    # place, with two scratch masks: a few bytes of memory per byte of text)
+    event = np.equal(data, 123)
+    scratch = np.equal(data, 125)
+    event |= scratch
+    mask = np.greater_equal(data, 48)
+    mask &= np.less_equal(data, 57, out=scratch)  # digits
+    np.invert(mask[:-1], out=scratch[1:])
+    scratch[1:] &= mask[1:]  # the first digit of each reply
+    event[1:] |= scratch[1:]
+    np.greater_equal(data, 65, out=mask)
+    mask &= np.less_equal(data, 90, out=scratch)  # letters
+    np.invert(mask[:-1], out=scratch[1:])
+    scratch[1:] &= mask[1:]
+    scratch[:1] = mask[:1]  # the first letter of each guess
+    event |= scratch
+    np.invert(mask[1:], out=scratch[:-1])
+    scratch[:-1] &= mask[:-1]
+    scratch[-1:] = mask[-1:]  # the last letter of each guess
+    stop = np.flatnonzero(scratch)
+    stop += 1
+    del mask, scratch
     at = np.flatnonzero(event)
     del event
     kind = data[at]
@@ -226,32 +257,49 @@ def preorder(text: str) -> Preorder:
     guess_event = np.flatnonzero(is_guess)
     pos = at[guess_event]
     n = len(pos)
-    replies = at[kind <= 57]  # the first digit of each reply, one per node after the root
-    written = np.full(n, -1, dtype=np.int64)
-    written[1:] = (data[replies].astype(np.int64) - 48) * 10 + data[replies + 1] - 48
+    first_digit = at[kind <= 57]  # one reply per node after the root, in node order
+    del at
+    written = np.full(n, -1, dtype=np.int16)
+    written[1:] = (data[first_digit] - 48) * 10 + (data[first_digit + 1] - 48)
+    del first_digit, data
     # braces open at each event: 2 depth + 1 at a guess that opens a subtree, else 2 depth
-    level = np.cumsum((kind == 123).astype(np.int8) - (kind == 125), dtype=np.int64)
+    level = np.cumsum((kind == 123).astype(np.int8) - (kind == 125), dtype=np.int32)
     open_at = level[guess_event]
     depth = open_at >> 1
     inner = np.flatnonzero(open_at & 1)
+    del open_at
     # each '{' and its '}': at one level they alternate open, close, open, close
     braces = np.flatnonzero(~is_guess & (kind > 57))
+    del is_guess
     opening = kind[braces] == 123
-    order = np.argsort(np.where(opening, level[braces], level[braces] + 1), kind="stable")
-    partner = np.zeros(len(at), dtype=np.int64)
-    partner[braces[order[0::2]]] = braces[order[1::2]]
-    guesses_before = np.cumsum(is_guess) - is_guess
-    end = np.arange(1, n + 1, dtype=np.int64)
+    at_level = level[braces]
+    del level
+    order = np.argsort(np.where(opening, at_level, at_level + 1), kind="stable")
+    del opening, at_level
+    closed_by = np.empty(len(braces), dtype=np.int64)
+    closed_by[order[0::2]] = braces[order[1::2]]
+    del order
     # a subtree ends where the '{' just before its guess is closed
-    end[inner] = guesses_before[partner[guess_event[inner] - 1]]
-    # a node's parent: the last node before it one level up
-    by_depth = np.argsort(depth, kind="stable")
-    ranked = depth[by_depth] * (n + 1) + by_depth
+    end = np.arange(1, n + 1, dtype=np.int64)
+    outer = np.searchsorted(braces, guess_event[inner] - 1)
+    end[inner] = np.searchsorted(guess_event, closed_by[outer])
+    del braces, closed_by, outer
+    # a node's parent: the last node before it, one level up, that opens a subtree
+    events = len(kind)
+    keys = (depth[inner].astype(np.int64) + 1) * events + guess_event[inner]
+    ranked = np.argsort(keys)
+    keys, owner = keys[ranked], inner[ranked]
     parent = np.full(n, -1, dtype=np.int64)
-    asked = by_depth[by_depth > 0] if n else by_depth
-    parent[asked] = ranked[np.searchsorted(ranked, (depth[asked] - 1) * (n + 1) + asked) - 1] % (n + 1)
-    stop = guess_ends
-    return Preorder(text, pos, stop - pos, written, parent, depth, end)
+    asked = depth[1:].astype(np.int64)
+    asked *= events
+    asked += guess_event[1:]
+    del guess_event
+    found = np.searchsorted(keys, asked)
+    del asked
+    found -= 1
+    parent[1:] = owner[found]
+    stop -= pos  # now each guess's length
+    return Preorder(text, pos, stop, written, parent, depth, end)
 
 
 def _parse_lenient(
@@ -299,9 +347,6 @@ def _parse_fine(text: str, source: str) -> Node:
         raise _syntax_error(text, len(text), _TERMINALS["$END"], source, line, column) from None
 
 
-#: the most bytes of a strategy file read unless asked for more (a whole MM(5,8)
-#: strategy, 32,768 secrets, takes about 350 KB)
-MAX_INPUT_BYTES = 256 * 2**20
 #: what ``path`` :func:`read_text` takes for the standard input
 STDIN = "-"
 #: bytes read at a time from a file, pipe or device

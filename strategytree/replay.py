@@ -221,6 +221,23 @@ class FlatTree:
         return keys, candidates[first]
 
     @cached_property
+    def child_table(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each node's row among the nodes with branches (-1 for a known solution),
+        and the table ``row * n_replies + reply code -> child`` (-1: no branch);
+        None when the table would be too large (:attr:`branch_keys` serves then)."""
+        R = self.game.n_replies
+        inner = ~self.is_leaf
+        rows = int(inner.sum())
+        if rows * R > max(4 * len(self), 1 << 22):
+            return None
+        rank = np.cumsum(inner) - 1
+        rank[~inner] = -1
+        keys, kids = self.branch_keys
+        table = np.full(rows * R, -1, dtype=np.int64)
+        table[rank[keys // R] * R + keys % R] = kids
+        return rank, table
+
+    @cached_property
     def _child_of(self) -> dict[int, int]:
         keys, kids = self.branch_keys
         return dict(zip(keys.tolist(), kids.tolist()))
@@ -344,6 +361,7 @@ def replay(tree: FlatTree, secrets: np.ndarray | None = None) -> Replay:
     everything = secrets is None
     secrets = np.arange(len(game.secrets)) if everything else np.asarray(secrets, dtype=np.int64)
     n = len(secrets)
+    dense = tree.child_table
     keys, kids = tree.branch_keys
     R, win = game.n_replies, game.win
     gix, is_leaf = tree.guess_index, tree.is_leaf
@@ -368,6 +386,8 @@ def replay(tree: FlatTree, secrets: np.ndarray | None = None) -> Replay:
         nodes = where[active]
         if everything and depth == 1:
             visits[0] = n
+        elif len(nodes) * 8 > n_nodes:
+            visits += np.bincount(nodes, minlength=n_nodes)
         else:
             np.add.at(visits, nodes, 1)
         stop[active] = nodes
@@ -382,11 +402,17 @@ def replay(tree: FlatTree, secrets: np.ndarray | None = None) -> Replay:
         won[nodes[win_here]] = secrets[active[win_here]]
         going = ~win_here & ~is_leaf[nodes]
         active, nodes = active[going], nodes[going]
-        key = nodes * R + reply[going]
-        at = np.minimum(np.searchsorted(keys, key), max(len(keys) - 1, 0))
-        found = keys[at] == key if len(keys) else np.zeros(len(key), dtype=bool)
-        active = active[found]
-        where[active] = kids[at[found]]
+        if dense is not None:
+            child = dense[1][dense[0][nodes] * R + reply[going]]
+            found = child >= 0
+            active = active[found]
+            where[active] = child[found]
+        else:
+            key = nodes * R + reply[going]
+            at = np.minimum(np.searchsorted(keys, key), max(len(keys) - 1, 0))
+            found = keys[at] == key if len(keys) else np.zeros(len(key), dtype=bool)
+            active = active[found]
+            where[active] = kids[at[found]]
         depth += 1
 
     unsolved = guesses == 0
