@@ -13,6 +13,8 @@ when a name that needs them is first used.
 
 from __future__ import annotations
 
+import sys
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 from .errors import (
@@ -38,6 +40,19 @@ _HOMES = {
     "Node": "tree", "Strategy": "tree", "Visitor": "tree", "walk": "tree",
     "Report": "verify", "infer_game": "verify", "verify": "verify",
 }
+
+
+class _Package(ModuleType):
+    """The package module: the name ``verify`` stays the function even after the
+    submodule of that name is first imported (which would bind the module there)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _HOMES and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str) -> object:
