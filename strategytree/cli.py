@@ -46,6 +46,14 @@ if TYPE_CHECKING:
 # The library (numpy, lark, numba) is imported inside each command, when it
 # runs: ``strategytree --help`` and a mistyped option never wait for it.
 
+
+def resolve_game(*args: object, **kwargs: object) -> tuple[Game, list[str]]:
+    """:func:`strategytree.game.resolve_game` (imported when first called): every
+    command's options become a game through this one name."""
+    from .game import resolve_game as resolve
+
+    return resolve(*args, **kwargs)  # type: ignore[arg-type]
+
 app = typer.Typer(
     name="strategytree",
     help="Build, check and explain decision-tree strategies for Mastermind.",
@@ -225,8 +233,6 @@ class GameOptions(NamedTuple):
         """The game the options mean (:func:`~strategytree.game.resolve_game`, with
         ``strategy`` to infer the rest from); options that contradict each other
         end the command (exit 2)."""
-        from .game import resolve_game
-
         try:
             return resolve_game(
                 self.preset, self.pegs, self.colors, distinct=self.distinct,
@@ -337,8 +343,6 @@ def _warmed(game: Game, warm: Callable[[Game], object]) -> None:
     apart = len(game.secrets) < game.colors**game.pegs
     both = apart and len(game.guesses) == len(game.secrets)
     preset = "black-only" if game.scoring == "black-only" else "distinct" if apart else "mastermind"
-    from .game import resolve_game
-
     try:
         small = resolve_game(preset, 3, 4, distinct=apart, distinct_guesses=both)[0]
     except StrategyTreeError:
