@@ -31,13 +31,13 @@ from _common import ROOT
 READ = """
 import resource, sys, time
 import strategytree as st
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 tree = st.load(sys.argv[1])
-read = time.perf_counter() - start
+read, read_cpu = time.perf_counter() - start, time.process_time() - cpu
 if sys.argv[2] == "verify":
     st.verify(tree)
 total = time.perf_counter() - start
-print(read, total, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+print(read, total, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024, read_cpu)
 """
 
 
@@ -59,8 +59,9 @@ def make_files(folder: Path, sizes: list[int]) -> list[Path]:
     return paths
 
 
-def run(path: Path, verify: bool, checkout: str | None) -> tuple[float, float, int] | str:
-    """Read (and verify) ``path`` in a fresh process: read s, total s, peak MiB (or the error)."""
+def run(path: Path, verify: bool, checkout: str | None) -> tuple[float, float, int, float] | str:
+    """Read (and verify) ``path`` in a fresh process: read s, total s, peak MiB and
+    the read's CPU s (or the error)."""
     env = dict(os.environ)
     if checkout is not None:
         env["PYTHONPATH"] = checkout
@@ -70,8 +71,8 @@ def run(path: Path, verify: bool, checkout: str | None) -> tuple[float, float, i
     )
     if done.returncode != 0:
         return done.stderr.strip().splitlines()[-1]
-    read, total, peak = done.stdout.split()
-    return float(read), float(total), int(peak)
+    read, total, peak, cpu = done.stdout.split()
+    return float(read), float(total), int(peak), float(cpu)
 
 
 def main() -> None:
@@ -85,9 +86,11 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [1, 10, 100] if args.full else [1, 10, 30]
     sides = [None] if args.baseline is None else [None, args.baseline]
-    print("| file | read | MB/s | peak RSS | RSS / file | " + ("read + verify | " if args.verify else "")
-          + ("baseline read | ratio | baseline RSS |" if args.baseline else ""))
-    print("|---:" * (5 + args.verify + 3 * bool(args.baseline)) + "|")
+    print("| file | read (wall, CPU) | MB/s (CPU) | peak RSS | RSS / file | "
+          + ("read + verify | " if args.verify else "")
+          + ("baseline read (wall, CPU) | ratio wall | ratio CPU | baseline RSS |"
+             if args.baseline else ""))
+    print("|---:" * (5 + args.verify + 4 * bool(args.baseline)) + "|")
     with tempfile.TemporaryDirectory() as folder:
         paths = list(args.files) + ([] if args.no_made else make_files(Path(folder), sizes))
         for path in paths:
@@ -105,21 +108,23 @@ def main() -> None:
                 read = statistics.median(r[0] for r in good)
                 total = statistics.median(r[1] for r in good)
                 peak = max(r[2] for r in good)
-                cells.append((read, total, peak))
+                cpu = statistics.median(r[3] for r in good)
+                cells.append((read, total, peak, cpu))
             ours = cells[0]
             if isinstance(ours, str):
                 print(f"| {path.name} ({size:.1f} MB) | {ours} |")
                 continue
-            row = (f"| {path.name} ({size:.1f} MB) | {ours[0]:.2f} s | {size * 1.048576 / ours[0]:.1f} | "
-                   f"{ours[2]:,} MiB | {ours[2] / size:.0f}x | ")
+            row = (f"| {path.name} ({size:.1f} MB) | {ours[0]:.2f} s, {ours[3]:.2f} s | "
+                   f"{size * 1.048576 / ours[3]:.1f} | {ours[2]:,} MiB | {ours[2] / size:.0f}x | ")
             if args.verify:
                 row += f"{ours[1]:.2f} s | "
             if args.baseline:
                 base = cells[1]
                 if isinstance(base, str):
-                    row += f"{base} | | |"
+                    row += f"{base} | | | |"
                 else:
-                    row += f"{base[0]:.2f} s | {ours[0] / base[0]:.2f} | {base[2]:,} MiB |"
+                    row += (f"{base[0]:.2f} s, {base[3]:.2f} s | {ours[0] / base[0]:.2f} | "
+                            f"{ours[3] / base[3]:.2f} | {base[2]:,} MiB |")
             print(row)
 
 
