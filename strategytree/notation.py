@@ -159,7 +159,10 @@ def _parser_cache(name: str) -> str | bool:
     digest of the grammar text, the options and its version before using it,
     and builds afresh when the file is missing, stale or unreadable); False
     (no cache) when that folder cannot be made."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    home = os.path.expanduser("~")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache")
+    if not os.path.isabs(base):  # no home folder known: no cache, rather than one in the cwd
+        return False
     folder = os.path.join(base, "strategytree")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -351,8 +354,9 @@ def _parse_fine(text: str, source: str) -> Node:
 STDIN = "-"
 #: bytes read at a time from a file, pipe or device
 CHUNK = 1 << 20
-#: the most memory reading takes per byte of file (a file of one-letter known
-#: solutions; typical strategies take about 35)
+#: the most memory reading takes per byte of file: a valid file takes about 10
+#: (the :class:`Preorder` arrays); explaining an error in a broken one (read
+#: again by the fine and the lenient grammar, which build nodes) up to this
 MEMORY_PER_BYTE = 120
 
 
