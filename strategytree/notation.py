@@ -68,8 +68,9 @@ def grammar_text(name: str = "strategy") -> str:
 
 
 @cache
-def _parser(name: str = "strategy_fast") -> Lark:
-    """The LALR parser of a grammar, with a transformer that builds our nodes."""
+def _parser(name: str = "strategy_fast", build: bool = True) -> Lark:
+    """The LALR parser of a grammar, with a transformer that builds our nodes
+    (with ``build`` False, or for ``strategy_fast``, one that only accepts the text)."""
     from lark import Lark, Transformer, v_args
 
     class _Fine(Transformer):
@@ -99,7 +100,7 @@ def _parser(name: str = "strategy_fast") -> Lark:
         def start(self, children: list[Any]) -> None:
             return None
 
-        known = guessing = inner = next_inner = chain = next_chain = start
+        known = guessing = inner = next_inner = chain = next_chain = branch = start
 
     class _Lenient(_Fine):
         """Builds nodes from ``strategy_lenient.lark``, noting each repair."""
@@ -141,7 +142,7 @@ def _parser(name: str = "strategy_fast") -> Lark:
             return children[0]
 
     builders = {"strategy_fast": _Check, "strategy": _Fine, "strategy_lenient": _Lenient}
-    builder = builders[name]
+    builder = builders[name] if build else _Check
     return Lark(
         grammar_text(name),
         parser="lalr",
@@ -333,6 +334,9 @@ def _parse_fine(text: str, source: str) -> Node:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     try:
+        # only the error is wanted (the fast grammar refused the text, and both
+        # accept the same texts): no nodes are built on the way to it
+        _parser("strategy", build=False).parse(text)
         return _parser("strategy").parse(text)
     except UnexpectedToken as err:
         if err.token.type == "$END":
