@@ -141,13 +141,25 @@ def _parser(name: str = "strategy_fast", build: bool = True) -> Lark:
             self.repairs.append((0, "extra braces around the whole strategy removed"))
             return children[0]
 
+    class _LenientCheck(_Lenient):
+        """Notes the repairs ``strategy_lenient.lark`` makes, and builds no nodes."""
+
+        def known(self, children: list[Any]) -> None:
+            self._guess(children[0])
+
+        def guessing(self, children: list[Any]) -> None:
+            self._guess(children[0])
+
+        def branch(self, children: list[Any]) -> None:
+            return None
+
     builders = {"strategy_fast": _Check, "strategy": _Fine, "strategy_lenient": _Lenient}
-    builder = builders[name] if build else _Check
+    builder = builders[name] if build else _LenientCheck if name == "strategy_lenient" else _Check
     return Lark(
         grammar_text(name),
         parser="lalr",
         lexer="basic",
-        transformer=builder() if builder is _Lenient else builder(visit_tokens=False),
+        transformer=builder() if issubclass(builder, _Lenient) else builder(visit_tokens=False),
         maybe_placeholders=False,
         cache=_parser_cache(name),
     )
@@ -200,7 +212,7 @@ def loads(text: str, source: str = "<string>", *, lenient: bool = False) -> Stra
         try:
             root = _parse_fine(text, source)
         except StrategyFileError as strict_error:
-            found = _parse_lenient(text, source, newlines)
+            found = _parse_lenient(text, source, newlines, build=lenient)
             if found is None:
                 raise
             if not lenient:
@@ -307,14 +319,15 @@ def preorder(text: str) -> Preorder:
 
 
 def _parse_lenient(
-    text: str, source: str, newlines: list[int]
+    text: str, source: str, newlines: list[int], build: bool = True
 ) -> tuple[Node, list[str]] | None:
-    """The tree and the repairs made, if the lenient grammar reads the text."""
+    """The tree and the repairs made, if the lenient grammar reads the text
+    (without ``build``, the repairs alone: the tree is None)."""
     import bisect
 
     from lark.exceptions import UnexpectedInput
 
-    parser = _parser("strategy_lenient")
+    parser = _parser("strategy_lenient", build)
     builder = parser.options.transformer
     builder.repairs = []
     try:
