@@ -568,8 +568,9 @@ def _expected_at(text: str, pos: int) -> set[str]:
     from lark.exceptions import LarkError
 
     try:
-        interactive = _parser("strategy").parse_interactive(text[:pos])
-        interactive.exhaust_lexer()
+        interactive = _parser("strategy", build=False).parse_interactive(text[:pos])
+        for _ in interactive.iter_parse():  # (exhaust_lexer would keep every token)
+            pass
         return set(interactive.accepts())
     except LarkError:  # pragma: no cover - the prefix always parses
         return set()
