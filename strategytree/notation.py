@@ -372,8 +372,8 @@ STDIN = "-"
 #: bytes read at a time from a file, pipe or device
 CHUNK = 1 << 20
 #: the most memory reading takes per byte of file: a valid file takes about 10
-#: (the :class:`Preorder` arrays); explaining an error in a broken one (read
-#: again by the fine and the lenient grammar, which build nodes) up to this
+#: (the :class:`Preorder` arrays), explaining an error less; a lenient reading
+#: of a file in a dialect builds node objects, up to this
 MEMORY_PER_BYTE = 120
 
 
