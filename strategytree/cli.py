@@ -40,7 +40,7 @@ from .errors import (
 from .game import Game, resolve_game
 from .notation import MAX_INPUT_BYTES
 from .tree import Strategy
-from .verify import Report, verify
+from .verify import Ranked, Report, rank, ranking_json, verify
 
 app = typer.Typer(
     name="strategytree",
@@ -445,7 +445,8 @@ def verify_command(
     lowest maximum).  Exit 0 if every file is valid, 1 if one is not, 2 if one
     cannot be read.
     """
-    reports: list[tuple[Path, Report | StrategyTreeError]] = []
+    reports: list[tuple[str, Report | str]] = []
+    unreadable: list[StrategyTreeError] = []
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     for path in files:
         try:
@@ -453,30 +454,31 @@ def verify_command(
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
             report.repairs = strategy.repairs
-            reports.append((path, report))
+            reports.append((str(path), report))
         except StrategyTreeError as problem:
-            reports.append((path, problem))
+            reports.append((str(path), _words(problem)))
+            unreadable.append(problem)
+    ranked = rank(reports)
     if as_json:
-        items = [
-            r.to_dict() if isinstance(r, Report) else {"source": str(p), "unreadable": str(r)}
-            for p, r in reports
-        ]
-        print(json.dumps(items[0] if len(items) == 1 else items, indent=2))
+        _print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
+        for problem in unreadable:
+            err.print(f"error: {_words(problem)}", markup=False, soft_wrap=True)
     elif len(reports) == 1:
-        path, result = reports[0]
-        if isinstance(result, StrategyTreeError):
-            raise _fail(result)
-        _print_report(result)
+        if unreadable:
+            raise _fail(unreadable[0])
+        assert ranked[0].report is not None
+        _print_report(ranked[0].report)
     else:
-        _print_ranking(reports)
-    if any(not isinstance(r, Report) for _, r in reports):
-        if as_json:
-            for _, r in reports:
-                if not isinstance(r, Report):
-                    err.print(f"error: {_words(r)}", markup=False, soft_wrap=True)
+        _print_ranking(ranked)
+    if unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     if not all(r.valid for _, r in reports if isinstance(r, Report)):
         raise typer.Exit(EXIT_INVALID)
+
+
+def _print_json(data: object) -> None:
+    """A report built by the library, as JSON: the only thing on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 def _print_report(report: Report) -> None:
@@ -488,6 +490,8 @@ def _print_report(report: Report) -> None:
     table.add_row("total guesses", f"{report.total:,}")
     table.add_row("average", f"{report.average:.4f}")
     table.add_row("max guesses", str(report.max_guesses))
+    if report.gap is not None:
+        table.add_row("gap", escape(str(report.gap)))
     out.print(table)
     if report.histogram:
         out.print(_histogram(report.histogram, "secrets"))
@@ -517,32 +521,35 @@ def _print_problems(label: str, problems: list) -> None:
         out.print(f"{label} ... and {len(problems) - SHOWN_PROBLEMS:,} more (--json lists them all)")
 
 
-def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> None:
-    ok = [(p, r) for p, r in reports if isinstance(r, Report) and r.valid]
-    bad = [(p, r) for p, r in reports if not (isinstance(r, Report) and r.valid)]
-    ok.sort(key=lambda item: (item[1].total, item[1].max_guesses))  # type: ignore[union-attr]
-    table = Table(title="ranked by total guesses, then max guesses")
-    for column in ("rank", "file", "game", "total", "average", "max", "status"):
-        right = column in ("rank", "total", "average", "max")
-        table.add_column(
-            column, justify="right" if right else "left", no_wrap=right, overflow="fold"
-        )
-    for rank, (path, r) in enumerate(ok, 1):
-        assert isinstance(r, Report)
-        table.add_row(
-            str(rank), escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
-            str(r.max_guesses), "valid",
-        )
-    for path, r in bad:
-        if isinstance(r, Report):
-            status = f"invalid ({r.unsolved} unsolved, {len(r.errors)} errors)"
-            table.add_row(
-                "-", escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
-                str(r.max_guesses), status,
+def _print_ranking(ranked: list[Ranked]) -> None:
+    """One table per game (:func:`strategytree.verify.rank`): rank, file, total,
+    average, max, and the gap to the optimum or why the file is not ranked."""
+    games: dict[str | None, list[Ranked]] = {}
+    for item in ranked:
+        games.setdefault(item.game, []).append(item)
+    for game, items in games.items():
+        title = (f"{game}: ranked by total guesses, then max guesses" if game is not None
+                 else "not read")
+        table = Table(title=escape(title))
+        for column in ("rank", "file", "game", "total", "average", "max", "status"):
+            right = column in ("rank", "total", "average", "max")
+            table.add_column(
+                column, justify="right" if right else "left", no_wrap=right, overflow="fold"
             )
-        else:
-            table.add_row("-", escape(str(path)), "", "", "", "", escape(f"unreadable: {_words(r)}"))
-    out.print(table)
+        for item in items:
+            r = item.report
+            if r is None:
+                table.add_row("-", escape(item.source), "", "", "", "",
+                              escape(f"unreadable: {item.reason}"))
+                continue
+            status = "valid" if r.valid else f"invalid: {item.reason}"
+            if r.valid and r.gap is not None:
+                status += f", {r.gap.short}" + (" above the optimum" if r.gap.exact else "")
+            table.add_row(
+                "-" if item.rank is None else str(item.rank), escape(item.source), escape(r.game),
+                f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), escape(status),
+            )
+        out.print(table)
 
 
 @app.command("show")
