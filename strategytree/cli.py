@@ -139,6 +139,12 @@ Force = Annotated[
     ),
 ]
 
+JsonOption = Annotated[
+    bool,
+    typer.Option("--json", help="Print the report as JSON on stdout, and nothing else there "
+                 "(the shapes are in the README)."),
+]
+
 #: the flag of each library argument whose flag is not its name
 FLAGS = {"preset": "--game", "fmt": "--from"}
 
@@ -430,7 +436,7 @@ def verify_command(
     strict: Annotated[
         bool, typer.Option("--strict", help="Treat unreachable branches as errors.")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: JsonOption = False,
     examples: Annotated[
         int, typer.Option("--examples", min=0, help="How many unsolved secrets to show.")
     ] = 5,
@@ -523,7 +529,8 @@ def _print_problems(label: str, problems: list) -> None:
 
 def _print_ranking(ranked: list[Ranked]) -> None:
     """One table per game (:func:`strategytree.verify.rank`): rank, file, total,
-    average, max, and the gap to the optimum or why the file is not ranked."""
+    average, max, and the gap to the optimum; then one line per file not ranked,
+    saying why."""
     games: dict[str | None, list[Ranked]] = {}
     for item in ranked:
         games.setdefault(item.game, []).append(item)
@@ -539,10 +546,9 @@ def _print_ranking(ranked: list[Ranked]) -> None:
         for item in items:
             r = item.report
             if r is None:
-                table.add_row("-", escape(item.source), "", "", "", "",
-                              escape(f"unreadable: {item.reason}"))
+                table.add_row("-", escape(item.source), "", "", "", "", "unreadable")
                 continue
-            status = "valid" if r.valid else f"invalid: {item.reason}"
+            status = "valid" if r.valid else "invalid"
             if r.valid and r.gap is not None:
                 status += f", {r.gap.short}" + (" above the optimum" if r.gap.exact else "")
             table.add_row(
@@ -550,6 +556,10 @@ def _print_ranking(ranked: list[Ranked]) -> None:
                 f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), escape(status),
             )
         out.print(table)
+        for item in items:
+            if item.reason is not None:
+                why = "unreadable" if item.report is None else "invalid"
+                out.print(f"{item.source}: {why}: {item.reason}", markup=False, soft_wrap=True)
 
 
 @app.command("show")
@@ -590,6 +600,9 @@ def show_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="With --secret: print the game as JSON (see the README).")
+    ] = False,
 ) -> None:
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
@@ -609,7 +622,19 @@ def show_command(
             raise StrategyTreeError("--secret shows one game as text; drop --format, --path and --depth")
         if depth is not None and kind in ("markdown", "csv", "html"):
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
+        if as_json and secret is None:
+            raise StrategyTreeError("--json prints the game of one --secret; add --secret")
+        if as_json and output is not None:
+            raise StrategyTreeError("--json prints to stdout; drop -o")
         strategy, game, _ = _read(file, source_format, lenient, options, max_input_mb)
+        if as_json:
+            from .guide import play_secret, played_json
+
+            played = played_json(game, secret, *play_secret(strategy, game, secret))
+            _print_json(played)
+            if not played["solved"]:
+                raise typer.Exit(EXIT_INVALID)
+            return
         guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
                        styled=output is None and out.is_terminal)
         if guide.styled is not None:
@@ -648,10 +673,12 @@ def stats_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
 
-    Exit 1 when some secret is not solved.
+    Beside the total, how far it is from the optimum (or at most from it, by a
+    lower bound).  Exit 1 when some secret is not solved.
     """
     from .stats import guess_stats, plot_stats, stats_report
 
@@ -664,8 +691,13 @@ def stats_command(
             plot_stats(stats, plot, title=file.name)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
-    for part in stats_report(stats, str(file), plot):
-        out.print(part, soft_wrap=isinstance(part, str))
+    if as_json:
+        _print_json(stats.to_dict())
+        if plot is not None:
+            err.print(f"plot written to {escape(str(plot))}", soft_wrap=True)
+    else:
+        for part in stats_report(stats, str(file), plot):
+            out.print(part, soft_wrap=isinstance(part, str))
     if stats.unsolved:
         raise typer.Exit(EXIT_INVALID)
 
@@ -733,6 +765,7 @@ def generate_command(
             "--checkpoint", help="lookahead, optimal: save the search here and resume from it."
         ),
     ] = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Build a strategy (one-step rule, lookahead search or exact search), write it atomically, score it.
 
@@ -775,8 +808,11 @@ def generate_command(
     except KeyboardInterrupt:
         raise _interrupted(checkpoint) from None
     report.source = str(output)
-    _print_report(report)
-    out.print(f"built in {built:.2f} s, written to {escape(str(output))}")
+    if as_json:
+        _print_json({**report.to_dict(), "seconds": built})
+    else:
+        _print_report(report)
+        out.print(f"built in {built:.2f} s, written to {escape(str(output))}")
     if not report.valid:
         raise typer.Exit(EXIT_INVALID)
 
@@ -791,6 +827,7 @@ def bound_command(
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="Try every guess near the root (slower).")
     ] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """The fewest guesses that solve every secret, proved by exhaustion.
 
@@ -812,6 +849,11 @@ def bound_command(
     except KeyboardInterrupt:
         raise _interrupted() from None
     elapsed = time.perf_counter() - started
+    if as_json:
+        from .search.driver import bound_json
+
+        _print_json(bound_json(game, answer, elapsed))
+        return
     below = f"; none within {answer - 1}" if answer > 1 else ""
     out.print(
         f"{escape(game.name)}: {answer} guesses solve every secret{below} "
@@ -995,6 +1037,7 @@ def simulate_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Play many games with a rule or a strategy file: average, max and histogram.
 
@@ -1006,7 +1049,13 @@ def simulate_command(
     from .builders import GreedyChooser
     from .files import write_text_atomic
     from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
-    from .simulate import games_csv, plot_histogram, simulate_runs
+    from .simulate import (
+        adversary_json,
+        games_csv,
+        plot_histogram,
+        simulate_runs,
+        simulation_json,
+    )
     from .stats import plot_format
 
     _check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
@@ -1026,6 +1075,9 @@ def simulate_command(
             guesser = breaker_for(game, strategy, rule, pool, seed=seed, first=first)
             outcome = adversary_game(game, guesser)
             what = str(strategy_file) if strategy is not None else f"the {guesser.chooser.rule} rule"
+            if as_json:
+                _print_json(adversary_json(game, outcome, what, time.perf_counter() - started))
+                return
             out.print(f"{escape(game.name)}: {escape(what)} against the adversary", soft_wrap=True)
             out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
             if outcome.note:
@@ -1052,12 +1104,16 @@ def simulate_command(
             plot_histogram(results, plot)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
-    _print_simulation(results, shown)
-    out.print(f"played in {elapsed:.2f} s")
+    if as_json:
+        _print_json(simulation_json(results, elapsed))
+    else:
+        _print_simulation(results, shown)
+        out.print(f"played in {elapsed:.2f} s")
+    notes = err if as_json else out  # with --json, stdout holds the JSON alone
     if csv_file is not None:
-        out.print(f"games written to {escape(str(csv_file))}")
+        notes.print(f"games written to {escape(str(csv_file))}")
     if plot is not None:
-        out.print(f"histogram drawn to {escape(str(plot))}")
+        notes.print(f"histogram drawn to {escape(str(plot))}")
     if any(r.unsolved for r in results):
         raise typer.Exit(EXIT_INVALID)
 

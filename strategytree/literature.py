@@ -223,6 +223,9 @@ class Gap:
     """True when :attr:`reference` is the optimum"""
     source: str
     """where the optimum comes from, or how the bound was proved"""
+    within: tuple[int, int] | None = None
+    """``(K, optimum)``: the published optimum among strategies that never need more
+    than K guesses, when the strategy's worst case is K and one was published"""
 
     @property
     def excess(self) -> int:
@@ -236,7 +239,11 @@ class Gap:
 
     def __str__(self) -> str:
         what = f"optimum {self.reference:,}" if self.exact else f"lower bound ≥ {self.reference:,}"
-        return f"{what} ({self.source}) → {self.short}"
+        text = f"{what} ({self.source}) → {self.short}"
+        if self.within is not None:
+            k, best = self.within
+            text += f"; within {k} guesses: optimum {best:,} → {self.total - best:+,}"
+        return text
 
     @property
     def short(self) -> str:
@@ -245,33 +252,44 @@ class Gap:
             f"{self.percent:.2f}")
         if self.exact:
             return f"{self.excess:+,} ({percent}%)"
+        if not self.excess:
+            return "optimal (it meets the bound)"
         return f"at most {percent}% above the optimum"
 
     def to_dict(self) -> dict[str, Any]:
         """The ``gap`` of the ``--json`` reports: ``optimum`` or ``lower_bound``
-        (the other None), its ``source``, ``excess`` and ``percent``."""
+        (the other None), its ``source``, ``excess``, ``percent``, ``within``
+        (``max_guesses``, ``optimum``, ``excess``, or None) and ``text``."""
         return {
             "optimum": self.reference if self.exact else None,
             "lower_bound": None if self.exact else self.reference,
             "source": self.source,
             "excess": self.excess,
             "percent": round(self.percent, 3),
+            "within": None if self.within is None else {
+                "max_guesses": self.within[0], "optimum": self.within[1],
+                "excess": self.total - self.within[1],
+            },
             "text": str(self),
         }
 
 
-def gap(game: Game, total: int) -> Gap:
+def gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
     """How far ``total`` (a strategy that solves every secret of ``game``) is
-    from the published optimum, or at most from it (:func:`best_known_lower_bound`).
+    from the published optimum, or at most from it (:func:`best_known_lower_bound`);
+    with ``max_guesses`` (the strategy's worst case K), also from the optimum
+    within K guesses, when one was published.
 
     >>> from strategytree.game import mastermind
     >>> print(gap(mastermind(5, 8), 179863))
     lower bound ≥ 158,315 (one-level bound) → at most 13.6% above the optimum
-    >>> gap(mastermind(4, 6), 5626).short
-    '+1 (0.02%)'
+    >>> print(gap(mastermind(4, 6), 5626, max_guesses=5))
+    optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → +0
     """
     best = optimum(game)
     if best is not None:
-        return Gap(total, best.low, True, best.source)
+        limited = optimum(game, max_guesses) if max_guesses is not None else None
+        within = (max_guesses, limited.low) if limited is not None and max_guesses else None
+        return Gap(total, best.low, True, best.source, within)
     bound = best_known_lower_bound(game)
     return Gap(total, bound.total, False, bound.method)

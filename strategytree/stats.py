@@ -146,7 +146,7 @@ def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessSt
     total = sum(k * v for k, v in histogram.items())
     return GuessStats(
         game.name, tree.guess[0], len(game.secrets), histogram, branches,
-        gap=gap(game, total) if solved_all else None, symbols=game.symbols,
+        gap=gap(game, total, max(histogram)) if solved_all else None, symbols=game.symbols,
     )
 
 

@@ -325,7 +325,7 @@ def verify(
         errors=errors,
         strict=strict,
         repairs=list(strategy.repairs),
-        gap=gap(game, total) if len(unsolved_ix) == 0 and len(game.secrets) else None,
+        gap=gap(game, total, int(solved_at.max())) if len(unsolved_ix) == 0 and len(game.secrets) else None,
         symbols=game.symbols,
     )
 
