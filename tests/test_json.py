@@ -279,9 +279,12 @@ def test_stats_json(tmp_path: Path, console_script: list[str]) -> None:
 
 def test_simulate_json(tmp_path: Path, console_script: list[str]) -> None:
     path = str((DATA / "arfst-4-6-5.txt").resolve())
-    code, data, _ = run(console_script, "simulate", "--strategy", path, "--json",
-                        "--games", "300", "--seed", "3", "--runs", "2", cwd=tmp_path)
+    code, data, stderr = run(console_script, "simulate", "--strategy", path, "--json",
+                             "--games", "300", "--seed", "3", "--runs", "2", "--csv", "games.csv",
+                             cwd=tmp_path)
     assert code == 0 and isinstance(data, dict)
+    assert "games written to games.csv" in stderr  # a note: never on stdout with --json
+    assert len((tmp_path / "games.csv").read_text(encoding="utf-8").splitlines()) == 601
     assert data["runs"] == 2 and data["games"] == 600 == data["solved"]
     assert sum(data["histogram"].values()) == 600 and data["max_guesses"] <= 5
     assert [r["seed"] for r in data["per_run"]] == [3, 4]
