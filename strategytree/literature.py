@@ -226,6 +226,9 @@ class Gap:
     within: tuple[int, int] | None = None
     """``(K, optimum)``: the published optimum among strategies that never need more
     than K guesses, when the strategy's worst case is K and one was published"""
+    bound: Bound | None = None
+    """the best lower bound known (:func:`best_known_lower_bound`), beside the optimum
+    or as the reference"""
 
     @property
     def excess(self) -> int:
@@ -257,12 +260,16 @@ class Gap:
         return f"at most {percent}% above the optimum"
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``gap`` of the ``--json`` reports: ``optimum`` or ``lower_bound``
-        (the other None), its ``source``, ``excess``, ``percent``, ``within``
-        (``max_guesses``, ``optimum``, ``excess``, or None) and ``text``."""
+        """The ``gap`` of the ``--json`` reports: ``optimum`` (None when not
+        published), ``lower_bound`` and ``lower_bound_method`` (the best known, also
+        beside an optimum), ``exact`` (True when measured from the optimum), the
+        reference's ``source``, ``excess``, ``percent``, ``within`` (``max_guesses``,
+        ``optimum``, ``excess``, or None) and ``text``."""
         return {
             "optimum": self.reference if self.exact else None,
-            "lower_bound": None if self.exact else self.reference,
+            "lower_bound": self.bound.total if self.bound is not None else None,
+            "lower_bound_method": self.bound.method if self.bound is not None else None,
+            "exact": self.exact,
             "source": self.source,
             "excess": self.excess,
             "percent": round(self.percent, 3),
@@ -286,10 +293,9 @@ def gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
     >>> print(gap(mastermind(4, 6), 5626, max_guesses=5))
     optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → +0
     """
-    best = optimum(game)
+    best, bound = optimum(game), best_known_lower_bound(game)
     if best is not None:
         limited = optimum(game, max_guesses) if max_guesses is not None else None
         within = (max_guesses, limited.low) if limited is not None and max_guesses else None
-        return Gap(total, best.low, True, best.source, within)
-    bound = best_known_lower_bound(game)
-    return Gap(total, bound.total, False, bound.method)
+        return Gap(total, best.low, True, best.source, within, bound)
+    return Gap(total, bound.total, False, bound.method, None, bound)

@@ -142,7 +142,8 @@ def test_gap_to_a_published_optimum() -> None:
     g = gap(mastermind(4, 6), 5722)
     assert (g.exact, g.reference, g.excess) == (True, 5625, 97)
     assert str(g) == "optimum 5,625 (Koyama & Lai 1993) → +97 (1.7%)"
-    assert g.to_dict()["optimum"] == 5625 and g.to_dict()["lower_bound"] is None
+    assert g.to_dict()["optimum"] == 5625 and g.to_dict()["exact"] is True
+    assert g.to_dict()["lower_bound"] == best_known_lower_bound(mastermind(4, 6)).total == 5196
 
 
 def test_gap_to_a_lower_bound() -> None:
@@ -154,6 +155,7 @@ def test_gap_to_a_lower_bound() -> None:
     assert str(g).startswith(f"lower bound ≥ {bound:,} (")
     assert str(g).endswith(f"at most {g.percent:.1f}% above the optimum")
     assert g.to_dict()["lower_bound"] == bound and g.to_dict()["optimum"] is None
+    assert g.to_dict()["exact"] is False and g.to_dict()["lower_bound_method"] == ONE_LEVEL
     on_the_fly = gap(mastermind(6, 9), 10**6)
     assert on_the_fly.reference == counting_bound(mastermind(6, 9))
 
