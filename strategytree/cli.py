@@ -448,8 +448,10 @@ def verify_command(
     """Replay every secret through each strategy file and score it.
 
     The score is the code-golf N: guesses summed over all secrets (ties: the
-    lowest maximum).  Exit 0 if every file is valid, 1 if one is not, 2 if one
-    cannot be read.
+    lowest maximum), shown beside the optimum (or a lower bound on it).  Several
+    files are ranked each game apart; the same total and maximum share a rank,
+    and each file not ranked gets one line saying why.  Exit 0 if every file is
+    valid, 1 if one is not, 2 if one cannot be read.
     """
     reports: list[tuple[str, Report | str]] = []
     unreadable: list[StrategyTreeError] = []
@@ -484,7 +486,7 @@ def verify_command(
 
 def _print_json(data: object) -> None:
     """A report built by the library, as JSON: the only thing on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")  # ASCII: safe in any locale
 
 
 def _print_report(report: Report) -> None:
