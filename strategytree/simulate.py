@@ -34,7 +34,7 @@ from . import feedback
 from .builders import GreedyChooser
 from .errors import StrategyError, StrategyTreeError
 from .game import CodeIndex, Game, ReplyCode
-from .play import LETTERS_ONLY, Alphabet, moves_text
+from .play import Alphabet, alphabet_for, moves_text
 from .progress import Progress, ProgressCallback
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
@@ -380,21 +380,23 @@ def summary(simulations: list[Simulation]) -> Summary:
 
 
 # -- files --------------------------------------------------------------------------
-def games_csv(simulations: list[Simulation], alphabet: Alphabet = LETTERS_ONLY) -> str:
-    """One row per game: run, seed, secret, guesses, solved, path (``AABB 11, ABCD 40``)."""
+def games_csv(simulations: list[Simulation], alphabet: Alphabet | None = None) -> str:
+    """One row per game: run, seed, secret, guesses, solved, path (``AABB 11, ABCD 40``),
+    codes in ``alphabet`` (by default the game's own: digits for Bulls and Cows)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "seed", "secret", "guesses", "solved", "path"])
     for run, sim in enumerate(simulations, 1):
         game = sim.game
+        spelled = alphabet or alphabet_for(game)
         for g in sim.games:
             writer.writerow([
                 run,
                 "" if sim.seed is None else sim.seed,
-                alphabet.text(game, g.secret, secret=True),
+                spelled.text(game, g.secret, secret=True),
                 g.guesses,
                 "yes" if g.solved else "no",
-                moves_text(game, g.moves, alphabet),
+                moves_text(game, g.moves, spelled),
             ])
     return buffer.getvalue()
 
