@@ -489,6 +489,7 @@ ALPHABETS = ("auto", "letters", "digits")
 DIGITS = "0123456789"
 #: a strategy file's letters as digits (colour ``k``: ``A + k`` -> ``0 + k``)
 _AS_DIGITS = str.maketrans(LETTERS[:10], DIGITS)
+_AS_LETTERS = str.maketrans(DIGITS, LETTERS[:10])
 
 
 @dataclass(frozen=True)
@@ -526,8 +527,11 @@ class Alphabet:
         return "".join(symbols[int(x)] for x in code)
 
     def word(self, letters: str) -> str:
-        """A code written in letters (as strategy files write it) in this alphabet."""
-        return letters.translate(_AS_DIGITS) if self.digits else letters
+        """A code written in letters (as strategy files write it) in this alphabet
+        (a word with a letter past ``J``, no code of a digits game, stays in letters)."""
+        if self.digits and all("A" <= ch <= "J" for ch in letters):
+            return letters.translate(_AS_DIGITS)
+        return letters
 
     def colours(self, game: Game) -> str:
         """The range of colours, e.g. ``A..F`` or ``0..9``."""
@@ -790,42 +794,48 @@ def _step(step: str, game: Game | None, alphabet: Alphabet | None) -> Step | str
     guess, why = _guess_of(head, game, alphabet)
     if guess is not None and rest.strip():
         reply = _path_reply(rest, game)
-        if isinstance(reply, Reply):
+        if reply is not None:
             return guess, reply
-        why = reply
     reply = _path_reply(step, game)
-    if isinstance(reply, Reply):
+    if reply is not None:
         return None, reply
     if guess is not None and not rest.strip():
         return guess, None
-    return why if rest.strip() or guess is not None else ""
+    return why
 
 
 def _guess_of(text: str, game: Game | None, alphabet: Alphabet | None) -> tuple[str | None, str]:
-    """A guess typed in a path, in letters, or None and why ``text`` is not a code."""
-    if game is None:
-        return (text.upper(), "") if text.isascii() and text.isalpha() else (None, "")
-    try:
-        return (alphabet or alphabet_for(game)).letters(game, text), ""
-    except CodeError as problem:
-        return None, f": {problem}" if text.isascii() and text.isalnum() else ""
+    """A guess typed in a path, in letters, or None and why ``text`` is not one.
+
+    Only the spelling is checked here (letters, or digits in the digits
+    alphabet): a guess the strategy does not make is for :meth:`GuideTree.locate
+    <strategytree.guide.GuideTree.locate>` to name, with the one it makes.
+    """
+    spelled = alphabet or (LETTERS_ONLY if game is None else alphabet_for(game))
+    if text.isascii() and text.isalpha():
+        return text.upper(), ""
+    if spelled.digits and text.isascii() and text.isdigit():
+        return text.translate(_AS_LETTERS), ""
+    if game is not None and text.isascii() and text.isalnum():
+        try:
+            spelled.parse(game, text)
+        except CodeError as problem:
+            return None, f": {problem}"
+    return None, ""
 
 
-def _path_reply(text: str, game: Game | None) -> Reply | str:
-    """A reply typed in a path, or why it is none (``""`` when it does not look like
-    a reply, ``": reason"`` when it cannot be one of the game).  Whether the
+def _path_reply(text: str, game: Game | None) -> Reply | None:
+    """A reply typed in a path (any two numbers 0..9, in any way
+    :func:`parse_reply` reads them), or None when it is none.  Whether the
     strategy has a branch for it is for :meth:`GuideTree.locate
     <strategytree.guide.GuideTree.locate>` to say."""
     typed = text.strip().lower()
     try:
         black, white = _reply_numbers(typed, "black-white" if game is None else game.scoring)
-    except CodeError:
-        return ""
-    if black is None or white is None:
-        return ""
-    most = 9 if game is None or game.scoring == "table" else game.pegs
-    if black > most or white > most:
-        return f": {black} black and {white} white: more key pegs than the {most} pegs of the game"
+    except CodeError:  # the blacks or whites given twice
+        return None
+    if black is None or white is None or black > 9 or white > 9:
+        return None
     return Reply(black, white)
 
 
