@@ -466,7 +466,8 @@ def adversary_game(
         reply = adversary_reply(game, guess, known.candidates)
         known.add(guess, reply)
         if reply == game.win:
-            return Outcome(list(known.history), game.code_text(game.guesses[guess]), True, breaker.note)
+            secret = alphabet_for(game).text(game, guess)
+            return Outcome(list(known.history), secret, True, breaker.note)
     return Outcome(list(known.history), note=breaker.note)
 
 

@@ -61,7 +61,7 @@ class GuessStats:
     game: str
     """the game's name"""
     first_guess: str
-    """the strategy's opening guess"""
+    """the strategy's opening guess, in the game's alphabet"""
     secrets: int
     """secrets of the game"""
     histogram: dict[int, int]
@@ -115,7 +115,7 @@ def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessSt
             str(tree.reply[c]), len(g), int(g.sum()), int(g.max()) if len(g) else 0,
             reached - len(g),
         ))
-    return GuessStats(tree.game.name, tree.guess[0], len(tree.game.secrets), histogram, branches)
+    return GuessStats(tree.game.name, tree.shown[0], len(tree.game.secrets), histogram, branches)
 
 
 def stats_report(
