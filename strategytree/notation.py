@@ -614,7 +614,7 @@ def guess_index(game: Game, text: str, alphabet: Alphabet | None = None) -> Code
     >>> guess_index(preset("bulls-and-cows"), "0012")
     Traceback (most recent call last):
     ...
-    strategytree.errors.CodeError: 0012 repeats a colour; guesses of bulls-and-cows may not
+    strategytree.errors.CodeError: 0012 repeats a colour: it is not an allowed guess of bulls-and-cows
     """
     return _index(game, text, alphabet, secret=False)
 
@@ -631,10 +631,9 @@ def _index(game: Game, text: str, alphabet: Alphabet | None, *, secret: bool) ->
     index = int((game.secret_index if secret else game.guess_index)(row)[0])
     if index < 0:
         shown = alphabet.text(game, row)
-        table, what = (game.secrets, "secrets") if secret else (game.guesses, "guesses")
-        if len(set(row.tolist())) < len(row) and _all_distinct(table):
-            raise CodeError(f"{shown} repeats a colour; {what} of {game.name} may not")
         kind = "a possible secret" if secret else "an allowed guess"
+        if len(set(row.tolist())) < len(row) and _all_distinct(game.secrets if secret else game.guesses):
+            raise CodeError(f"{shown} repeats a colour: it is not {kind} of {game.name}")
         raise CodeError(f"{shown} is not {kind} of {game.name}")
     return index
 
