@@ -205,3 +205,29 @@ def test_computer_breaks_reads_every_reply_syntax(folder: Path, console_script, 
     assert "guess 1: 345" in done.stdout and "guess 2: " in done.stdout
     second = re.search(r"guess 2: (\S+)", done.stdout).group(1)
     assert re.fullmatch(r"\d{3}", second) and not set(second) & set("345")
+
+
+# -- the one reading, as a library: every syntax of a step against a twin ------------------
+def test_parse_path_reads_every_syntax_alike() -> None:
+    import numpy as np
+
+    from strategytree.game import Reply, mastermind, preset
+    from strategytree.notation import Alphabet, parse_path
+
+    rng = np.random.default_rng(13)
+    for game in (mastermind(4, 6), preset("bagel"), preset("bulls-and-cows")):
+        digits = game.symbols == "digits"
+        for _ in range(40):
+            row = game.guesses[rng.integers(len(game.guesses))].tolist()
+            black = int(rng.integers(game.pegs))
+            white = int(rng.integers(game.pegs - black + 1))
+            letters = "".join(chr(65 + k) for k in row)  # the twins of the two spellings
+            spellings = [letters, letters.lower()] + (["".join(map(str, row))] if digits else [])
+            replies = [f"{black}{white}", f"{black} {white}", f"b{black} w{white}",
+                       f"w{white} b{black}", f"{black}b {white}w"]
+            expected = [(letters, Reply(black, white)), (None, Reply(white, black)), (letters, None)]
+            for code in spellings:
+                for reply in replies:
+                    text = f"{code} {reply}, {white}{black}, {code}"
+                    assert parse_path(text, game) == expected, text
+            assert parse_path(f"{letters} {black}{white}", game, Alphabet(False)) == expected[:1]
