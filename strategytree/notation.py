@@ -1,4 +1,11 @@
-"""The brace notation of strategy files: reading (lark, LALR) and writing.
+"""The notation: strategy files in the brace grammar (read with lark, LALR, and
+written), and codes, replies and paths as a person types and reads them.
+
+Strategy files always spell colours as letters.  For a person, a game's codes
+are spelled in its alphabet (:class:`Alphabet`: digits for Bulls and Cows and
+Bagel, letters otherwise) and a reply is typed as ``12``, ``1 2`` or ``b1 w2``
+(:func:`parse_reply`, :func:`parse_path`): every command reads and writes them
+through this one place.
 
 >>> tree = loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
 >>> dumps(tree)
@@ -42,7 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALPHABETS", "LETTERS_ONLY", "MAX_INPUT_BYTES", "Alphabet", "alphabet_for", "dump", "dumps",
     "grammar_text", "guess_index", "load", "loads", "parse_path", "parse_reply", "read_text",
-    "reply_usage", "secret_index", "source_name",
+    "reply_usage", "secret_index", "source_name", "Step",
 ]
 
 #: how the grammar's terminals are named in messages
