@@ -45,6 +45,7 @@ import numpy as np
 from . import feedback
 from .errors import StrategyTreeError
 from .game import Game, Reply
+from .notation import guess_index
 from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry, merge_dead_colours
 from .tree import Node, Strategy
@@ -126,8 +127,9 @@ class GreedyChooser:
     :mod:`strategytree.play` asks it during a game and
     :mod:`strategytree.simulate` while playing many.  ``rule``, ``pool``,
     ``seed`` and ``symmetry`` are those of :func:`build_greedy`; ``first``
-    forces the opening guess (letters).  The ``random`` rule and ``sample:N``
-    pools draw from one generator, seeded once, in the order of the calls.
+    forces the opening guess (as a person types it, in the game's alphabet:
+    ``AABB``, or ``0123`` for Bulls and Cows).  The ``random`` rule and
+    ``sample:N`` pools draw from one generator, seeded once, in the order of the calls.
 
     >>> from strategytree.game import mastermind
     >>> game = mastermind(4, 6)
@@ -156,11 +158,8 @@ class GreedyChooser:
         """each secret's index among the guesses (-1 when it may not be guessed)"""
         self.opening: int | None = None
         """the forced opening guess (an index into ``game.guesses``), if any"""
-        if first is not None:
-            index = int(game.guess_index(game.parse_code(first))[0])
-            if index < 0:
-                raise StrategyTreeError(f"{first} is not an allowed guess of {game.name}")
-            self.opening = index
+        if first is not None:  # typed by a person: in the game's alphabet (or letters)
+            self.opening = guess_index(game, first)
         self._all_guesses = np.arange(len(game.guesses))
         # a colour no secret has scores nothing: only true of Mastermind's feedback
         self._repeats_allowed = (
@@ -297,8 +296,8 @@ def build_greedy(
 ) -> Strategy:
     """Build a strategy for ``game`` with a one-step rule (see the module doc).
 
-    ``first`` forces the opening guess (letters); ``seed`` makes the ``random``
-    rule and ``sample:N`` pools reproducible; ``progress`` is called with the
+    ``first`` forces the opening guess (in the game's alphabet); ``seed`` makes
+    the ``random`` rule and ``sample:N`` pools reproducible; ``progress`` is called with the
     secrets settled so far (a :class:`~strategytree.progress.Progress`), now
     and then.  Each node's guess is :meth:`GreedyChooser.choose`'s.
     """

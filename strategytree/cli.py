@@ -1050,7 +1050,7 @@ def simulate_command(
     """
     from .builders import GreedyChooser
     from .files import write_text_atomic
-    from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
+    from .play import adversary_game, alphabet_for, breaker_for, moves_text
     from .simulate import (
         adversary_json,
         games_csv,
@@ -1100,7 +1100,7 @@ def simulate_command(
             )
         elapsed = time.perf_counter() - started
         if csv_file is not None:
-            rows = games_csv(results, shown if alphabet != "auto" else LETTERS_ONLY)
+            rows = games_csv(results, shown)
             write_text_atomic(csv_file, rows, force=force)
         if plot is not None:
             plot_histogram(results, plot)

@@ -35,12 +35,11 @@ from . import feedback
 from .builders import GreedyChooser
 from .errors import StrategyError, StrategyTreeError
 from .game import CodeIndex, Game, ReplyCode
-from .play import LETTERS_ONLY, Alphabet, Outcome, moves_text
+from .play import Alphabet, Outcome, alphabet_for, moves_text
 from .progress import Progress, ProgressCallback
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
-from .verify import spelled
 
 __all__ = [
     "Played",
@@ -385,8 +384,8 @@ def summary(simulations: list[Simulation]) -> Summary:
 
 # -- JSON ---------------------------------------------------------------------------
 def _path(game: Game, moves: list[tuple[CodeIndex, ReplyCode]]) -> str:
-    """A game's path in the game's alphabet (:func:`strategytree.verify.spelled`)."""
-    return spelled(moves_text(game, moves, LETTERS_ONLY), game.symbols)
+    """A game's path in the game's alphabet."""
+    return moves_text(game, moves)
 
 
 def simulation_json(simulations: list[Simulation], seconds: float | None = None) -> dict[str, Any]:
@@ -421,7 +420,7 @@ def simulation_json(simulations: list[Simulation], seconds: float | None = None)
         "spread": asdict(s.spread),
         "unsolved": [
             {"run": runs[id(sim)], "seed": sim.seed,
-             "secret": spelled(game.code_text(game.secrets[g.secret]), game.symbols),
+             "secret": alphabet_for(game).text(game, g.secret, secret=True),
              "path": _path(game, g.moves), "reason": g.reason}
             for sim, g in s.unsolved
         ],
@@ -441,7 +440,7 @@ def adversary_json(
         "adversary": True,
         "guesses": outcome.guesses,
         "moves": [
-            {"guess": spelled(game.code_text(game.guesses[g]), game.symbols),
+            {"guess": alphabet_for(game).text(game, g),
              "reply": str(game.reply(r))}
             for g, r in outcome.moves
         ],
@@ -452,21 +451,23 @@ def adversary_json(
 
 
 # -- files --------------------------------------------------------------------------
-def games_csv(simulations: list[Simulation], alphabet: Alphabet = LETTERS_ONLY) -> str:
-    """One row per game: run, seed, secret, guesses, solved, path (``AABB 11, ABCD 40``)."""
+def games_csv(simulations: list[Simulation], alphabet: Alphabet | None = None) -> str:
+    """One row per game: run, seed, secret, guesses, solved, path (``AABB 11, ABCD 40``),
+    codes in ``alphabet`` (by default the game's own: digits for Bulls and Cows)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "seed", "secret", "guesses", "solved", "path"])
     for run, sim in enumerate(simulations, 1):
         game = sim.game
+        spelled = alphabet or alphabet_for(game)
         for g in sim.games:
             writer.writerow([
                 run,
                 "" if sim.seed is None else sim.seed,
-                alphabet.text(game, g.secret, secret=True),
+                spelled.text(game, g.secret, secret=True),
                 g.guesses,
                 "yes" if g.solved else "no",
-                moves_text(game, g.moves, alphabet),
+                moves_text(game, g.moves, spelled),
             ])
     return buffer.getvalue()
 

@@ -27,7 +27,6 @@ from .game import Game
 from .guide import GuideTree
 from .literature import Gap, gap
 from .tree import Strategy
-from .verify import spelled
 
 if TYPE_CHECKING:  # rich is imported only when a report is asked for
     from rich.console import RenderableType
@@ -63,7 +62,7 @@ class GuessStats:
     game: str
     """the game's name"""
     first_guess: str
-    """the strategy's opening guess"""
+    """the strategy's opening guess, in the game's alphabet"""
     secrets: int
     """secrets of the game"""
     histogram: dict[int, int]
@@ -72,8 +71,6 @@ class GuessStats:
     """one per reply to the first guess, in the strategy's order (the win first)"""
     gap: Gap | None = None
     """how far the total is, or can be, from the optimum (when every secret is solved)"""
-    symbols: str = "letters"
-    """how the game shows codes (the JSON spells the first guess so)"""
 
     @property
     def solved(self) -> int:
@@ -103,7 +100,7 @@ class GuessStats:
         ``max_guesses``, ``unsolved``) and ``gap`` (None when some secret is unsolved)."""
         return {
             "game": self.game,
-            "first_guess": spelled(self.first_guess, self.symbols),
+            "first_guess": self.first_guess,
             "secrets": self.secrets,
             "solved": self.solved,
             "unsolved": self.unsolved,
@@ -145,8 +142,8 @@ def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessSt
     solved_all = sum(histogram.values()) == len(game.secrets) > 0
     total = sum(k * v for k, v in histogram.items())
     return GuessStats(
-        game.name, tree.guess[0], len(game.secrets), histogram, branches,
-        gap=gap(game, total, max(histogram)) if solved_all else None, symbols=game.symbols,
+        game.name, tree.shown[0], len(game.secrets), histogram, branches,
+        gap=gap(game, total, max(histogram)) if solved_all else None,
     )
 
 

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -18,27 +19,14 @@ import numpy as np
 from .errors import StrategyTreeError
 from .game import LETTERS, Game, Reply, resolve_game
 from .literature import Gap, gap
+from .notation import Alphabet, alphabet_for
 from .replay import FlatTree, Replay, replay
 from .tree import Strategy
 
 __all__ = [
     "Problem", "Ranked", "Report", "Unsolved", "infer_game", "node_visits", "rank", "ranking_json",
-    "spelled", "verify",
+    "verify",
 ]
-
-
-def spelled(text: str, symbols: str) -> str:
-    """Codes written in letters (one code, or a path ``"AB 10, AC 01"``) spelled in the
-    alphabet a game shows codes in (:attr:`Game.symbols <strategytree.game.Game.symbols>`):
-    the one place the ``--json`` reports spell codes.
-
-    >>> spelled("ABCD 10, BADC 04", "digits"), spelled("ABCD", "letters")
-    ('0123 10, 1032 04', 'ABCD')
-    """
-    return text.translate(_AS_DIGITS) if symbols == "digits" else text
-
-
-_AS_DIGITS = str.maketrans(LETTERS[:10], "0123456789")
 
 
 @dataclass(frozen=True)
@@ -68,11 +56,11 @@ class Unsolved:
     """A secret the strategy does not solve, and where it went wrong."""
 
     secret: str
-    """the secret, in letters"""
+    """the secret, in the game's alphabet (digits for Bulls and Cows)"""
     path: str
-    """the guesses and replies it was given, ending where it failed"""
+    """the guesses and replies it was given, ending where it failed (same alphabet)"""
     reason: str
-    """why the strategy stops there"""
+    """why the strategy stops there (same alphabet)"""
 
 
 @dataclass
@@ -159,12 +147,10 @@ class Report:
         out["reason"] = self.reason
         out["histogram"] = {str(k): v for k, v in self.histogram.items()}
         out["gap"] = self.gap.to_dict() if self.gap is not None else None
-        for case in out["unsolved_examples"]:
-            case["secret"] = spelled(case["secret"], self.symbols)
-            case["path"] = spelled(case["path"], self.symbols)
+        spelled = Alphabet(digits=self.symbols == "digits")
         for key in ("invalid_replies", "unreachable_branches", "errors"):
             for problem in out[key]:
-                problem["path"] = spelled(problem["path"], self.symbols)
+                problem["path"] = spelled.words(problem["path"])
         return out
 
 
@@ -259,14 +245,17 @@ def infer_game(
 
 
 # -- where a node is --------------------------------------------------------------
-def _path(tree: FlatTree, index: int, last_reply: Reply | None = None) -> str:
+def _path(
+    tree: FlatTree, index: int, last_reply: Reply | None = None, spell: Callable[[str], str] = str
+) -> str:
     """``"AB 10, AC 01"``: the guesses and replies that lead to node ``index``.
 
-    With ``last_reply``, the node's own guess and that reply end the path.
+    With ``last_reply``, the node's own guess and that reply end the path;
+    ``spell`` writes each guess (by default as the file does, in letters).
     """
-    steps = [f"{g} {r}" for g, r in tree.history(index)]
+    steps = [f"{spell(g)} {r}" for g, r in tree.history(index)]
     if last_reply is not None:
-        steps.append(f"{tree.guess[index]} {last_reply}")
+        steps.append(f"{spell(tree.guess[index])} {last_reply}")
     return ", ".join(steps)
 
 
@@ -399,20 +388,21 @@ def _unreachable(
 
 
 def _unsolved(tree: FlatTree, played: Replay, k: int) -> Unsolved:
-    """Secret ``k`` (unsolved), the path that failed it and why."""
+    """Secret ``k`` (unsolved), the path that failed it and why, in the game's alphabet."""
     game = tree.game
+    spelled = alphabet_for(game)
     node, reply = int(played.node[k]), int(played.reply[k])
-    guess = tree.guess[node]
+    guess = spelled.word(tree.guess[node])
     if reply < 0:
         reason = f"guess {guess} cannot be played in {game.name}"
-        path = _path(tree, node)
+        path = _path(tree, node, spell=spelled.word)
     elif tree.leaf[node]:
         reason = f"known solution {guess} is not the secret"
-        path = _path(tree, node, game.reply(reply))
+        path = _path(tree, node, game.reply(reply), spelled.word)
     else:
         reason = f"reply {game.reply(reply)} to guess {guess} has no branch"
-        path = _path(tree, node, game.reply(reply))
-    return Unsolved(game.code_text(game.secrets[played.secrets[k]]), path, reason)
+        path = _path(tree, node, game.reply(reply), spelled.word)
+    return Unsolved(spelled.text(game, played.secrets[k], secret=True), path, reason)
 
 
 def node_visits(strategy: Strategy, game: Game) -> list[int]:

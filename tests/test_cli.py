@@ -264,7 +264,8 @@ def test_show_secret(here: Path) -> None:
                 break
             node = node.child(st.Reply(*reply))
         assert [re.sub(r"^\d+\. ", "", line) for line in lines][:-1] == moves[:-1]
-        assert lines[-1] == f"{len(moves)}. {moves[-1]}  solved in {len(moves)} guesses"
+        n = len(moves)
+        assert lines[-1] == f"{n}. {moves[-1]}  solved in {n} guess{'es' * (n != 1)}"
 
 
 def test_show_secret_not_solved_exits_1(here: Path) -> None:
