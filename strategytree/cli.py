@@ -21,9 +21,10 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NamedTuple, Optional
+from typing import Annotated, Any, NamedTuple, Optional
 
 import typer
+from typer.core import TyperGroup
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -36,17 +37,59 @@ from .errors import (
     OutputExistsError,
     StrategyFileError,
     StrategyTreeError,
+    refuse_inert,
 )
 from .game import Game, resolve_game
 from .notation import MAX_INPUT_BYTES
 from .tree import Strategy
 from .verify import Report, verify
 
+#: click's usage error (a missing option, a bad value, an unknown option) and the
+#: base of all its errors, as the installed typer has them (its own copy of click, or click)
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+_ClickError: type[Exception] = typer.BadParameter.__mro__[2]
+
+
+class _Commands(TyperGroup):
+    """The command group, whose usage errors (a missing option, a bad number, an
+    unknown option) are one ``error:`` line and exit 2, as every argument error is,
+    instead of click's usage text and typer's framed box."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            code = super().main(*args, standalone_mode=False, **extra)
+        except _ClickError as problem:
+            if type(problem).__name__ != "NoArgsIsHelpError":  # (that one has shown the help)
+                err.print(f"[bold red]error:[/] {escape(_usage_words(problem))}", soft_wrap=True)
+            usage = isinstance(problem, _UsageError)
+            code = EXIT_UNREADABLE if usage else getattr(problem, "exit_code", EXIT_UNREADABLE)
+        except typer.Abort:
+            _say("aborted")
+            code = EXIT_INVALID
+        if not isinstance(code, int):
+            code = EXIT_OK  # a command's return value, not an exit code
+        if code == EXIT_INTERRUPTED:
+            code = _stop_code()  # typer turns every KeyboardInterrupt into 130
+        if not standalone_mode:
+            return code
+        sys.exit(code)
+
+
+def _usage_words(problem: Exception) -> str:
+    """A usage error in one line: click's message, and where to read more."""
+    message = " ".join(problem.format_message().split())  # type: ignore[attr-defined]
+    message = message[:1].lower() + message[1:].rstrip(".")
+    context = getattr(problem, "ctx", None)
+    if context is None:
+        return message
+    return f"{message} (see {context.command_path} --help)"
+
+
 app = typer.Typer(
     name="strategytree",
+    cls=_Commands,
     help="Build, check and explain decision-tree strategies for Mastermind.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     epilog="Exit codes: 0 success, 1 invalid strategy, 2 unreadable input or bad arguments, "
     "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.  Strategy files, pipes and - (stdin) are read up "
@@ -167,6 +210,25 @@ def _fail(problem: StrategyTreeError | str, code: int = EXIT_UNREADABLE) -> type
     return typer.Exit(code)
 
 
+def _given(ctx: typer.Context, **values: object) -> dict[str, object]:
+    """``values`` (options by parameter name) with None for each one left at its
+    default, not given on the command line: what the library's checks of
+    options without effect read."""
+    return {
+        name: None if (source := ctx.get_parameter_source(name)) is None
+        or source.name in ("DEFAULT", "DEFAULT_MAP") else value
+        for name, value in values.items()
+    }
+
+
+def _refuse_inert(given: dict[str, object], takes: tuple[str, ...], where: str, **context: object) -> None:
+    """:func:`~strategytree.errors.refuse_inert`, worded in flags (exit 2)."""
+    try:
+        refuse_inert(given, takes, where, **context)
+    except ArgumentError as problem:
+        raise _fail(problem) from None
+
+
 def _check_outputs(
     outputs: list[Path | None],
     *,
@@ -183,6 +245,8 @@ def _check_outputs(
     from .files import check_not_same, check_writable, is_stdout
 
     read = {**(inputs or {}), "the checkpoint": checkpoint}
+    if force and all(output is None for output in outputs):
+        _refuse_inert({"force": True}, (), "without an output file to overwrite")
     try:
         for k, output in enumerate(outputs):
             if output is not None and is_stdout(output) and not stdout:
@@ -665,6 +729,7 @@ def stats_command(
 
 @app.command("generate")
 def generate_command(
+    ctx: typer.Context,
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the strategy file.")],
     pegs: NewPegs = None,
     colors: NewColors = None,
@@ -742,23 +807,26 @@ def generate_command(
     ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
     per install (announced), and not counted in the time reported.
     """
-    from .generate import generate
+    from .generate import check_method, generate
     from .notation import dump
 
+    asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also)
+    try:  # an option without effect in the method asked for: before any work
+        check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint)
+    except ArgumentError as problem:
+        raise _fail(problem) from None
     _check_outputs([output], force=force, checkpoint=checkpoint)
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, _ = options.game()
         _warmed(game, lambda small: generate(
-            small, method, rule=rule, pool=pool, seed=seed, symmetry=not no_symmetry,
-            widths=widths, also=also, max_guesses=max_guesses,
+            small, method, **asked, symmetry=not no_symmetry, max_guesses=max_guesses,
         ))
         started = time.perf_counter()
         with _progress("building" if method == "greedy" else "searching", game) as show:
             strategy = generate(
-                game, method, rule=rule, pool=pool, seed=seed, first=first,
-                symmetry=not no_symmetry, widths=widths, also=also, max_guesses=max_guesses,
-                checkpoint=checkpoint, progress=show,
+                game, method, **asked, first=first, symmetry=not no_symmetry,
+                max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
             )
         built = time.perf_counter() - started
         dump(strategy, output, indent=indent, force=force)
@@ -854,6 +922,7 @@ AdversaryOption = Annotated[
 
 
 def _game_and_strategy(
+    ctx: typer.Context,
     strategy_file: Path | None,
     source_format: str | None,
     lenient: bool,
@@ -861,8 +930,11 @@ def _game_and_strategy(
     max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Game, Strategy | None]:
     """The strategy file read (if any, see :func:`_read`), and the game of the options
-    and the file."""
+    and the file.  Without a file, the options of reading one are refused (exit 2)."""
     if strategy_file is None:
+        reading = _given(ctx, source_format=source_format, lenient=lenient, max_input_mb=max_mb)
+        reading["fmt"] = reading.pop("source_format")
+        _refuse_inert(reading, (), "without {strategy}", strategy="FILE")
         return options.game()[0], None
     strategy, game, _ = _read(strategy_file, source_format, lenient, options, max_mb)
     return game, strategy
@@ -870,6 +942,7 @@ def _game_and_strategy(
 
 @app.command("play")
 def play_command(
+    ctx: typer.Context,
     strategy_file: StrategyOption = None,
     rule: RuleOption = "entropy",
     pool: PoolOption = "all",
@@ -905,21 +978,25 @@ def play_command(
         adversary_game,
         alphabet_for,
         breaker_for,
+        check_play,
         computer_breaks,
         draw_secret,
         moves_text,
         you_break,
     )
 
-    if breaker not in ("computer", "you"):
-        raise _fail(f"unknown breaker {breaker!r}; choose computer or you")
-    if breaker == "you" and strategy_file is not None:
-        raise _fail("--strategy chooses the computer's guesses; with --breaker you, you guess")
+    try:  # an option without effect in the game asked for
+        check_play(
+            breaker, strategy=strategy_file, adversary=adversary,
+            **_given(ctx, rule=rule, pool=pool, seed=seed), first=first, hints=hints,
+        )
+    except ArgumentError as problem:
+        raise _fail(problem) from None
     terminal = _Terminal()
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient, options, max_input_mb
+            ctx, strategy_file, source_format, lenient, options, max_input_mb
         )
         shown = alphabet_for(game, alphabet)
         guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
@@ -952,6 +1029,7 @@ def play_command(
 
 @app.command("simulate")
 def simulate_command(
+    ctx: typer.Context,
     strategy_file: StrategyOption = None,
     rule: RuleOption = "entropy",
     pool: PoolOption = "all",
@@ -999,9 +1077,16 @@ def simulate_command(
     from .builders import GreedyChooser
     from .files import write_text_atomic
     from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
-    from .simulate import games_csv, plot_histogram, simulate_runs
+    from .simulate import check_simulate, games_csv, plot_histogram, simulate_runs
     from .stats import plot_format
 
+    try:  # an option without effect in the simulation asked for
+        check_simulate(
+            strategy=strategy_file, adversary=adversary, **_given(ctx, rule=rule, pool=pool, seed=seed),
+            first=first, fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot,
+        )
+    except ArgumentError as problem:
+        raise _fail(problem) from None
     _check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
     if plot is not None:
         try:
@@ -1012,7 +1097,7 @@ def simulate_command(
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient, options, max_input_mb
+            ctx, strategy_file, source_format, lenient, options, max_input_mb
         )
         shown = alphabet_for(game, alphabet)
         if adversary:

@@ -57,8 +57,11 @@ def parse_widths(text: str) -> tuple[int, ...]:
     >>> parse_widths("8, 8,4")
     (8, 8, 4)
     """
+    items = text.split(",")
+    if text.strip() and not all(w.strip() for w in items):
+        raise ArgumentError("{widths}: a width is missing between two commas", widths=text)
     try:
-        widths = tuple(int(w) for w in text.split(",") if w.strip())
+        widths = tuple(int(w) for w in items if w.strip())
     except ValueError:
         raise ArgumentError("{widths}: expected numbers such as 8,8,4", widths=text) from None
     if any(w < 1 for w in widths):
@@ -121,11 +124,15 @@ def build_lookahead(
     if any(int(w) < 1 for w in widths):
         raise StrategyTreeError("every width must be at least 1")
     if isinstance(also, str):
-        also = parse_rules(also)
+        also = parse_rules(also, argument="also")
     chooser = GreedyChooser(game, rule, symmetry=symmetry)
     others = [GreedyChooser(game, other, symmetry=symmetry) for other in also]
     if chooser.randomised or any(other.randomised for other in others):
-        raise StrategyTreeError("search needs rules that score guesses, not first or random")
+        if chooser.randomised:
+            raise ArgumentError("the search needs a rule that scores guesses, not {rule}", rule=rule)
+        raise ArgumentError(
+            "the search needs rules that score guesses, not {also}", also=",".join(also)
+        )
     state = _Count(started=time.perf_counter())
     levels = tuple(int(w) for w in widths)
     rules = "+".join([chooser.rule, *(other.rule for other in others)])
