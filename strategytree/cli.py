@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Annotated, Any, NamedTuple, Optional
 
 import typer
-from typer.core import TyperGroup
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
 
 from . import __version__
 from .convert import GAME_FORMATS, read_file
