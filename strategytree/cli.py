@@ -90,6 +90,7 @@ app = typer.Typer(
     cls=_Commands,
     help="Build, check and explain decision-tree strategies for Mastermind.",
     no_args_is_help=True,
+    add_completion=True,  # --install-completion, --show-completion (bash, zsh, fish, powershell)
     pretty_exceptions_enable=False,
     epilog="Exit codes: 0 success, 1 invalid strategy, 2 unreadable input or bad arguments, "
     "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.  Strategy files, pipes and - (stdin) are read up "
@@ -813,7 +814,7 @@ def generate_command(
     asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also)
     try:  # an option without effect in the method asked for: before any work
         check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint)
-    except ArgumentError as problem:
+    except StrategyTreeError as problem:
         raise _fail(problem) from None
     _check_outputs([output], force=force, checkpoint=checkpoint)
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
@@ -990,7 +991,7 @@ def play_command(
             breaker, strategy=strategy_file, adversary=adversary,
             **_given(ctx, rule=rule, pool=pool, seed=seed), first=first, hints=hints,
         )
-    except ArgumentError as problem:
+    except StrategyTreeError as problem:
         raise _fail(problem) from None
     terminal = _Terminal()
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
@@ -1085,7 +1086,7 @@ def simulate_command(
             strategy=strategy_file, adversary=adversary, **_given(ctx, rule=rule, pool=pool, seed=seed),
             first=first, fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot,
         )
-    except ArgumentError as problem:
+    except StrategyTreeError as problem:
         raise _fail(problem) from None
     _check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
     if plot is not None:

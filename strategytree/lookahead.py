@@ -175,7 +175,10 @@ class _Decisions:
         if arrays:
             keys, decisions = arrays.get("keys"), arrays.get("decisions")
             if keys is None or decisions is None or len(keys) != len(decisions):
-                raise saved_runs.CheckpointError(f"{path}: not a lookahead checkpoint")
+                raise saved_runs.CheckpointError(
+                    f"{path}: a damaged lookahead checkpoint (its keys and decisions differ); "
+                    "use another file"
+                )
             self.decisions = {bytes(k): int(g) for k, g in zip(keys, decisions.tolist())}
 
     @staticmethod
