@@ -24,11 +24,15 @@ an argument takes its method's default (:data:`DEFAULTS`).
 >>> generate(mastermind(2, 3), "greedy", max_guesses=3)
 Traceback (most recent call last):
 ...
-strategytree.errors.ArgumentError: max_guesses=3 has no effect with method='greedy'
+strategytree.errors.ArgumentError: max_guesses=3 needs method='optimal'
 >>> generate(mastermind(2, 3), "optimal", pool="consistent")
 Traceback (most recent call last):
 ...
-strategytree.errors.ArgumentError: pool='consistent' has no effect with method='optimal'
+strategytree.errors.ArgumentError: pool='consistent' needs method='greedy'
+>>> generate(mastermind(2, 3), "optimal", rule="minimax")
+Traceback (most recent call last):
+...
+strategytree.errors.ArgumentError: rule='minimax' has no effect with method='optimal' (it is for the greedy and lookahead methods)
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ import os
 from collections.abc import Sequence
 
 from .builders import build_greedy, draws_at_random
-from .errors import ArgumentError, refuse_inert
+from .errors import ArgumentError
 from .game import Game
 from .lookahead import build_lookahead
 from .progress import ProgressCallback
@@ -81,7 +85,15 @@ def check_method(
         "rule": rule, "pool": pool, "seed": seed, "first": first, "widths": widths,
         "also": also, "max_guesses": max_guesses, "checkpoint": checkpoint,
     }
-    refuse_inert(given, TAKES[method], "with {method}", method=method)
+    for name, value in given.items():
+        if value is not None and name not in TAKES[method]:
+            takers = [m for m in METHODS if name in TAKES[m]]
+            if len(takers) == 1:
+                raise ArgumentError(f"{{{name}}} needs {{method}}", **{name: value}, method=takers[0])
+            raise ArgumentError(
+                f"{{{name}}} has no effect with {{method}} (it is for the {' and '.join(takers)} "
+                "methods)", **{name: value}, method=method,
+            )
     if seed is not None and not draws_at_random(rule or DEFAULTS["rule"], pool or DEFAULTS["pool"]):
         raise ArgumentError(
             "{seed} has no effect: nothing is drawn at random (the random rule, "
