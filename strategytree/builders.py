@@ -48,6 +48,7 @@ from .game import Game, Reply
 from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry, merge_dead_colours
 from .tree import Node, Strategy
+from .words import plural
 
 if TYPE_CHECKING:
     from . import kernels
@@ -441,7 +442,7 @@ class _Splitter:
                 continue
             if size == len(secrets):
                 raise StrategyTreeError(
-                    f"no progress: guess {node.guess} does not split {len(secrets)} secrets"
+                    f"no progress: guess {node.guess} does not split {plural(len(secrets), 'secret')}"
                 )
             part = grouped[start:end]
             child = small(part.tolist()) if size <= 2 else None

@@ -43,6 +43,7 @@ from .game import Game, resolve_game
 from .notation import MAX_INPUT_BYTES
 from .tree import Strategy
 from .verify import Report, verify
+from .words import plural
 
 #: click's usage error (a missing option, a bad value, an unknown option) and the
 #: base of all its errors, as the installed typer has them (its own copy of click, or click)
@@ -558,7 +559,7 @@ def _print_report(report: Report) -> None:
         out.print(_histogram(report.histogram, "secrets"))
     _print_problems("[cyan]repaired:[/]", report.repairs)
     if report.unsolved:
-        out.print(f"[red]{report.unsolved:,} secrets not solved[/], e.g.:")
+        out.print(f"[red]{plural(report.unsolved, 'secret')} not solved[/], e.g.:")
         for case in report.unsolved_examples:
             out.print(f"  {case.secret}: {case.path}: {case.reason}", soft_wrap=True, markup=False)
     _print_problems("[red]error:[/]", report.errors)
@@ -600,7 +601,7 @@ def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> No
         )
     for path, r in bad:
         if isinstance(r, Report):
-            status = f"invalid ({r.unsolved} unsolved, {len(r.errors)} errors)"
+            status = f"invalid ({r.unsolved:,} unsolved, {plural(len(r.errors), 'error')})"
             table.add_row(
                 "-", escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
                 str(r.max_guesses), status,
@@ -876,7 +877,8 @@ def bound_command(
     elapsed = time.perf_counter() - started
     below = f"; none within {answer - 1}" if answer > 1 else ""
     out.print(
-        f"{escape(game.name)}: {answer} guesses solve every secret{below} "
+        f"{escape(game.name)}: {plural(answer, 'guess')} solve{'s' * (answer == 1)} every "
+        f"secret{below} "
         f"(proved in {elapsed:.2f} s)",
         soft_wrap=True,
     )
@@ -1011,7 +1013,7 @@ def play_command(
             if outcome.note:
                 terminal.say(outcome.note)
             terminal.say(
-                f"The adversary held out for {outcome.guesses} guesses: "
+                f"The adversary held out for {plural(outcome.guesses, 'guess')}: "
                 f"{moves_text(game, outcome.moves, shown)}"
             )
         else:
@@ -1024,7 +1026,7 @@ def play_command(
         code = _stop_code() if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID
         raise typer.Exit(code) from None
     if not outcome.solved:
-        out.print(f"game stopped after {outcome.guesses} guess{'es' * (outcome.guesses != 1)}")
+        out.print(f"game stopped after {plural(outcome.guesses, 'guess')}")
         raise typer.Exit(EXIT_INVALID)
 
 
@@ -1109,7 +1111,7 @@ def simulate_command(
             out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
             if outcome.note:
                 out.print(outcome.note, markup=False, soft_wrap=True)
-            out.print(f"{outcome.guesses} guesses ({time.perf_counter() - started:.2f} s)")
+            out.print(f"{plural(outcome.guesses, 'guess')} ({time.perf_counter() - started:.2f} s)")
             return
         if strategy is None:
             _warmed(game, lambda small: simulate_runs(
@@ -1172,11 +1174,11 @@ def _print_simulation(results: list, shown) -> None:
         spread = s.spread
         out.print(
             f"average over {spread.runs} runs: {spread.mean:.4f} ± {spread.stdev:.4f} (sd), "
-            f"from {spread.low:.4f} to {spread.high:.4f}; worst game {spread.worst} guesses",
+            f"from {spread.low:.4f} to {spread.high:.4f}; worst game {plural(spread.worst, 'guess')}",
             soft_wrap=True,
         )
     if s.unsolved:
-        out.print(f"[red]{len(s.unsolved):,} games not solved[/], e.g.:")
+        out.print(f"[red]{plural(len(s.unsolved), 'game')} not solved[/], e.g.:")
         for _, g in s.unsolved[:5]:
             out.print(
                 f"  {shown.text(game, g.secret, secret=True)}: {moves_text(game, g.moves, shown)}: {g.reason}",
@@ -1208,6 +1210,7 @@ def convert_command(
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
+    lenient: Lenient = False,
 ) -> None:
     """Convert a strategy tree written by another solver into the brace grammar (or JSON).
 
@@ -1222,7 +1225,14 @@ def convert_command(
     try:
         options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
         game = options.game()[0] if options.given else None
-        strategy, kind, _ = read_file(file, source_format, game, max_bytes=max_input_mb * 2**20)
+        strategy, kind, _ = read_file(
+            file, source_format, game, lenient=lenient, max_bytes=max_input_mb * 2**20
+        )
+        if kind not in GAME_FORMATS:
+            given = options._asdict()
+            given["preset"] = None if options.preset == "mastermind" else options.preset
+            refuse_inert(given, (), f"on a {kind} file (only mmstrat files are read in a game)")
+        _say_repairs(strategy)
         if output is None or is_stdout(output):
             sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")
             return
@@ -1231,7 +1241,54 @@ def convert_command(
     except StrategyTreeError as problem:
         raise _fail(problem) from None
     err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({kind}): "
-              f"{strategy.count_nodes():,} guesses in the tree", soft_wrap=True)
+              f"{plural(strategy.count_nodes(), 'guess')} in the tree", soft_wrap=True)
+
+
+def _say_repairs(strategy: Strategy) -> None:
+    """The repairs a lenient reading made, one ``repaired:`` line each on stderr."""
+    for repair in strategy.repairs[:SHOWN_PROBLEMS]:
+        _say(f"repaired: {repair}")
+    if len(strategy.repairs) > SHOWN_PROBLEMS:
+        _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
+
+
+@app.command("format")
+def format_command(
+    file: Annotated[Path, typer.Argument(help="A strategy file (in any format read, see --from).")],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="Write to this file (atomically); - for stdout."),
+    ],
+    source_format: SourceFormat = None,
+    lenient: Lenient = False,
+    indent: Annotated[
+        Optional[int], typer.Option("--indent", min=0, help="Indent nested guesses by this many spaces.")
+    ] = None,
+    force: Force = False,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
+) -> None:
+    """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
+
+    No spaces, upper-case codes, two-digit replies, on one line or indented
+    (--indent); the branches keep their order.  With --lenient the dialects seen
+    in the wild are read and each repair is reported on stderr.  Any format read
+    is accepted (--from), as by convert.
+    """
+    from .convert import normalise
+    from .files import is_stdout
+
+    _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    try:
+        read = normalise(
+            file, output, source_format, lenient=lenient, indent=indent, force=force,
+            max_bytes=max_input_mb * 2**20,
+        )
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
+    _say_repairs(read.strategy)
+    if not is_stdout(output):
+        repaired = plural(len(read.strategy.repairs), "repair")
+        _say(f"wrote {output} ({repaired}) from {file} ({read.fmt})")
 
 
 def main() -> None:

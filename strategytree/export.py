@@ -45,6 +45,7 @@ from .guide import (
     played_text,
 )
 from .tree import Strategy
+from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
@@ -277,7 +278,7 @@ def render(
         text = lookup_markdown(rows) if fmt == "markdown" else lookup_csv(rows)
         missing = int(tree.visits[start]) - len(rows)
         if missing:
-            warning = (f"{missing:,} secrets behind this guide are not solved by the strategy; "
+            warning = (f"{plural(missing, 'secret')} behind this guide are not solved by the strategy; "
                        f"the table lists the {len(rows):,} it solves")
     elif fmt == "dot":
         text = to_dot(tree, start, depth)

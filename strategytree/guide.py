@@ -50,6 +50,7 @@ from .errors import CodeError, StrategyError
 from .game import Game, Reply, resolve_game
 from .replay import FlatTree, Replay, replay, reply_codes
 from .tree import Node, Strategy
+from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
@@ -371,5 +372,5 @@ def game_text(strategy: Strategy, game: Game, secret: str) -> str:
 def played_text(moves: list[tuple[str, Reply]], problem: str | None) -> str:
     """A game as :func:`play_secret` returns it, one guess a line, then how it ended."""
     lines = [f"{i}. {guess}  {reply}" for i, (guess, reply) in enumerate(moves, 1)]
-    end = f"  solved in {len(moves)} guesses" if problem is None else f"\nnot solved: {problem}"
+    end = f"  solved in {plural(len(moves), 'guess')}" if problem is None else f"\nnot solved: {problem}"
     return "\n".join(lines) + end

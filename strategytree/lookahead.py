@@ -47,6 +47,7 @@ from .game import Game, Reply
 from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry
 from .tree import Node, Strategy
+from .words import plural
 
 __all__ = ["build_lookahead", "parse_widths"]
 
@@ -86,7 +87,8 @@ class _Count:
         """The count as a :class:`~strategytree.progress.Progress`."""
         return Progress(
             self.nodes, None, "nodes searched", time.perf_counter() - self.started,
-            detail=f"{self.completions:,} completions, {self.saved:,} guesses saved",
+            detail=f"{plural(self.completions, 'completion')}, "
+            f"{plural(self.saved, 'guess')} saved",
         )
 
 

@@ -39,6 +39,7 @@ from .progress import Progress, ProgressCallback
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
+from .words import plural
 
 __all__ = [
     "Played",
@@ -162,7 +163,9 @@ class _Grower:
         subset = node.secrets[node.replies == reply]
         if len(subset) == len(node.secrets):
             guess = self.game.code_text(self.game.guesses[node.guess])
-            raise StrategyTreeError(f"no progress: guess {guess} does not split {len(subset)} secrets")
+            raise StrategyTreeError(
+                f"no progress: guess {guess} does not split {plural(len(subset), 'secret')}"
+            )
         if node.child_sym is None:
             node.child_sym = node.sym.after(self.game.guesses[node.guess])
         child = node.children[reply] = _Node(subset, node.child_sym)
@@ -423,7 +426,7 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
     extra = f" ± {s.stdev:.4f} over {s.runs} runs" if s.runs > 1 else ""
     axes.set_title(
         title
-        or f"{first.game.name}, {first.player}: {played:,} games, average {s.mean:.4f}{extra}",
+        or f"{first.game.name}, {first.player}: {plural(played, 'game')}, average {s.mean:.4f}{extra}",
         fontsize=9,
     )
     from .files import write_bytes_atomic
