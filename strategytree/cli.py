@@ -223,7 +223,9 @@ def _given(ctx: typer.Context, **values: object) -> dict[str, object]:
     }
 
 
-def _refuse_inert(given: dict[str, object], takes: tuple[str, ...], where: str, **context: object) -> None:
+def _refuse_inert(
+    given: dict[str, object], takes: tuple[str, ...], where: str, **context: object
+) -> None:
     """:func:`~strategytree.errors.refuse_inert`, worded in flags (exit 2)."""
     try:
         refuse_inert(given, takes, where, **context)
@@ -253,7 +255,7 @@ def _check_outputs(
         for k, output in enumerate(outputs):
             if output is not None and is_stdout(output) and not stdout:
                 raise StrategyTreeError(
-                    "- (the standard output) is taken by show -o and convert -o only; name a file"
+                    "- (the standard output) is taken by show, convert and format -o only; name a file"
                 )
             check_not_same(output, read)
             for other in outputs[:k]:

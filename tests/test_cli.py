@@ -258,7 +258,7 @@ def test_show_secret(here: Path) -> None:
                 break
             node = node.child(st.Reply(*reply))
         assert [re.sub(r"^\d+\. ", "", line) for line in lines][:-1] == moves[:-1]
-        assert lines[-1] == f"{len(moves)}. {moves[-1]}  solved in {len(moves)} guesses"
+        assert lines[-1] == f"{len(moves)}. {moves[-1]}  solved in {len(moves)} guess{'es' * (len(moves) != 1)}"
 
 
 def test_show_secret_not_solved_exits_1(here: Path) -> None:
