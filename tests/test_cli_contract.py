@@ -14,7 +14,13 @@ from pathlib import Path
 
 import pytest
 
+import strategytree as st
+from strategytree.builders import build_greedy, draws_at_random
 from strategytree.checkpoint import FORMAT
+from strategytree.errors import ArgumentError
+from strategytree.generate import generate
+from strategytree.play import check_play
+from strategytree.simulate import check_simulate
 from strategytree.words import plural
 
 from cli_runner import EXAMPLE, invoke
@@ -200,3 +206,27 @@ def test_counts_agree_with_their_nouns(tmp_path) -> None:
     bound = invoke(["bound", "-p", "1", "-c", "1"])
     assert "1 guess solves every secret" in bound.output
     assert [plural(n, "guess") for n in (0, 1, 2)] == ["0 guesses", "1 guess", "2 guesses"]
+
+
+@pytest.mark.parametrize(
+    "rule, pool", [("entropy", "all"), ("minimax", "consistent"), ("random", "all"), ("entropy", "sample:5")]
+)
+def test_a_seed_matters_exactly_where_something_is_drawn_at_random(rule: str, pool: str) -> None:
+    """What makes ``--seed`` refused is true: trees built with other seeds differ
+    exactly when :func:`draws_at_random` says so."""
+    game = st.mastermind(3, 4)
+    trees = {st.dumps(build_greedy(game, rule=rule, pool=pool, seed=seed)) for seed in range(4)}
+    assert (len(trees) > 1) == draws_at_random(rule, pool)
+
+
+def test_the_library_refuses_what_the_command_line_refuses() -> None:
+    with pytest.raises(ArgumentError, match="pool='all' needs method='greedy'"):
+        generate(st.mastermind(2, 3), "lookahead", pool="all")
+    with pytest.raises(ArgumentError, match="seed=1 has no effect"):
+        generate(st.mastermind(2, 3), "greedy", rule="minimax", seed=1)
+    assert generate(st.mastermind(2, 3), "greedy", rule="random", seed=1).count_nodes() > 0
+    with pytest.raises(ArgumentError, match="hints=True has no effect when the computer guesses"):
+        check_play(hints=True)
+    with pytest.raises(ArgumentError, match="games=5 has no effect against adversary=True"):
+        check_simulate(adversary=True, games=5)
+    check_simulate(strategy="s.txt", games=5, seed=2, runs=3)  # the secrets are drawn: all apply
