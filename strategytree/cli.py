@@ -42,7 +42,7 @@ from .errors import (
 from .game import Game, resolve_game
 from .notation import MAX_INPUT_BYTES
 from .tree import Strategy
-from .verify import Report, verify
+from .verify import Ranked, Report, rank, ranking_json, verify
 from .words import plural
 
 #: click's usage error (a missing option, a bad value, an unknown option) and the
@@ -182,6 +182,12 @@ Force = Annotated[
         help="Overwrite an existing output file (a device, a FIFO or - is written "
         "into, never replaced).",
     ),
+]
+
+JsonOption = Annotated[
+    bool,
+    typer.Option("--json", help="Print the report as JSON on stdout, and nothing else there "
+                 "(the shapes are in the README)."),
 ]
 
 #: the flag of each library argument whose flag is not its name
@@ -498,7 +504,7 @@ def verify_command(
     strict: Annotated[
         bool, typer.Option("--strict", help="Treat unreachable branches as errors.")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: JsonOption = False,
     examples: Annotated[
         int, typer.Option("--examples", min=0, help="How many unsolved secrets to show.")
     ] = 5,
@@ -510,10 +516,13 @@ def verify_command(
     """Replay every secret through each strategy file and score it.
 
     The score is the code-golf N: guesses summed over all secrets (ties: the
-    lowest maximum).  Exit 0 if every file is valid, 1 if one is not, 2 if one
-    cannot be read.
+    lowest maximum), shown beside the optimum (or a lower bound on it).  Several
+    files are ranked each game apart; the same total and maximum share a rank,
+    and each file not ranked gets one line saying why.  Exit 0 if every file is
+    valid, 1 if one is not, 2 if one cannot be read.
     """
-    reports: list[tuple[Path, Report | StrategyTreeError]] = []
+    reports: list[tuple[str, Report | str]] = []
+    unreadable: list[StrategyTreeError] = []
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     for path in files:
         try:
@@ -521,30 +530,31 @@ def verify_command(
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
             report.repairs = strategy.repairs
-            reports.append((path, report))
+            reports.append((str(path), report))
         except StrategyTreeError as problem:
-            reports.append((path, problem))
+            reports.append((str(path), _words(problem)))
+            unreadable.append(problem)
+    ranked = rank(reports)
     if as_json:
-        items = [
-            r.to_dict() if isinstance(r, Report) else {"source": str(p), "unreadable": str(r)}
-            for p, r in reports
-        ]
-        print(json.dumps(items[0] if len(items) == 1 else items, indent=2))
+        _print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
+        for problem in unreadable:
+            err.print(f"error: {_words(problem)}", markup=False, soft_wrap=True)
     elif len(reports) == 1:
-        path, result = reports[0]
-        if isinstance(result, StrategyTreeError):
-            raise _fail(result)
-        _print_report(result)
+        if unreadable:
+            raise _fail(unreadable[0])
+        assert ranked[0].report is not None
+        _print_report(ranked[0].report)
     else:
-        _print_ranking(reports)
-    if any(not isinstance(r, Report) for _, r in reports):
-        if as_json:
-            for _, r in reports:
-                if not isinstance(r, Report):
-                    err.print(f"error: {_words(r)}", markup=False, soft_wrap=True)
+        _print_ranking(ranked)
+    if unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     if not all(r.valid for _, r in reports if isinstance(r, Report)):
         raise typer.Exit(EXIT_INVALID)
+
+
+def _print_json(data: object) -> None:
+    """A report built by the library, as JSON: the only thing on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")  # ASCII: safe in any locale
 
 
 def _print_report(report: Report) -> None:
@@ -556,6 +566,8 @@ def _print_report(report: Report) -> None:
     table.add_row("total guesses", f"{report.total:,}")
     table.add_row("average", f"{report.average:.4f}")
     table.add_row("max guesses", str(report.max_guesses))
+    if report.gap is not None:
+        table.add_row("gap", escape(str(report.gap)))
     out.print(table)
     if report.histogram:
         out.print(_histogram(report.histogram, "secrets"))
@@ -585,32 +597,39 @@ def _print_problems(label: str, problems: list) -> None:
         out.print(f"{label} ... and {len(problems) - SHOWN_PROBLEMS:,} more (--json lists them all)")
 
 
-def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> None:
-    ok = [(p, r) for p, r in reports if isinstance(r, Report) and r.valid]
-    bad = [(p, r) for p, r in reports if not (isinstance(r, Report) and r.valid)]
-    ok.sort(key=lambda item: (item[1].total, item[1].max_guesses))  # type: ignore[union-attr]
-    table = Table(title="ranked by total guesses, then max guesses")
-    for column in ("rank", "file", "game", "total", "average", "max", "status"):
-        right = column in ("rank", "total", "average", "max")
-        table.add_column(
-            column, justify="right" if right else "left", no_wrap=right, overflow="fold"
-        )
-    for rank, (path, r) in enumerate(ok, 1):
-        assert isinstance(r, Report)
-        table.add_row(
-            str(rank), escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
-            str(r.max_guesses), "valid",
-        )
-    for path, r in bad:
-        if isinstance(r, Report):
-            status = f"invalid ({r.unsolved:,} unsolved, {plural(len(r.errors), 'error')})"
-            table.add_row(
-                "-", escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
-                str(r.max_guesses), status,
+def _print_ranking(ranked: list[Ranked]) -> None:
+    """One table per game (:func:`strategytree.verify.rank`): rank, file, total,
+    average, max, and the gap to the optimum; then one line per file not ranked,
+    saying why."""
+    games: dict[str | None, list[Ranked]] = {}
+    for item in ranked:
+        games.setdefault(item.game, []).append(item)
+    for game, items in games.items():
+        title = (f"{game}: ranked by total guesses, then max guesses" if game is not None
+                 else "not read")
+        table = Table(title=escape(title))
+        for column in ("rank", "file", "game", "total", "average", "max", "status"):
+            right = column in ("rank", "total", "average", "max")
+            table.add_column(
+                column, justify="right" if right else "left", no_wrap=right, overflow="fold"
             )
-        else:
-            table.add_row("-", escape(str(path)), "", "", "", "", escape(f"unreadable: {_words(r)}"))
-    out.print(table)
+        for item in items:
+            r = item.report
+            if r is None:
+                table.add_row("-", escape(item.source), "", "", "", "", "unreadable")
+                continue
+            status = "valid" if r.valid else "invalid"
+            if r.valid and r.gap is not None:
+                status += f", {r.gap.short}" + (" above the optimum" if r.gap.exact else "")
+            table.add_row(
+                "-" if item.rank is None else str(item.rank), escape(item.source), escape(r.game),
+                f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), escape(status),
+            )
+        out.print(table)
+        for item in items:
+            if item.reason is not None:
+                why = "unreadable" if item.report is None else "invalid"
+                out.print(f"{item.source}: {why}: {item.reason}", markup=False, soft_wrap=True)
 
 
 @app.command("show")
@@ -651,6 +670,9 @@ def show_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="With --secret: print the game as JSON (see the README).")
+    ] = False,
 ) -> None:
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
@@ -670,7 +692,19 @@ def show_command(
             raise StrategyTreeError("--secret shows one game as text; drop --format, --path and --depth")
         if depth is not None and kind in ("markdown", "csv", "html"):
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
+        if as_json and secret is None:
+            raise StrategyTreeError("--json prints the game of one --secret; add --secret")
+        if as_json and output is not None:
+            raise StrategyTreeError("--json prints to stdout; drop -o")
         strategy, game, _ = _read(file, source_format, lenient, options, max_input_mb)
+        if as_json:
+            from .guide import play_secret, played_json
+
+            played = played_json(game, secret, *play_secret(strategy, game, secret))
+            _print_json(played)
+            if not played["solved"]:
+                raise typer.Exit(EXIT_INVALID)
+            return
         guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
                        styled=output is None and out.is_terminal)
         if guide.styled is not None:
@@ -709,10 +743,12 @@ def stats_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
 
-    Exit 1 when some secret is not solved.
+    Beside the total, how far it is from the optimum (or at most from it, by a
+    lower bound).  Exit 1 when some secret is not solved.
     """
     from .stats import guess_stats, plot_stats, stats_report
 
@@ -725,8 +761,13 @@ def stats_command(
             plot_stats(stats, plot, title=file.name)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
-    for part in stats_report(stats, str(file), plot):
-        out.print(part, soft_wrap=isinstance(part, str))
+    if as_json:
+        _print_json(stats.to_dict())
+        if plot is not None:
+            err.print(f"plot written to {escape(str(plot))}", soft_wrap=True)
+    else:
+        for part in stats_report(stats, str(file), plot):
+            out.print(part, soft_wrap=isinstance(part, str))
     if stats.unsolved:
         raise typer.Exit(EXIT_INVALID)
 
@@ -795,6 +836,7 @@ def generate_command(
             "--checkpoint", help="lookahead, optimal: save the search here and resume from it."
         ),
     ] = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Build a strategy (one-step rule, lookahead search or exact search), write it atomically, score it.
 
@@ -840,8 +882,11 @@ def generate_command(
     except KeyboardInterrupt:
         raise _interrupted(checkpoint) from None
     report.source = str(output)
-    _print_report(report)
-    out.print(f"built in {built:.2f} s, written to {escape(str(output))}")
+    if as_json:
+        _print_json({**report.to_dict(), "seconds": built})
+    else:
+        _print_report(report)
+        out.print(f"built in {built:.2f} s, written to {escape(str(output))}")
     if not report.valid:
         raise typer.Exit(EXIT_INVALID)
 
@@ -856,6 +901,7 @@ def bound_command(
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="Try every guess near the root (slower).")
     ] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """The fewest guesses that solve every secret, proved by exhaustion.
 
@@ -877,6 +923,11 @@ def bound_command(
     except KeyboardInterrupt:
         raise _interrupted() from None
     elapsed = time.perf_counter() - started
+    if as_json:
+        from .search.driver import bound_json
+
+        _print_json(bound_json(game, answer, elapsed))
+        return
     below = f"; none within {answer - 1}" if answer > 1 else ""
     out.print(
         f"{escape(game.name)}: {plural(answer, 'guess')} solve{'s' * (answer == 1)} every "
@@ -1071,6 +1122,7 @@ def simulate_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Play many games with a rule or a strategy file: average, max and histogram.
 
@@ -1082,7 +1134,14 @@ def simulate_command(
     from .builders import GreedyChooser
     from .files import write_text_atomic
     from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
-    from .simulate import check_simulate, games_csv, plot_histogram, simulate_runs
+    from .simulate import (
+        adversary_json,
+        check_simulate,
+        games_csv,
+        plot_histogram,
+        simulate_runs,
+        simulation_json,
+    )
     from .stats import plot_format
 
     try:  # an option without effect in the simulation asked for
@@ -1109,6 +1168,9 @@ def simulate_command(
             guesser = breaker_for(game, strategy, rule, pool, seed=seed, first=first)
             outcome = adversary_game(game, guesser)
             what = str(strategy_file) if strategy is not None else f"the {guesser.chooser.rule} rule"
+            if as_json:
+                _print_json(adversary_json(game, outcome, what, time.perf_counter() - started))
+                return
             out.print(f"{escape(game.name)}: {escape(what)} against the adversary", soft_wrap=True)
             out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
             if outcome.note:
@@ -1135,12 +1197,16 @@ def simulate_command(
             plot_histogram(results, plot)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
-    _print_simulation(results, shown)
-    out.print(f"played in {elapsed:.2f} s")
+    if as_json:
+        _print_json(simulation_json(results, elapsed))
+    else:
+        _print_simulation(results, shown)
+        out.print(f"played in {elapsed:.2f} s")
+    notes = err if as_json else out  # with --json, stdout holds the JSON alone
     if csv_file is not None:
-        out.print(f"games written to {escape(str(csv_file))}")
+        notes.print(f"games written to {escape(str(csv_file))}")
     if plot is not None:
-        out.print(f"histogram drawn to {escape(str(plot))}")
+        notes.print(f"histogram drawn to {escape(str(plot))}")
     if any(r.unsolved for r in results):
         raise typer.Exit(EXIT_INVALID)
 

@@ -50,6 +50,7 @@ from .errors import CodeError, StrategyError
 from .game import Game, Reply, resolve_game
 from .replay import FlatTree, Replay, replay, reply_codes
 from .tree import Node, Strategy
+from .verify import spelled
 from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
@@ -66,6 +67,7 @@ __all__ = [
     "lookup_rows",
     "parse_path",
     "play_secret",
+    "played_json",
     "played_text",
 ]
 
@@ -374,3 +376,20 @@ def played_text(moves: list[tuple[str, Reply]], problem: str | None) -> str:
     lines = [f"{i}. {guess}  {reply}" for i, (guess, reply) in enumerate(moves, 1)]
     end = f"  solved in {plural(len(moves), 'guess')}" if problem is None else f"\nnot solved: {problem}"
     return "\n".join(lines) + end
+
+
+def played_json(
+    game: Game, secret: str, moves: list[tuple[str, Reply]], problem: str | None
+) -> dict[str, object]:
+    """The ``show --secret --json`` shape of a game as :func:`play_secret` returns it:
+    ``game``, ``secret``, ``moves`` (``guess``, ``reply``), ``guesses``, ``solved``
+    and ``reason`` (why the strategy stops, None when solved); codes in the game's
+    alphabet (:func:`strategytree.verify.spelled`)."""
+    return {
+        "game": game.name,
+        "secret": spelled(game.code_text(game.parse_code(secret)), game.symbols),
+        "moves": [{"guess": spelled(g, game.symbols), "reply": str(r)} for g, r in moves],
+        "guesses": len(moves),
+        "solved": problem is None,
+        "reason": problem,
+    }

@@ -25,8 +25,9 @@ import io
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -34,11 +35,12 @@ from . import feedback
 from .builders import GreedyChooser, draws_at_random
 from .errors import ArgumentError, StrategyError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
-from .play import LETTERS_ONLY, Alphabet, moves_text
+from .play import LETTERS_ONLY, Alphabet, Outcome, moves_text
 from .progress import Progress, ProgressCallback
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
+from .verify import spelled
 from .words import plural
 
 __all__ = [
@@ -46,11 +48,13 @@ __all__ = [
     "Simulation",
     "Spread",
     "Summary",
+    "adversary_json",
     "check_simulate",
     "choose_secrets",
     "games_csv",
     "plot_histogram",
     "simulate",
+    "simulation_json",
     "simulate_runs",
     "spread",
     "summary",
@@ -381,6 +385,74 @@ def summary(simulations: list[Simulation]) -> Summary:
         unsolved=[(sim, g) for sim in simulations for g in sim.games if not g.solved],
         spread=spread(simulations),
     )
+
+
+# -- JSON ---------------------------------------------------------------------------
+def _path(game: Game, moves: list[tuple[CodeIndex, ReplyCode]]) -> str:
+    """A game's path in the game's alphabet (:func:`strategytree.verify.spelled`)."""
+    return spelled(moves_text(game, moves, LETTERS_ONLY), game.symbols)
+
+
+def simulation_json(simulations: list[Simulation], seconds: float | None = None) -> dict[str, Any]:
+    """The ``simulate --json`` shape: ``game``, ``player``, ``secrets`` (which were
+    played), ``runs``, ``games``, ``solved``, ``total``, ``average`` (None when none
+    was solved), ``max_guesses``, ``histogram`` (keys as strings, all runs together),
+    ``per_run`` (``seed``, ``games``, ``solved``, ``total``, ``average``,
+    ``max_guesses`` of each), ``spread`` (:class:`Spread`'s fields), ``unsolved``
+    (``run``, ``seed``, ``secret``, ``path``, ``reason`` of each game not solved;
+    codes in the game's alphabet) and ``seconds``.
+    """
+    s = summary(simulations)
+    first = simulations[0]
+    game = first.game
+    runs = {id(sim): k for k, sim in enumerate(simulations, 1)}
+    return {
+        "game": game.name,
+        "player": first.player,
+        "secrets": first.secrets,
+        "runs": len(simulations),
+        "games": s.games,
+        "solved": s.solved,
+        "total": s.total,
+        "average": s.average,
+        "max_guesses": s.max_guesses,
+        "histogram": {str(k): v for k, v in s.histogram.items()},
+        "per_run": [
+            {"seed": sim.seed, "games": len(sim.games), "solved": sim.solved, "total": sim.total,
+             "average": sim.average, "max_guesses": sim.max_guesses}
+            for sim in simulations
+        ],
+        "spread": asdict(s.spread),
+        "unsolved": [
+            {"run": runs[id(sim)], "seed": sim.seed,
+             "secret": spelled(game.code_text(game.secrets[g.secret]), game.symbols),
+             "path": _path(game, g.moves), "reason": g.reason}
+            for sim, g in s.unsolved
+        ],
+        "seconds": seconds,
+    }
+
+
+def adversary_json(
+    game: Game, outcome: Outcome, player: str, seconds: float | None = None
+) -> dict[str, Any]:
+    """The ``simulate --adversary --json`` shape: ``game``, ``player``, ``adversary``
+    (True), ``guesses``, ``moves`` (``guess`` in the game's alphabet, ``reply``),
+    ``path``, ``note`` (what the strategy said, or None) and ``seconds``."""
+    return {
+        "game": game.name,
+        "player": player,
+        "adversary": True,
+        "guesses": outcome.guesses,
+        "moves": [
+            {"guess": spelled(game.code_text(game.guesses[g]), game.symbols),
+             "reply": str(game.reply(r))}
+            for g, r in outcome.moves
+        ],
+        "path": _path(game, outcome.moves),
+        "note": outcome.note,
+        "seconds": seconds,
+    }
 
 
 # -- files --------------------------------------------------------------------------

@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import StrategyTreeError
 from .game import Game
 from .guide import GuideTree
+from .literature import Gap, gap
 from .tree import Strategy
+from .verify import spelled
 from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when a report is asked for
@@ -69,6 +71,10 @@ class GuessStats:
     """guesses -> secrets solved with that many"""
     branches: list[Branch] = field(default_factory=list)
     """one per reply to the first guess, in the strategy's order (the win first)"""
+    gap: Gap | None = None
+    """how far the total is, or can be, from the optimum (when every secret is solved)"""
+    symbols: str = "letters"
+    """how the game shows codes (the JSON spells the first guess so)"""
 
     @property
     def solved(self) -> int:
@@ -89,6 +95,26 @@ class GuessStats:
     @property
     def average(self) -> float:
         return self.total / self.solved if self.solved else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``stats --json`` shape: ``game``, ``first_guess`` (in the game's
+        alphabet), ``secrets``, ``solved``, ``unsolved``, ``total``, ``average``,
+        ``max_guesses``, ``histogram`` (keys as strings), ``branches`` (one per reply
+        to the first guess: ``reply``, ``secrets``, ``total``, ``average``,
+        ``max_guesses``, ``unsolved``) and ``gap`` (None when some secret is unsolved)."""
+        return {
+            "game": self.game,
+            "first_guess": spelled(self.first_guess, self.symbols),
+            "secrets": self.secrets,
+            "solved": self.solved,
+            "unsolved": self.unsolved,
+            "total": self.total,
+            "average": self.average,
+            "max_guesses": self.max_guesses,
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "branches": [asdict(b) | {"average": b.average} for b in self.branches],
+            "gap": self.gap.to_dict() if self.gap is not None else None,
+        }
 
 
 def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessStats:
@@ -116,7 +142,13 @@ def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessSt
             str(tree.reply[c]), len(g), int(g.sum()), int(g.max()) if len(g) else 0,
             reached - len(g),
         ))
-    return GuessStats(tree.game.name, tree.guess[0], len(tree.game.secrets), histogram, branches)
+    game = tree.game
+    solved_all = sum(histogram.values()) == len(game.secrets) > 0
+    total = sum(k * v for k, v in histogram.items())
+    return GuessStats(
+        game.name, tree.guess[0], len(game.secrets), histogram, branches,
+        gap=gap(game, total, max(histogram)) if solved_all else None, symbols=game.symbols,
+    )
 
 
 def stats_report(
@@ -134,6 +166,7 @@ def stats_report(
         f"{stats.solved:,} of {plural(stats.secrets, 'secret')} solved, "
         f"{plural(stats.total, 'guess')}, "
         f"average {stats.average:.4f}, max {stats.max_guesses}",
+        *([escape(str(stats.gap))] if stats.gap is not None else []),
         "guesses per secret:",
     ]
     histogram = Table(box=None, padding=(0, 1), show_edge=False)

@@ -17,10 +17,28 @@ import numpy as np
 
 from .errors import StrategyTreeError
 from .game import LETTERS, Game, Reply, resolve_game
+from .literature import Gap, gap
 from .replay import FlatTree, Replay, replay
 from .tree import Strategy
 
-__all__ = ["Problem", "Report", "Unsolved", "infer_game", "node_visits", "verify"]
+__all__ = [
+    "Problem", "Ranked", "Report", "Unsolved", "infer_game", "node_visits", "rank", "ranking_json",
+    "spelled", "verify",
+]
+
+
+def spelled(text: str, symbols: str) -> str:
+    """Codes written in letters (one code, or a path ``"AB 10, AC 01"``) spelled in the
+    alphabet a game shows codes in (:attr:`Game.symbols <strategytree.game.Game.symbols>`):
+    the one place the ``--json`` reports spell codes.
+
+    >>> spelled("ABCD 10, BADC 04", "digits"), spelled("ABCD", "letters")
+    ('0123 10, 1032 04', 'ABCD')
+    """
+    return text.translate(_AS_DIGITS) if symbols == "digits" else text
+
+
+_AS_DIGITS = str.maketrans(LETTERS[:10], "0123456789")
 
 
 @dataclass(frozen=True)
@@ -93,6 +111,10 @@ class Report:
     """whether unreachable branches count as errors"""
     repairs: list[str] = field(default_factory=list)
     """what lenient reading changed in the file (``source:line:column: what``)"""
+    gap: Gap | None = None
+    """how far the total is, or can be, from the optimum (when every secret is solved)"""
+    symbols: str = "letters"
+    """how the game shows codes (the JSON spells secrets and paths so)"""
 
     @property
     def average(self) -> float:
@@ -108,13 +130,111 @@ class Report:
             and not (self.strict and self.unreachable_branches)
         )
 
+    @property
+    def reason(self) -> str | None:
+        """Why the strategy is invalid, in one line (None when valid)."""
+        if self.valid:
+            return None
+        parts = []
+        if self.errors:
+            parts.append(f"{_count(len(self.errors), 'error')} (first: {self.errors[0]})")
+        if self.unsolved:
+            first = (f" (e.g. {self.unsolved_examples[0].secret}: "
+                     f"{self.unsolved_examples[0].reason})" if self.unsolved_examples else "")
+            parts.append(f"{_count(self.unsolved, 'secret')} not solved{first}")
+        if not parts:  # strict, and only unreachable branches
+            first = self.unreachable_branches[0]
+            parts.append(f"{_count(len(self.unreachable_branches), 'unreachable branch', 'es')}"
+                         f" (first: {first})")
+        return "; ".join(parts)
+
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary (histogram keys become strings)."""
+        """The ``verify --json`` shape of one file: every field (histogram keys as
+        strings, secrets and paths in the game's alphabet), ``average``, ``valid``,
+        ``reason`` (None when valid) and ``gap`` (:meth:`Gap.to_dict
+        <strategytree.literature.Gap.to_dict>`, None when some secret is unsolved)."""
         out = asdict(self)
         out["average"] = self.average
         out["valid"] = self.valid
+        out["reason"] = self.reason
         out["histogram"] = {str(k): v for k, v in self.histogram.items()}
+        out["gap"] = self.gap.to_dict() if self.gap is not None else None
+        for case in out["unsolved_examples"]:
+            case["secret"] = spelled(case["secret"], self.symbols)
+            case["path"] = spelled(case["path"], self.symbols)
+        for key in ("invalid_replies", "unreachable_branches", "errors"):
+            for problem in out[key]:
+                problem["path"] = spelled(problem["path"], self.symbols)
         return out
+
+
+def _count(n: int, thing: str, plural: str = "s") -> str:
+    """``1 error``, ``3 errors``."""
+    return f"{n:,} {thing}{plural * (n != 1)}"
+
+
+# -- several files ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ranked:
+    """One file of a ranking (:func:`rank`)."""
+
+    source: str
+    """the file"""
+    report: Report | None
+    """its report (None when it could not be read)"""
+    rank: int | None
+    """1 for the best valid strategy of its game (ties share a rank); None when invalid"""
+    reason: str | None
+    """why it is not ranked: the report's :attr:`Report.reason`, or why it could not be read"""
+
+    @property
+    def game(self) -> str | None:
+        """The game the file was checked against (None when unreadable)."""
+        return self.report.game if self.report is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """One item of ``verify --json`` with several files: ``rank`` (None when not
+        ranked), ``reason`` and, for a file read, every field of :meth:`Report.to_dict`;
+        for an unreadable one ``source``, ``game`` (None), ``valid`` (False) and
+        ``unreadable`` (the reason again)."""
+        if self.report is None:
+            return {"rank": None, "source": self.source, "game": None, "valid": False,
+                    "reason": self.reason, "unreadable": self.reason}
+        return {"rank": self.rank, **self.report.to_dict()}
+
+
+def rank(results: list[tuple[str, Report | str]]) -> list[Ranked]:
+    """Rank files by the code-golf rules, each game apart: the fewest guesses in
+    total, then the lowest maximum; the same total and maximum share a rank.
+
+    ``results`` pairs each file with its report, or with why it could not be read.
+    Games come in the order of their first file; in a game, the ranked files,
+    then the invalid ones (in the given order); the unreadable files last.
+    """
+    games: dict[str, list[tuple[str, Report]]] = {}
+    unreadable = []
+    for source, result in results:
+        if isinstance(result, Report):
+            games.setdefault(result.game, []).append((source, result))
+        else:
+            unreadable.append(Ranked(source, None, None, result))
+    out: list[Ranked] = []
+    for files in games.values():
+        valid = sorted(
+            ((s, r) for s, r in files if r.valid), key=lambda sr: (sr[1].total, sr[1].max_guesses)
+        )
+        place, score = 0, None
+        for k, (source, report) in enumerate(valid, 1):
+            if (report.total, report.max_guesses) != score:
+                place, score = k, (report.total, report.max_guesses)
+            out.append(Ranked(source, report, place, None))
+        out += [Ranked(s, r, None, r.reason) for s, r in files if not r.valid]
+    return out + unreadable
+
+
+def ranking_json(ranked: list[Ranked]) -> list[dict[str, Any]]:
+    """The ``verify --json`` output of several files: :meth:`Ranked.to_dict` of each."""
+    return [item.to_dict() for item in ranked]
 
 
 # -- inferring the game ----------------------------------------------------------
@@ -186,6 +306,7 @@ def verify(
     histogram = {int(k): int(v) for k, v in enumerate(counts) if v}
     unsolved_ix = np.flatnonzero(~solved)
     cases = [_unsolved(tree, played, int(s)) for s in unsolved_ix[:examples]]
+    total = int(solved_at.sum())
     return Report(
         source=strategy.source,
         game=game.name,
@@ -194,7 +315,7 @@ def verify(
         game_notes=notes,
         secrets=len(game.secrets),
         solved=int(solved.sum()),
-        total=int(solved_at.sum()),
+        total=total,
         max_guesses=int(solved_at.max()) if len(solved_at) else 0,
         histogram=histogram,
         unsolved=len(unsolved_ix),
@@ -204,6 +325,8 @@ def verify(
         errors=errors,
         strict=strict,
         repairs=list(strategy.repairs),
+        gap=gap(game, total, int(solved_at.max())) if len(unsolved_ix) == 0 and len(game.secrets) else None,
+        symbols=game.symbols,
     )
 
 
