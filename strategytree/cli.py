@@ -21,12 +21,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NamedTuple, Optional
+from typing import Annotated, Any, NamedTuple, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
 
 from . import __version__
 from .convert import GAME_FORMATS, read_file
@@ -36,17 +37,61 @@ from .errors import (
     OutputExistsError,
     StrategyFileError,
     StrategyTreeError,
+    refuse_inert,
 )
 from .game import Game, resolve_game
 from .notation import MAX_INPUT_BYTES
 from .tree import Strategy
 from .verify import Ranked, Report, rank, ranking_json, verify
+from .words import plural
+
+#: click's usage error (a missing option, a bad value, an unknown option) and the
+#: base of all its errors, as the installed typer has them (its own copy of click, or click)
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+_ClickError: type[Exception] = typer.BadParameter.__mro__[2]
+
+
+class _Commands(TyperGroup):
+    """The command group, whose usage errors (a missing option, a bad number, an
+    unknown option) are one ``error:`` line and exit 2, as every argument error is,
+    instead of click's usage text and typer's framed box."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            code = super().main(*args, standalone_mode=False, **extra)
+        except _ClickError as problem:
+            if type(problem).__name__ != "NoArgsIsHelpError":  # (that one has shown the help)
+                err.print(f"[bold red]error:[/] {escape(_usage_words(problem))}", soft_wrap=True)
+            usage = isinstance(problem, _UsageError)
+            code = EXIT_UNREADABLE if usage else getattr(problem, "exit_code", EXIT_UNREADABLE)
+        except typer.Abort:
+            _say("aborted")
+            code = EXIT_INVALID
+        if not isinstance(code, int):
+            code = EXIT_OK  # a command's return value, not an exit code
+        if code == EXIT_INTERRUPTED:
+            code = _stop_code()  # typer turns every KeyboardInterrupt into 130
+        if not standalone_mode:
+            return code
+        sys.exit(code)
+
+
+def _usage_words(problem: Exception) -> str:
+    """A usage error in one line: click's message, and where to read more."""
+    message = " ".join(problem.format_message().split())  # type: ignore[attr-defined]
+    message = message[:1].lower() + message[1:].rstrip(".")
+    context = getattr(problem, "ctx", None)
+    if context is None:
+        return message
+    return f"{message} (see {context.command_path} --help)"
+
 
 app = typer.Typer(
     name="strategytree",
+    cls=_Commands,
     help="Build, check and explain decision-tree strategies for Mastermind.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (bash, zsh, fish, powershell)
     pretty_exceptions_enable=False,
     epilog="Exit codes: 0 success, 1 invalid strategy, 2 unreadable input or bad arguments, "
     "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.  Strategy files, pipes and - (stdin) are read up "
@@ -173,6 +218,27 @@ def _fail(problem: StrategyTreeError | str, code: int = EXIT_UNREADABLE) -> type
     return typer.Exit(code)
 
 
+def _given(ctx: typer.Context, **values: object) -> dict[str, object]:
+    """``values`` (options by parameter name) with None for each one left at its
+    default, not given on the command line: what the library's checks of
+    options without effect read."""
+    return {
+        name: None if (source := ctx.get_parameter_source(name)) is None
+        or source.name in ("DEFAULT", "DEFAULT_MAP") else value
+        for name, value in values.items()
+    }
+
+
+def _refuse_inert(
+    given: dict[str, object], takes: tuple[str, ...], where: str, **context: object
+) -> None:
+    """:func:`~strategytree.errors.refuse_inert`, worded in flags (exit 2)."""
+    try:
+        refuse_inert(given, takes, where, **context)
+    except ArgumentError as problem:
+        raise _fail(problem) from None
+
+
 def _check_outputs(
     outputs: list[Path | None],
     *,
@@ -189,11 +255,13 @@ def _check_outputs(
     from .files import check_not_same, check_writable, is_stdout
 
     read = {**(inputs or {}), "the checkpoint": checkpoint}
+    if force and all(output is None for output in outputs):
+        _refuse_inert({"force": True}, (), "without an output file to overwrite")
     try:
         for k, output in enumerate(outputs):
             if output is not None and is_stdout(output) and not stdout:
                 raise StrategyTreeError(
-                    "- (the standard output) is taken by show -o and convert -o only; name a file"
+                    "- (the standard output) is taken by show, convert and format -o only; name a file"
                 )
             check_not_same(output, read)
             for other in outputs[:k]:
@@ -505,7 +573,7 @@ def _print_report(report: Report) -> None:
         out.print(_histogram(report.histogram, "secrets"))
     _print_problems("[cyan]repaired:[/]", report.repairs)
     if report.unsolved:
-        out.print(f"[red]{report.unsolved:,} secrets not solved[/], e.g.:")
+        out.print(f"[red]{plural(report.unsolved, 'secret')} not solved[/], e.g.:")
         for case in report.unsolved_examples:
             out.print(f"  {case.secret}: {case.path}: {case.reason}", soft_wrap=True, markup=False)
     _print_problems("[red]error:[/]", report.errors)
@@ -706,6 +774,7 @@ def stats_command(
 
 @app.command("generate")
 def generate_command(
+    ctx: typer.Context,
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the strategy file.")],
     pegs: NewPegs = None,
     colors: NewColors = None,
@@ -784,23 +853,26 @@ def generate_command(
     ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
     per install (announced), and not counted in the time reported.
     """
-    from .generate import generate
+    from .generate import check_method, generate
     from .notation import dump
 
+    asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also)
+    try:  # an option without effect in the method asked for: before any work
+        check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint)
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
     _check_outputs([output], force=force, checkpoint=checkpoint)
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, _ = options.game()
         _warmed(game, lambda small: generate(
-            small, method, rule=rule, pool=pool, seed=seed, symmetry=not no_symmetry,
-            widths=widths, also=also, max_guesses=max_guesses,
+            small, method, **asked, symmetry=not no_symmetry, max_guesses=max_guesses,
         ))
         started = time.perf_counter()
         with _progress("building" if method == "greedy" else "searching", game) as show:
             strategy = generate(
-                game, method, rule=rule, pool=pool, seed=seed, first=first,
-                symmetry=not no_symmetry, widths=widths, also=also, max_guesses=max_guesses,
-                checkpoint=checkpoint, progress=show,
+                game, method, **asked, first=first, symmetry=not no_symmetry,
+                max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
             )
         built = time.perf_counter() - started
         dump(strategy, output, indent=indent, force=force)
@@ -858,7 +930,8 @@ def bound_command(
         return
     below = f"; none within {answer - 1}" if answer > 1 else ""
     out.print(
-        f"{escape(game.name)}: {answer} guesses solve every secret{below} "
+        f"{escape(game.name)}: {plural(answer, 'guess')} solve{'s' * (answer == 1)} every "
+        f"secret{below} "
         f"(proved in {elapsed:.2f} s)",
         soft_wrap=True,
     )
@@ -905,6 +978,7 @@ AdversaryOption = Annotated[
 
 
 def _game_and_strategy(
+    ctx: typer.Context,
     strategy_file: Path | None,
     source_format: str | None,
     lenient: bool,
@@ -912,8 +986,11 @@ def _game_and_strategy(
     max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Game, Strategy | None]:
     """The strategy file read (if any, see :func:`_read`), and the game of the options
-    and the file."""
+    and the file.  Without a file, the options of reading one are refused (exit 2)."""
     if strategy_file is None:
+        reading = _given(ctx, source_format=source_format, lenient=lenient, max_input_mb=max_mb)
+        reading["fmt"] = reading.pop("source_format")
+        _refuse_inert(reading, (), "without {strategy}", strategy="FILE")
         return options.game()[0], None
     strategy, game, _ = _read(strategy_file, source_format, lenient, options, max_mb)
     return game, strategy
@@ -921,6 +998,7 @@ def _game_and_strategy(
 
 @app.command("play")
 def play_command(
+    ctx: typer.Context,
     strategy_file: StrategyOption = None,
     rule: RuleOption = "entropy",
     pool: PoolOption = "all",
@@ -956,21 +1034,25 @@ def play_command(
         adversary_game,
         alphabet_for,
         breaker_for,
+        check_play,
         computer_breaks,
         draw_secret,
         moves_text,
         you_break,
     )
 
-    if breaker not in ("computer", "you"):
-        raise _fail(f"unknown breaker {breaker!r}; choose computer or you")
-    if breaker == "you" and strategy_file is not None:
-        raise _fail("--strategy chooses the computer's guesses; with --breaker you, you guess")
+    try:  # an option without effect in the game asked for
+        check_play(
+            breaker, strategy=strategy_file, adversary=adversary,
+            **_given(ctx, rule=rule, pool=pool, seed=seed), first=first, hints=hints,
+        )
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
     terminal = _Terminal()
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient, options, max_input_mb
+            ctx, strategy_file, source_format, lenient, options, max_input_mb
         )
         shown = alphabet_for(game, alphabet)
         guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
@@ -984,7 +1066,7 @@ def play_command(
             if outcome.note:
                 terminal.say(outcome.note)
             terminal.say(
-                f"The adversary held out for {outcome.guesses} guesses: "
+                f"The adversary held out for {plural(outcome.guesses, 'guess')}: "
                 f"{moves_text(game, outcome.moves, shown)}"
             )
         else:
@@ -997,12 +1079,13 @@ def play_command(
         code = _stop_code() if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID
         raise typer.Exit(code) from None
     if not outcome.solved:
-        out.print(f"game stopped after {outcome.guesses} guess{'es' * (outcome.guesses != 1)}")
+        out.print(f"game stopped after {plural(outcome.guesses, 'guess')}")
         raise typer.Exit(EXIT_INVALID)
 
 
 @app.command("simulate")
 def simulate_command(
+    ctx: typer.Context,
     strategy_file: StrategyOption = None,
     rule: RuleOption = "entropy",
     pool: PoolOption = "all",
@@ -1053,6 +1136,7 @@ def simulate_command(
     from .play import adversary_game, alphabet_for, breaker_for, moves_text
     from .simulate import (
         adversary_json,
+        check_simulate,
         games_csv,
         plot_histogram,
         simulate_runs,
@@ -1060,6 +1144,13 @@ def simulate_command(
     )
     from .stats import plot_format
 
+    try:  # an option without effect in the simulation asked for
+        check_simulate(
+            strategy=strategy_file, adversary=adversary, **_given(ctx, rule=rule, pool=pool, seed=seed),
+            first=first, fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot,
+        )
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
     _check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
     if plot is not None:
         try:
@@ -1070,7 +1161,7 @@ def simulate_command(
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient, options, max_input_mb
+            ctx, strategy_file, source_format, lenient, options, max_input_mb
         )
         shown = alphabet_for(game, alphabet)
         if adversary:
@@ -1084,7 +1175,7 @@ def simulate_command(
             out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
             if outcome.note:
                 out.print(outcome.note, markup=False, soft_wrap=True)
-            out.print(f"{outcome.guesses} guesses ({time.perf_counter() - started:.2f} s)")
+            out.print(f"{plural(outcome.guesses, 'guess')} ({time.perf_counter() - started:.2f} s)")
             return
         if strategy is None:
             _warmed(game, lambda small: simulate_runs(
@@ -1151,11 +1242,11 @@ def _print_simulation(results: list, shown) -> None:
         spread = s.spread
         out.print(
             f"average over {spread.runs} runs: {spread.mean:.4f} ± {spread.stdev:.4f} (sd), "
-            f"from {spread.low:.4f} to {spread.high:.4f}; worst game {spread.worst} guesses",
+            f"from {spread.low:.4f} to {spread.high:.4f}; worst game {plural(spread.worst, 'guess')}",
             soft_wrap=True,
         )
     if s.unsolved:
-        out.print(f"[red]{len(s.unsolved):,} games not solved[/], e.g.:")
+        out.print(f"[red]{plural(len(s.unsolved), 'game')} not solved[/], e.g.:")
         for _, g in s.unsolved[:5]:
             out.print(
                 f"  {shown.text(game, g.secret, secret=True)}: {moves_text(game, g.moves, shown)}: {g.reason}",
@@ -1187,6 +1278,7 @@ def convert_command(
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
+    lenient: Lenient = False,
 ) -> None:
     """Convert a strategy tree written by another solver into the brace grammar (or JSON).
 
@@ -1201,7 +1293,14 @@ def convert_command(
     try:
         options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
         game = options.game()[0] if options.given else None
-        strategy, kind, _ = read_file(file, source_format, game, max_bytes=max_input_mb * 2**20)
+        strategy, kind, _ = read_file(
+            file, source_format, game, lenient=lenient, max_bytes=max_input_mb * 2**20
+        )
+        if kind not in GAME_FORMATS:
+            given = options._asdict()
+            given["preset"] = None if options.preset == "mastermind" else options.preset
+            refuse_inert(given, (), f"on a {kind} file (only mmstrat files are read in a game)")
+        _say_repairs(strategy)
         if output is None or is_stdout(output):
             sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")
             return
@@ -1210,7 +1309,54 @@ def convert_command(
     except StrategyTreeError as problem:
         raise _fail(problem) from None
     err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({kind}): "
-              f"{strategy.count_nodes():,} guesses in the tree", soft_wrap=True)
+              f"{plural(strategy.count_nodes(), 'guess')} in the tree", soft_wrap=True)
+
+
+def _say_repairs(strategy: Strategy) -> None:
+    """The repairs a lenient reading made, one ``repaired:`` line each on stderr."""
+    for repair in strategy.repairs[:SHOWN_PROBLEMS]:
+        _say(f"repaired: {repair}")
+    if len(strategy.repairs) > SHOWN_PROBLEMS:
+        _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
+
+
+@app.command("format")
+def format_command(
+    file: Annotated[Path, typer.Argument(help="A strategy file (in any format read, see --from).")],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="Write to this file (atomically); - for stdout."),
+    ],
+    source_format: SourceFormat = None,
+    lenient: Lenient = False,
+    indent: Annotated[
+        Optional[int], typer.Option("--indent", min=0, help="Indent nested guesses by this many spaces.")
+    ] = None,
+    force: Force = False,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
+) -> None:
+    """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
+
+    No spaces, upper-case codes, two-digit replies, on one line or indented
+    (--indent); the branches keep their order.  With --lenient the dialects seen
+    in the wild are read and each repair is reported on stderr.  Any format read
+    is accepted (--from), as by convert.
+    """
+    from .convert import normalise
+    from .files import is_stdout
+
+    _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    try:
+        read = normalise(
+            file, output, source_format, lenient=lenient, indent=indent, force=force,
+            max_bytes=max_input_mb * 2**20,
+        )
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
+    _say_repairs(read.strategy)
+    if not is_stdout(output):
+        repaired = plural(len(read.strategy.repairs), "repair")
+        _say(f"wrote {output} ({repaired}) from {file} ({read.fmt})")
 
 
 def main() -> None:

@@ -49,6 +49,7 @@ from .guide import (
 )
 from .notation import Alphabet
 from .tree import Strategy
+from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
@@ -285,8 +286,9 @@ def render(
         text = lookup_markdown(rows) if fmt == "markdown" else lookup_csv(rows)
         missing = int(tree.visits[start]) - len(rows)
         if missing:
-            warning = (f"{missing:,} secrets behind this guide are not solved by the strategy; "
-                       f"the table lists the {len(rows):,} it solves")
+            verb = "is" if missing == 1 else "are"
+            warning = (f"{plural(missing, 'secret')} behind this guide {verb} not solved by the "
+                       f"strategy; the table lists the {len(rows):,} it solves")
     elif fmt == "dot":
         text = to_dot(tree, start, depth)
     else:

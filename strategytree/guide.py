@@ -59,6 +59,7 @@ from .game import Game, Reply, resolve_game
 from .notation import Alphabet, Step, alphabet_for, parse_path, secret_index
 from .replay import FlatTree, Replay, replay, reply_codes
 from .tree import Node, Strategy
+from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
@@ -379,8 +380,7 @@ def game_text(
 def played_text(moves: list[tuple[str, Reply]], problem: str | None) -> str:
     """A game as :func:`play_secret` returns it, one guess a line, then how it ended."""
     lines = [f"{i}. {guess}  {reply}" for i, (guess, reply) in enumerate(moves, 1)]
-    n = len(moves)
-    end = f"  solved in {n} guess{'es' * (n != 1)}" if problem is None else f"\nnot solved: {problem}"
+    end = f"  solved in {plural(len(moves), 'guess')}" if problem is None else f"\nnot solved: {problem}"
     return "\n".join(lines) + end
 
 

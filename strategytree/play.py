@@ -28,8 +28,8 @@ from typing import Protocol
 import numpy as np
 
 from . import feedback
-from .builders import GreedyChooser
-from .errors import CodeError, StrategyTreeError
+from .builders import GreedyChooser, draws_at_random
+from .errors import ArgumentError, CodeError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
 from .notation import (
     ALPHABETS,
@@ -57,6 +57,7 @@ __all__ = [
     "adversary_reply",
     "alphabet_for",
     "breaker_for",
+    "check_play",
     "computer_breaks",
     "draw_secret",
     "guess_index",
@@ -478,3 +479,58 @@ def moves_text(
     (codes in ``alphabet``, by default the game's)."""
     alphabet = alphabet or alphabet_for(game)
     return ", ".join(f"{alphabet.text(game, g)} {game.reply(r)}" for g, r in moves)
+
+
+#: who may guess in a game of :func:`check_play`: the computer (a person replies) or you
+BREAKERS = ("computer", "you")
+
+
+def check_play(
+    breaker: str = "computer",
+    *,
+    strategy: object = None,
+    adversary: bool = False,
+    rule: str | None = None,
+    pool: str | None = None,
+    seed: int | None = None,
+    first: str | None = None,
+    hints: bool = False,
+) -> None:
+    """Raise :class:`~strategytree.errors.ArgumentError` unless ``breaker`` is one of
+    :data:`BREAKERS` and each argument given (not None nor False) has an effect
+    in that game.
+
+    When you guess, ``hints`` does, and ``seed`` (the secret drawn) unless the
+    adversary replies (it keeps no secret).  When the computer guesses, the
+    ``strategy`` or the one-step ``rule`` with its ``pool`` and ``first``
+    guess do (with a strategy, which opens the game, the rule takes over where
+    it has no branch: ``first`` has no effect), and ``seed`` where the rule
+    draws at random (:func:`~strategytree.builders.draws_at_random`).
+
+    >>> check_play("you", rule="minimax")
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: rule='minimax' has no effect when you guess
+    """
+    if breaker not in BREAKERS:
+        raise ArgumentError("{breaker}: choose computer or you", breaker=breaker)
+    given = {
+        "strategy": strategy, "rule": rule, "pool": pool, "first": first, "seed": seed,
+        "hints": hints,
+    }
+    if breaker == "you":
+        if adversary:
+            refuse_inert(given, ("hints",), "when you guess against {adversary}", adversary=True)
+        refuse_inert(given, ("hints", "seed"), "when you guess")
+        return
+    refuse_inert(given, ("strategy", "rule", "pool", "first", "seed"), "when the computer guesses")
+    if strategy is not None and first is not None:
+        raise ArgumentError(
+            "{first} has no effect with {strategy}: the strategy opens the game",
+            first=first, strategy=strategy,
+        )
+    if seed is not None and not draws_at_random(rule or "entropy", pool or "all"):
+        raise ArgumentError(
+            "{seed} has no effect: nothing is drawn at random (the random rule, a sample:N "
+            "pool, or a secret when you guess)", seed=seed,
+        )

@@ -32,14 +32,15 @@ from typing import Any
 import numpy as np
 
 from . import feedback
-from .builders import GreedyChooser
-from .errors import StrategyError, StrategyTreeError
+from .builders import GreedyChooser, draws_at_random
+from .errors import ArgumentError, StrategyError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
 from .play import Alphabet, Outcome, alphabet_for, moves_text
 from .progress import Progress, ProgressCallback
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
+from .words import plural
 
 __all__ = [
     "Played",
@@ -47,6 +48,7 @@ __all__ = [
     "Spread",
     "Summary",
     "adversary_json",
+    "check_simulate",
     "choose_secrets",
     "games_csv",
     "plot_histogram",
@@ -164,7 +166,9 @@ class _Grower:
         subset = node.secrets[node.replies == reply]
         if len(subset) == len(node.secrets):
             guess = self.game.code_text(self.game.guesses[node.guess])
-            raise StrategyTreeError(f"no progress: guess {guess} does not split {len(subset)} secrets")
+            raise StrategyTreeError(
+                f"no progress: guess {guess} does not split {plural(len(subset), 'secret')}"
+            )
         if node.child_sym is None:
             node.child_sym = node.sym.after(self.game.guesses[node.guess])
         child = node.children[reply] = _Node(subset, node.child_sym)
@@ -495,7 +499,7 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
     extra = f" ± {s.stdev:.4f} over {s.runs} runs" if s.runs > 1 else ""
     axes.set_title(
         title
-        or f"{first.game.name}, {first.player}: {played:,} games, average {s.mean:.4f}{extra}",
+        or f"{first.game.name}, {first.player}: {plural(played, 'game')}, average {s.mean:.4f}{extra}",
         fontsize=9,
     )
     from .files import write_bytes_atomic
@@ -510,3 +514,63 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
     finally:
         plt.close(figure)
     return write_bytes_atomic(path, buffer.getvalue())
+
+
+def check_simulate(
+    *,
+    strategy: object = None,
+    adversary: bool = False,
+    rule: str | None = None,
+    pool: str | None = None,
+    seed: int | None = None,
+    first: str | None = None,
+    fraction: float | None = None,
+    games: int | None = None,
+    runs: int | None = None,
+    csv: object = None,
+    plot: object = None,
+) -> None:
+    """Raise :class:`~strategytree.errors.ArgumentError` unless each argument
+    given (not None nor False; ``runs`` above 1) has an effect in the simulation
+    asked for.
+
+    Against the ``adversary`` one game is played: the secrets (``fraction``,
+    ``games``), ``runs`` and the outputs (``csv``, ``plot``) have no effect.
+    A ``strategy`` chooses every guess (``rule``, ``pool``, ``first`` have no
+    effect; against the adversary the rule takes over where the strategy has
+    no branch, but the strategy still opens).  ``seed`` and ``runs`` need
+    something drawn at random: the random rule, a sample:N pool, or the
+    secrets (``fraction``, ``games``).
+
+    >>> check_simulate(strategy="s.txt", rule="minimax")
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: rule='minimax' has no effect with strategy='s.txt'
+    """
+    runs = runs if runs is not None and runs > 1 else None
+    given = {
+        "strategy": strategy, "rule": rule, "pool": pool, "first": first, "seed": seed,
+        "fraction": fraction, "games": games, "runs": runs, "csv": csv, "plot": plot,
+    }
+    if adversary:
+        plays = ("strategy", "rule", "pool", "first", "seed")
+        refuse_inert(given, plays, "against {adversary} (one game)", adversary=True)
+    elif strategy is not None:
+        refuse_inert(
+            {"rule": rule, "pool": pool}, (), "with {strategy}", strategy=strategy
+        )
+    if strategy is not None and first is not None:
+        raise ArgumentError(
+            "{first} has no effect with {strategy}: the strategy opens the game",
+            first=first, strategy=strategy,
+        )
+    drawn = fraction is not None or games is not None
+    if not drawn and not draws_at_random(rule or "entropy", pool or "all"):
+        why = "nothing is drawn at random (the random rule, a sample:N pool, {games}, {fraction})"
+        if seed is not None:
+            raise ArgumentError("{seed} has no effect: " + why, seed=seed, games="N", fraction="F")
+        if runs is not None:
+            raise ArgumentError(
+                "{runs} would play the same games again: " + why, runs=runs, games="N",
+                fraction="F",
+            )

@@ -27,6 +27,7 @@ from .game import Game
 from .guide import GuideTree
 from .literature import Gap, gap
 from .tree import Strategy
+from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when a report is asked for
     from rich.console import RenderableType
@@ -159,7 +160,8 @@ def stats_report(
 
     parts: list[RenderableType] = [
         f"[bold]{escape(name)}[/]: {stats.game}, first guess {stats.first_guess}",
-        f"{stats.solved:,} of {stats.secrets:,} secrets solved, {stats.total:,} guesses, "
+        f"{stats.solved:,} of {plural(stats.secrets, 'secret')} solved, "
+        f"{plural(stats.total, 'guess')}, "
         f"average {stats.average:.4f}, max {stats.max_guesses}",
         *([escape(str(stats.gap))] if stats.gap is not None else []),
         "guesses per secret:",
@@ -183,7 +185,9 @@ def stats_report(
     if plot is not None:
         parts.append(f"plot written to {escape(str(plot))}")
     if stats.unsolved:
-        parts.append(f"[red]{stats.unsolved:,} secrets not solved[/] (strategytree verify says where)")
+        parts.append(
+            f"[red]{plural(stats.unsolved, 'secret')} not solved[/] (strategytree verify says where)"
+        )
     return parts
 
 

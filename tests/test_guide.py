@@ -354,7 +354,7 @@ def test_render_every_format() -> None:
 def test_render_says_what_is_missing_in_words_of_arguments() -> None:
     short = st.loads(EXAMPLE.replace(",00:CC", ""))
     table = render(short, MM23, "csv")
-    assert table.warning is not None and table.warning.startswith("1 secrets behind this guide")
+    assert table.warning is not None and table.warning.startswith("1 secret behind this guide is")
     assert render(short, MM23, secret="CC").unsolved
     for options in ({"fmt": "csv", "secret": "CA"}, {"path": "AB 10", "secret": "CA"},
                     {"fmt": "html", "depth": 1}, {"fmt": "pdf"}):
