@@ -27,6 +27,13 @@ def median_time(run: Callable[[], object], repeat: int = 5) -> float:
 def command(args: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
     """Run ``python -m strategytree ARGS`` (the console script's own code path);
     wall time in seconds and peak RSS in MiB (from the child's resource usage)."""
+    elapsed, _, peak = measured(args, env)
+    return elapsed, peak
+
+
+def measured(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
+    """As :func:`command`, with the child's CPU time (user + system) between: on
+    a loaded machine the wall time grows with the load, the CPU time much less."""
     full_env = dict(os.environ, **(env or {}))
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
@@ -40,7 +47,7 @@ def command(args: list[str], env: dict[str, str] | None = None) -> tuple[float, 
             out.seek(0)
             text = out.read().decode(errors="replace")
             raise RuntimeError(f"strategytree {' '.join(args)} failed ({child.returncode}):\n{text}")
-    return elapsed, usage.ru_maxrss // 1024
+    return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024
 
 
 def median_command(args: list[str], repeat: int = 3) -> tuple[float, int]:

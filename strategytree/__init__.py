@@ -7,10 +7,15 @@
 (21, 3)
 
 Importing the package is cheap: numba is imported, and kernels compiled, only
-when a kernel is first used (``strategytree.kernels``).
+when a kernel is first used (``strategytree.kernels``); numpy and lark only
+when a name that needs them is first used.
 """
 
 from __future__ import annotations
+
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .errors import (
     CodeError,
@@ -19,10 +24,48 @@ from .errors import (
     StrategyFileError,
     StrategyTreeError,
 )
-from .game import Game, Reply, distinct, mastermind, resolve_game
-from .notation import dump, dumps, load, loads
-from .tree import Node, Strategy, Visitor, walk
-from .verify import Report, infer_game, verify
+
+if TYPE_CHECKING:
+    from .game import Game, Reply, distinct, mastermind, resolve_game
+    from .notation import dump, dumps, load, loads
+    from .tree import Node, Strategy, Visitor, walk
+    from .verify import Report, infer_game, verify
+
+#: where each public name lives; imported on first use, so that a command
+#: needing none of them (``strategytree --help``) never imports numpy or lark
+_HOMES = {
+    "Game": "game", "Reply": "game", "distinct": "game", "mastermind": "game",
+    "resolve_game": "game",
+    "dump": "notation", "dumps": "notation", "load": "notation", "loads": "notation",
+    "Node": "tree", "Strategy": "tree", "Visitor": "tree", "walk": "tree",
+    "Report": "verify", "infer_game": "verify", "verify": "verify",
+}
+
+
+class _Package(ModuleType):
+    """The package module: the name ``verify`` stays the function even after the
+    submodule of that name is first imported (which would bind the module there)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name in _HOMES and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
+
+
+def __getattr__(name: str) -> object:
+    """The public names of :data:`_HOMES`, imported from their modules when first asked for."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'strategytree' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __version__ = "0.1.0"
 

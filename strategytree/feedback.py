@@ -85,16 +85,22 @@ def encode(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
     codes = np.atleast_2d(np.asarray(codes, dtype=np.uint8))
     n, pegs = codes.shape
     words = n_words(pegs, colors)
+    colour = codes.astype(np.int16)
+    # the bits of each peg: one per peg in each set, all different, so a sum is an OR
+    at_pos = np.arange(pegs, dtype=np.int16) * colors + colour
+    at_cnt = colour * pegs  # plus how many earlier pegs have the same colour
+    for i in range(pegs):
+        for j in range(i):
+            at_cnt[:, i] += colour[:, j] == colour[:, i]
     pos = np.zeros((n, words), dtype=np.uint64)
     cnt = np.zeros((n, words), dtype=np.uint64)
-    rows = np.arange(n)
-    colour = codes.astype(np.int64)
-    for i in range(pegs):
-        bit = i * colors + colour[:, i]
-        pos[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
-        seen = (colour[:, :i] == colour[:, i : i + 1]).sum(axis=1)
-        bit = colour[:, i] * pegs + seen
-        cnt[rows, bit >> 6] |= np.left_shift(np.uint64(1), (bit & 63).astype(np.uint64))
+    for bits, out in ((at_pos, pos), (at_cnt, cnt)):
+        value = np.left_shift(np.uint64(1), (bits & 63).astype(np.uint64))
+        word = bits >> 6
+        for w in range(words):
+            part = np.where(word == w, value, np.uint64(0))
+            for i in range(pegs):  # column by column: a sum along a short axis is slow
+                out[:, w] += part[:, i]
     return pos, cnt
 
 

@@ -36,6 +36,7 @@ import numpy as np
 
 from .errors import CodeError, GameArgumentError, GameError
 from .feedback import encode, kernel_form, n_words, replies_numpy
+from .words import plural
 
 T = TypeVar("T")
 
@@ -106,11 +107,12 @@ def reply_problem(reply: Reply, pegs: int) -> str | None:
     """
     b, w = reply
     if b + w > pegs:
-        return f"{b} + {w} key pegs is more than the {pegs} pegs of the game"
+        return f"{b} + {w} key pegs is more than the {plural(pegs, 'peg')} of the game"
     if b == pegs:
         return f"{b}{w} is the winning reply, which is implied and never written"
     if b == pegs - 1 and w == 1:
-        return f"{b} blacks and 1 white is impossible: the last peg cannot be misplaced alone"
+        return (f"{plural(b, 'black')} and 1 white is impossible: the last peg cannot be "
+                "misplaced alone")
     return None
 
 
@@ -264,7 +266,7 @@ class Game:
             if b == self.pegs:
                 return f"{b}{w} is the winning reply, which is implied and never written"
             if b > self.pegs:
-                return f"{b} blacks is more than the {self.pegs} pegs of the game"
+                return f"{plural(b, 'black')} is more than the {plural(self.pegs, 'peg')} of the game"
             return None
         code = 10 * b + w
         if code >= self.n_replies or code not in self.possible_replies:
@@ -567,10 +569,10 @@ def resolve_game(
     secrets_distinct = bool(chosen.distinct or distinct or distinct_guesses)
     guesses_distinct = bool(chosen.distinct_guesses or distinct_guesses)
     if strategy is not None and pegs is None:
-        pegs = len(strategy.root.guess)  # type: ignore[attr-defined]
+        pegs = len(strategy.root_guess)  # type: ignore[attr-defined]
         notes.append(f"pegs {pegs} (from the first guess)")
     if strategy is not None and colors is None:
-        letters = set("".join(_guesses_of(strategy))) & set(LETTERS)
+        letters = strategy.guess_letters() & set(LETTERS)  # type: ignore[attr-defined]
         if not letters:
             raise GameError("cannot infer the colours: no guess uses a letter A..Z")
         highest = max(letters)
@@ -602,20 +604,6 @@ def _size(chosen: Preset, what: str, given: int | None) -> int | None:
             f"{{preset}} has {fixed} {words}, not {{{what}}}", preset=chosen.name, **{what: given}
         )
     return fixed if fixed is not None else given
-
-
-def _guesses_of(strategy: object) -> list[str]:
-    """Every guess written in a strategy (anything with a ``root`` node)."""
-    root = strategy.root  # type: ignore[attr-defined]
-    guesses = [root.guess]
-    todo = [root.branches]
-    add, pop, push = guesses.append, todo.pop, todo.append
-    while todo:
-        for _, child in pop():
-            add(child.guess)
-            if child.branches:
-                push(child.branches)
-    return guesses
 
 
 def preset(

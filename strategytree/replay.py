@@ -35,7 +35,7 @@ import numpy as np
 
 from .feedback import pair_replier
 from .game import CodeIndex, Game, Reply, ReplyCode
-from .tree import Node, Strategy, Visitor, walk
+from .tree import Node, Preorder, Strategy, Visitor, walk
 
 __all__ = ["FlatTree", "Replay", "replay", "reply_codes"]
 
@@ -86,7 +86,38 @@ class FlatTree:
     """
 
     def __init__(self, strategy: Strategy | Node, game: Game) -> None:
-        root = strategy.root if isinstance(strategy, Strategy) else strategy
+        self.game = game
+        """the game whose guesses the tree's guesses were looked up in"""
+        pre = strategy.preorder if isinstance(strategy, Strategy) else None
+        self._strategy = strategy
+        if pre is not None:  # read from a file: already flat, no node objects
+            self.parents: np.ndarray = pre.parent
+            """:attr:`parent` as an array"""
+            self.ends: np.ndarray = pre.end
+            """:attr:`end` as an array"""
+            self.depths: np.ndarray = pre.depth
+            """:attr:`depth` as an array"""
+            self.written: np.ndarray = np.maximum(pre.written, 0)
+            """each incoming reply as written, ``10 * black + white`` (0 at the root)"""
+            self.positions: np.ndarray = pre.pos
+            """the offset of each guess in the text it was read from (-1 when unknown)"""
+            self._size = len(pre.pos)
+            self.formed, self.rows = _rows_of_text(pre, game.pegs, game.colors)
+        else:
+            self._walk(strategy.root if isinstance(strategy, Strategy) else strategy)
+        self.is_leaf = self.ends == np.arange(1, self._size + 1)
+        """whether each node is a known solution (no branches)"""
+        self.code = np.where(self.parents >= 0, reply_codes(game)[self.written], -1)
+        """the reply code of each incoming reply (-1 at the root, and for a reply
+        the game never gives)"""
+        # self.formed, self.rows: whether each guess is a code of the game's size
+        # and colours, and the guesses as an ``(n, pegs)`` array of colours
+        # (zeros where not formed)
+        self.guess_index = np.where(self.formed, game.guess_index(self.rows), -1)
+        """each node's guess as an index into ``game.guesses`` (-1 when it cannot be played)"""
+
+    def _walk(self, root: Node) -> None:
+        """Flatten a tree of nodes with one walk."""
         collecting = gc.isenabled()
         gc.disable()  # many small objects, no garbage
         try:
@@ -95,39 +126,61 @@ class FlatTree:
             if collecting:
                 gc.enable()
         assert isinstance(flat, _Flatten)
-        self.game = game
-        """the game whose guesses the tree's guesses were looked up in"""
-        self.nodes: list[Node] = flat.nodes
-        """the nodes themselves (for their positions in the file)"""
-        self.guess: list[str] = [node.guess for node in flat.nodes]
-        """the guess of each node, in letters"""
-        self.reply: list[Reply | None] = flat.reply
-        """the reply on the branch that leads to each node (None at the root)"""
-        self.parent: list[int] = flat.parent
-        """index of each node's parent (-1 at the root)"""
-        self.depth: list[int] = flat.depth
-        """guesses made before each node (0 at the root)"""
-        self.end: list[int] = flat.end
-        """one past the last index of each node's subtree"""
-        n = len(self.nodes)
-        self.is_leaf = np.array(self.end, dtype=np.int64) == np.arange(1, n + 1)
-        """whether each node is a known solution (no branches)"""
-        self.leaf: list[bool] = self.is_leaf.tolist()
-        """:attr:`is_leaf` as a list"""
-        self.parents = np.array(self.parent, dtype=np.int64)
-        """:attr:`parent` as an array"""
+        n = self._size = len(flat.nodes)
+        self.nodes = flat.nodes
+        self.guess = [node.guess for node in flat.nodes]
+        self.reply = flat.reply
+        self.parent, self.depth, self.end = flat.parent, flat.depth, flat.end
+        self.parents = np.array(flat.parent, dtype=np.int64)
+        self.ends = np.array(flat.end, dtype=np.int64)
+        self.depths = np.array(flat.depth, dtype=np.int64)
         self.written = np.fromiter(
             (0 if r is None else 10 * r[0] + r[1] for r in self.reply), np.int64, n
         )
-        """each incoming reply as written, ``10 * black + white`` (0 at the root)"""
-        self.code = np.where(self.parents >= 0, reply_codes(game)[self.written], -1)
-        """the reply code of each incoming reply (-1 at the root, and for a reply
-        the game never gives)"""
+        self.positions = np.fromiter(
+            (-1 if node.pos is None else node.pos for node in flat.nodes), np.int64, n
+        )
         self.formed, self.rows = self._rows()
-        """whether each guess is a code of the game's size and colours, and the
-        guesses as an ``(n, pegs)`` array of colours (zeros where not formed)"""
-        self.guess_index = np.where(self.formed, game.guess_index(self.rows), -1)
-        """each node's guess as an index into ``game.guesses`` (-1 when it cannot be played)"""
+
+    @cached_property
+    def nodes(self) -> list[Node]:
+        """The nodes themselves, in written order (made from the text when it was read)."""
+        root = self._strategy.root if isinstance(self._strategy, Strategy) else self._strategy
+        return walk(root, _Flatten()).nodes  # type: ignore[attr-defined]
+
+    @cached_property
+    def guess(self) -> list[str]:
+        """The guess of each node, in letters."""
+        assert isinstance(self._strategy, Strategy) and self._strategy.preorder is not None
+        return self._strategy.preorder.guesses()
+
+    @cached_property
+    def reply(self) -> list[Reply | None]:
+        """The reply on the branch that leads to each node (None at the root)."""
+        replies = [Reply(*divmod(bw, 10)) for bw in range(100)]
+        out: list[Reply | None] = [replies[bw] for bw in self.written.tolist()]
+        out[0] = None
+        return out
+
+    @cached_property
+    def parent(self) -> list[int]:
+        """Index of each node's parent (-1 at the root)."""
+        return self.parents.tolist()
+
+    @cached_property
+    def depth(self) -> list[int]:
+        """Guesses made before each node (0 at the root)."""
+        return self.depths.tolist()
+
+    @cached_property
+    def end(self) -> list[int]:
+        """One past the last index of each node's subtree."""
+        return self.ends.tolist()
+
+    @cached_property
+    def leaf(self) -> list[bool]:
+        """:attr:`is_leaf` as a list."""
+        return self.is_leaf.tolist()
 
     def _rows(self) -> tuple[np.ndarray, np.ndarray]:
         """Whether each guess is a code of the game, and each guess as a row of colours."""
@@ -143,7 +196,7 @@ class FlatTree:
         return formed, rows
 
     def __len__(self) -> int:
-        return len(self.guess)
+        return self._size
 
     def guess_text(self, guess: CodeIndex) -> str:
         """An allowed guess of the game (an index) in letters."""
@@ -166,6 +219,23 @@ class FlatTree:
         keys, first = np.unique(self.parents[candidates] * R + self.code[candidates],
                                 return_index=True)
         return keys, candidates[first]
+
+    @cached_property
+    def child_table(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Each node's row among the nodes with branches (-1 for a known solution),
+        and the table ``row * n_replies + reply code -> child`` (-1: no branch);
+        None when the table would be too large (:attr:`branch_keys` serves then)."""
+        R = self.game.n_replies
+        inner = ~self.is_leaf
+        rows = int(inner.sum())
+        if rows * R > max(4 * len(self), 1 << 22):
+            return None
+        rank = np.cumsum(inner) - 1
+        rank[~inner] = -1
+        keys, kids = self.branch_keys
+        table = np.full(rows * R, -1, dtype=np.int64)
+        table[rank[keys // R] * R + keys % R] = kids
+        return rank, table
 
     @cached_property
     def _child_of(self) -> dict[int, int]:
@@ -260,6 +330,21 @@ class Replay:
         return f"the strategy has no branch for reply {game.reply(reply)} to {guess}"
 
 
+def _rows_of_text(pre: Preorder, pegs: int, colors: int) -> tuple[np.ndarray, np.ndarray]:
+    """Whether each guess of a tree read from text is a code of ``pegs`` and
+    ``colors``, and the guesses as an ``(n, pegs)`` array of colours."""
+    n = len(pre.pos)
+    rows = np.zeros((n, pegs), dtype=np.uint8)
+    sized = np.flatnonzero(pre.length == pegs)
+    data = np.frombuffer(pre.text.encode("ascii"), np.uint8)
+    letters = data[pre.pos[sized, None] + np.arange(pegs)] - 65  # the grammar's guesses: A..Z
+    inside = (letters < colors).all(axis=1)
+    formed = np.zeros(n, dtype=bool)
+    formed[sized[inside]] = True
+    rows[sized[inside]] = letters[inside]
+    return formed, rows
+
+
 #: a level with at most this many games, this deep, is followed one game at a time
 _THIN, _DEEP = 4, 8
 
@@ -276,6 +361,7 @@ def replay(tree: FlatTree, secrets: np.ndarray | None = None) -> Replay:
     everything = secrets is None
     secrets = np.arange(len(game.secrets)) if everything else np.asarray(secrets, dtype=np.int64)
     n = len(secrets)
+    dense = tree.child_table
     keys, kids = tree.branch_keys
     R, win = game.n_replies, game.win
     gix, is_leaf = tree.guess_index, tree.is_leaf
@@ -300,6 +386,8 @@ def replay(tree: FlatTree, secrets: np.ndarray | None = None) -> Replay:
         nodes = where[active]
         if everything and depth == 1:
             visits[0] = n
+        elif len(nodes) * 8 > n_nodes:
+            visits += np.bincount(nodes, minlength=n_nodes)
         else:
             np.add.at(visits, nodes, 1)
         stop[active] = nodes
@@ -314,11 +402,17 @@ def replay(tree: FlatTree, secrets: np.ndarray | None = None) -> Replay:
         won[nodes[win_here]] = secrets[active[win_here]]
         going = ~win_here & ~is_leaf[nodes]
         active, nodes = active[going], nodes[going]
-        key = nodes * R + reply[going]
-        at = np.minimum(np.searchsorted(keys, key), max(len(keys) - 1, 0))
-        found = keys[at] == key if len(keys) else np.zeros(len(key), dtype=bool)
-        active = active[found]
-        where[active] = kids[at[found]]
+        if dense is not None:
+            child = dense[1][dense[0][nodes] * R + reply[going]]
+            found = child >= 0
+            active = active[found]
+            where[active] = child[found]
+        else:
+            key = nodes * R + reply[going]
+            at = np.minimum(np.searchsorted(keys, key), max(len(keys) - 1, 0))
+            found = keys[at] == key if len(keys) else np.zeros(len(key), dtype=bool)
+            active = active[found]
+            where[active] = kids[at[found]]
         depth += 1
 
     unsolved = guesses == 0

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
 
 from .game import Reply
 
-__all__ = ["Node", "Reply", "Strategy", "Visitor", "walk"]
+__all__ = ["Node", "Preorder", "Reply", "Strategy", "Visitor", "walk"]
 
 
 class Node:
@@ -133,33 +135,129 @@ def iter_nodes(root: Node) -> Iterator[tuple[Node, Reply | None, int]]:
             todo.append((child, r, depth + 1))
 
 
-@dataclass(eq=False)
+class Preorder(NamedTuple):
+    """A tree as flat arrays in written (preorder) order: the compact form the
+    reader builds (:func:`strategytree.notation.loads`), far smaller and faster
+    to make than :class:`Node` objects.  Node ``i``'s subtree is ``i .. end[i] - 1``.
+    """
+
+    text: str
+    """the text the tree was read from (each guess is a slice of it)"""
+    pos: np.ndarray
+    """offset of each node's guess in :attr:`text`"""
+    length: np.ndarray
+    """length of each node's guess"""
+    written: np.ndarray
+    """the reply on the branch into each node as written, ``10 * black + white`` (-1 at the root)"""
+    parent: np.ndarray
+    """index of each node's parent (-1 at the root)"""
+    depth: np.ndarray
+    """guesses made before each node (0 at the root)"""
+    end: np.ndarray
+    """one past the last index of each node's subtree"""
+
+    def guesses(self) -> list[str]:
+        """Every node's guess, in letters."""
+        text = self.text
+        return [text[a:b] for a, b in zip(self.pos.tolist(), (self.pos + self.length).tolist())]
+
+    def build(self) -> Node:
+        """The same tree as :class:`Node` objects (bottom up, without recursion)."""
+        replies = [Reply(*divmod(bw, 10)) for bw in range(100)]
+        guesses = self.guesses()
+        positions = self.pos.tolist()
+        written = self.written.tolist()
+        kids = np.bincount(self.parent[1:], minlength=len(guesses)).tolist()
+        done: list[tuple[Reply, Node]] = []  # finished subtrees, first child on top
+        node = Node("")
+        for i in range(len(guesses) - 1, -1, -1):
+            k = kids[i]
+            if k:
+                branches = done[-k:]
+                del done[-k:]
+                branches.reverse()
+                node = Node(guesses[i], tuple(branches), positions[i])
+            else:
+                node = Node(guesses[i], (), positions[i])
+            if i:
+                done.append((replies[written[i]], node))
+        return node
+
+
 class Strategy:
     """A whole strategy: the root node and where it came from.
 
-    The reader returns one, the builders will return one, and the writer,
-    verifier and guide take one.
+    The reader returns one, the builders return one, and the writer,
+    verifier and guide take one.  A strategy read from a file holds its
+    :class:`Preorder` form and makes its :class:`Node` objects only when
+    :attr:`root` is first asked for.
     """
 
-    root: Node
-    """the first guess and everything after it"""
-    source: str = "<string>"
-    """the file it was read from, for messages"""
-    newlines: list[int] | None = field(default=None, repr=False)
-    """offsets of the line ends of the text it was read from"""
-    repairs: list[str] = field(default_factory=list)
-    """what lenient reading changed, each as ``source:line:column: what``"""
+    __slots__ = ("_root", "preorder", "source", "newlines", "repairs")
 
-    def locate(self, node: Node) -> tuple[int, int] | None:
-        """The 1-based (line, column) where ``node``'s guess was written, if known."""
-        if node.pos is None:
+    def __init__(
+        self,
+        root: Node | None = None,
+        source: str = "<string>",
+        newlines: list[int] | None = None,
+        repairs: list[str] | None = None,
+        *,
+        preorder: Preorder | None = None,
+    ) -> None:
+        if root is None and preorder is None:
+            raise TypeError("a Strategy needs a root node or a preorder form")
+        self._root = root
+        self.preorder = preorder
+        """the flat form the reader built (None for a tree built from nodes)"""
+        self.source = source
+        """the file it was read from, for messages"""
+        self.newlines = newlines
+        """offsets of the line ends of the text it was read from"""
+        self.repairs: list[str] = [] if repairs is None else repairs
+        """what lenient reading changed, each as ``source:line:column: what``"""
+
+    @property
+    def root(self) -> Node:
+        """The first guess and everything after it."""
+        if self._root is None:
+            assert self.preorder is not None
+            self._root = self.preorder.build()
+        return self._root
+
+    @property
+    def root_guess(self) -> str:
+        """The first guess, in letters."""
+        if self._root is None and self.preorder is not None:
+            start = int(self.preorder.pos[0])
+            return self.preorder.text[start:start + int(self.preorder.length[0])]
+        return self.root.guess
+
+    def guess_letters(self) -> set[str]:
+        """Every character used in a guess."""
+        if self._root is None and self.preorder is not None:
+            pre = self.preorder
+            if len(pre.text) < 2**20:
+                return set("".join(pre.guesses()))
+            data = np.frombuffer(pre.text.encode("ascii"), np.uint8)
+            letters = (data >= 65) & (data <= 90)  # the brace grammar's guesses: A..Z
+            return {chr(c) for c in np.unique(data[letters]).tolist()}
+        return set("".join(node.guess for node, _, _ in iter_nodes(self.root)))
+
+    def __repr__(self) -> str:
+        return f"Strategy({self.root_guess!r}, source={self.source!r})"
+
+    def locate(self, node: Node | int) -> tuple[int, int] | None:
+        """The 1-based (line, column) where ``node``'s guess was written (or the
+        offset ``node``), if known."""
+        pos = node if isinstance(node, int) else node.pos
+        if pos is None or pos < 0:
             return None
         ends = self.newlines or []
-        line = bisect.bisect_left(ends, node.pos)
+        line = bisect.bisect_left(ends, pos)
         start = ends[line - 1] + 1 if line else 0
-        return line + 1, node.pos - start + 1
+        return line + 1, pos - start + 1
 
-    def where(self, node: Node) -> str:
+    def where(self, node: Node | int) -> str:
         """``source:line:column`` of the node, for messages (just ``source`` if unknown)."""
         at = self.locate(node)
         return self.source if at is None else f"{self.source}:{at[0]}:{at[1]}"
@@ -177,8 +275,12 @@ class Strategy:
 
     def count_nodes(self) -> int:
         """How many guesses are written in the tree."""
+        if self._root is None and self.preorder is not None:
+            return len(self.preorder.pos)
         return sum(1 for _ in iter_nodes(self.root))
 
     def depth(self) -> int:
         """The most guesses on any written path."""
+        if self._root is None and self.preorder is not None:
+            return int(self.preorder.depth.max()) + 1
         return max(d for _, _, d in iter_nodes(self.root)) + 1

@@ -195,12 +195,13 @@ def test_command_bad_depth() -> None:
 
 # -- the figure kept in the literature table -------------------------------------------------
 def test_the_proven_mm58_figure_is_plausible() -> None:
-    from strategytree.literature import TOTAL_LOWER_BOUNDS
+    from strategytree.literature import BOUNDS, THREE_LEVELS, best_known_lower_bound
 
-    (mm58,) = [b for b in TOTAL_LOWER_BOUNDS if b.game == "MM(5,8)"]
+    (mm58,) = [b for b in BOUNDS if b.game == "MM(5,8)" and b.method == THREE_LEVELS]
     # above the one-level bound, below every strategy known (the best greedy tree)
-    assert 158315 < mm58.bound < published("MM(5,8)", "entropy").low
-    assert "bound --total" in mm58.how
+    assert 158315 < mm58.total < published("MM(5,8)", "entropy").low
+    assert "bound --total" in mm58.source
+    assert best_known_lower_bound(mastermind(5, 8)) == mm58
 
 
 @pytest.mark.slow
