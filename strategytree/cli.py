@@ -130,6 +130,21 @@ MaxInputMb = Annotated[
 #: the default of --max-input-mb
 MAX_INPUT_MB = MAX_INPUT_BYTES // 2**20
 
+Workers = Annotated[
+    Optional[str],
+    typer.Option(
+        "--workers",
+        help="optimal, bound: search on a local Dask cluster of N worker processes "
+        "(auto: one per core), started and stopped with the command.",
+    ),
+]
+Scheduler = Annotated[
+    Optional[str],
+    typer.Option(
+        "--scheduler", envvar="STRATEGYTREE_SCHEDULER",
+        help="optimal, bound: search on the Dask cluster of this scheduler (e.g. tcp://host:8786).",
+    ),
+]
 Force = Annotated[
     bool,
     typer.Option(
@@ -140,13 +155,13 @@ Force = Annotated[
 ]
 
 #: the flag of each library argument whose flag is not its name
-FLAGS = {"preset": "--game", "fmt": "--from"}
+FLAGS = {"preset": "--game", "fmt": "--from", "client": "--workers/--scheduler"}
 
 
 def _flag(name: str, value: object) -> str:
     """A library argument as the flag that gives it: ``--pegs 5``, ``--distinct``."""
     flag = FLAGS.get(name, "--" + name.replace("_", "-"))
-    return flag if value is True else f"{flag} {value}"
+    return flag if value is True or name == "client" else f"{flag} {value}"
 
 
 def _words(problem: StrategyTreeError | str) -> str:
@@ -395,6 +410,16 @@ def _interrupted(checkpoint: Path | None = None) -> typer.Exit:
     kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
     _say(f"{_stop_words()}{kept}")
     return typer.Exit(_stop_code())
+
+
+@contextmanager
+def _cluster(workers: Optional[str], scheduler: Optional[str]) -> Iterator[object]:
+    """The Dask client of --workers / --scheduler (None: in this process);
+    the dashboard's address is printed when one is up."""
+    from .cluster import connect
+
+    with connect(workers, scheduler, say=_say) as client:
+        yield client
 
 
 def _histogram(counts: dict[int, int], what: str) -> Table:
@@ -726,6 +751,8 @@ def generate_command(
             "--checkpoint", help="lookahead, optimal: save the search here and resume from it."
         ),
     ] = None,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Build a strategy (one-step rule, lookahead search or exact search), write it atomically, score it.
 
@@ -753,12 +780,13 @@ def generate_command(
             small, method, rule=rule, pool=pool, seed=seed, symmetry=not no_symmetry,
             widths=widths, also=also, max_guesses=max_guesses,
         ))
-        started = time.perf_counter()
-        with _progress("building" if method == "greedy" else "searching", game) as show:
+        with _cluster(workers, scheduler) as client, \
+                _progress("building" if method == "greedy" else "searching", game) as show:
+            started = time.perf_counter()  # (a cluster's start-up not counted)
             strategy = generate(
                 game, method, rule=rule, pool=pool, seed=seed, first=first,
                 symmetry=not no_symmetry, widths=widths, also=also, max_guesses=max_guesses,
-                checkpoint=checkpoint, progress=show,
+                checkpoint=checkpoint, progress=show, client=client,
             )
         built = time.perf_counter() - started
         dump(strategy, output, indent=indent, force=force)
@@ -784,6 +812,8 @@ def bound_command(
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="Try every guess near the root (slower).")
     ] = False,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """The fewest guesses that solve every secret, proved by exhaustion.
 
@@ -797,9 +827,9 @@ def bound_command(
     try:
         game, _ = options.game()
         _warmed(game, lambda small: prove_bound(small, symmetry=not no_symmetry))
-        started = time.perf_counter()
-        with _progress("proving", game) as show:
-            answer = prove_bound(game, symmetry=not no_symmetry, progress=show)
+        with _cluster(workers, scheduler) as client, _progress("proving", game) as show:
+            started = time.perf_counter()  # (a cluster's start-up not counted)
+            answer = prove_bound(game, symmetry=not no_symmetry, progress=show, client=client)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
     except KeyboardInterrupt:

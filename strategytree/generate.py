@@ -48,6 +48,7 @@ def check_method(
     first: str | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    client: object | None = None,
 ) -> None:
     """Raise :class:`~strategytree.errors.ArgumentError` unless ``method`` is one
     of :data:`METHODS` and takes each of the arguments given (not None)."""
@@ -60,6 +61,8 @@ def check_method(
             "{checkpoint} is for the lookahead and optimal methods, not {method}",
             checkpoint=checkpoint, method=method,
         )
+    if method != "optimal" and client is not None:
+        raise ArgumentError("{client} is for {method}", client=client, method="optimal")
     if method != "greedy" and first is not None:
         raise ArgumentError("{first} is for {method}", first=first, method="greedy")
 
@@ -78,6 +81,7 @@ def generate(
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
+    client: object | None = None,
 ) -> Strategy:
     """A strategy for ``game`` built by ``method`` (see the module doc); the
     arguments are those of :func:`~strategytree.builders.build_greedy`,
@@ -85,9 +89,11 @@ def generate(
     may be written as text, ``8,8,4`` and ``parts,expected``) and
     :func:`~strategytree.search.build_optimal`.  Ctrl-C raises
     KeyboardInterrupt; a lookahead or optimal run keeps its work in
-    ``checkpoint`` first.
+    ``checkpoint`` first.  ``client`` (a ``distributed.Client``): the optimal
+    search runs on its Dask cluster.
     """
-    check_method(method, first=first, max_guesses=max_guesses, checkpoint=checkpoint)
+    check_method(method, first=first, max_guesses=max_guesses, checkpoint=checkpoint,
+                 client=client)
     if method == "lookahead":
         return build_lookahead(
             game, rule, widths, symmetry=symmetry, checkpoint=checkpoint, also=also,
@@ -98,7 +104,7 @@ def generate(
 
         return search.build_optimal(
             game, max_guesses=max_guesses, checkpoint=checkpoint, symmetry=symmetry,
-            progress=progress,
+            progress=progress, client=client,
         )
     return build_greedy(
         game, rule=rule, pool=pool, seed=seed, first=first, symmetry=symmetry, progress=progress

@@ -61,6 +61,8 @@ SPLIT_SHARE = 8
 CHUNKS = 16
 #: tasks in flight per worker thread
 PER_THREAD = 2
+#: seconds between two saves of the finished tasks (with a checkpoint)
+SAVE_EVERY = 0.5
 #: seconds between two looks at the number of workers alive
 WORKERS_EVERY = 2.0
 #: a task's record in the checkpoint: key, key, its first candidate (-1: the whole
@@ -423,7 +425,9 @@ class Tasks:
         if len(rows):
             cache_load(p.cache, rows)
         self.remember(*key, limit, cost, found)
-        self.search.check()  # stop when asked; save when due
+        if time.monotonic() - self.search.last_saved >= SAVE_EVERY:
+            self.search.save()  # (appends the tasks finished since the last save)
+        self.search.check()  # stop when asked
         return cost, found
 
     def remember(self, key1: int, key2: int, first: int, count: int, limit: int, cost: int,
