@@ -92,7 +92,7 @@ def connect(
     else:
         cluster = LocalCluster(
             n_workers=count, threads_per_worker=1, processes=True,
-            dashboard_address=":0" if dashboard else None, silence_logs=logging.ERROR,
+            dashboard_address=":0", silence_logs=logging.ERROR,
         )
         client = Client(cluster)
     try:

@@ -50,7 +50,7 @@ from .bounds import INF
 from .compiled import NODES, STOP, cache_load, set_key
 from .problem import Problem
 
-__all__ = ["CHUNKS", "PER_THREAD", "SPLIT_MIN", "SPLIT_SHARE", "GamePlugin", "Spec", "Tasks",
+__all__ = ["CHUNKS", "PER_THREAD", "SPLIT_LEVELS", "SPLIT_MIN", "SPLIT_SHARE", "GamePlugin", "Spec", "Tasks",
            "solve_task"]
 
 #: a set of at least this many secrets, and at least 1/SPLIT_SHARE of the game's, is
@@ -58,9 +58,11 @@ __all__ = ["CHUNKS", "PER_THREAD", "SPLIT_MIN", "SPLIT_SHARE", "GamePlugin", "Sp
 SPLIT_MIN = 100
 SPLIT_SHARE = 8
 #: the candidates of such a node (after its first, tried alone) go in this many tasks
-CHUNKS = 16
+CHUNKS = 8
+#: above this level, the first candidate of such a node is split into its parts too
+SPLIT_LEVELS = 3
 #: tasks in flight per worker thread
-PER_THREAD = 2
+PER_THREAD = 1
 #: seconds between two saves of the finished tasks (with a checkpoint)
 SAVE_EVERY = 0.5
 #: seconds between two looks at the number of workers alive
@@ -101,6 +103,8 @@ _specs: dict[str, Spec] = {}
 _homes: dict[str, Problem] = {}
 _lock = threading.Lock()
 _local = threading.local()
+#: CPU seconds this worker process has spent in tasks (read by benchmarks/cluster.py)
+SPENT = [0.0]
 
 
 class GamePlugin(WorkerPlugin):
@@ -169,6 +173,7 @@ def solve_task(
     least ``limit``), the place of the candidate that has it in ``forces`` (-1:
     none under the limit; 0 for a whole node solved), the rows of its
     strategy's cache entries when exact, and the sets searched."""
+    started = time.thread_time()
     p, groups = worker_problem(key)
     sym = history_group(key, groups, history)
     before = int(p.stats[NODES])
@@ -191,8 +196,10 @@ def solve_task(
         cost = best if found >= 0 else fail
     searched = int(p.stats[NODES]) - before
     if found < 0:
-        return cost, found, np.zeros((0, 5), dtype=np.int64), searched
-    rows = strategy_rows(p, S, d, int(forces[found]) if len(forces) else -1)
+        rows = np.zeros((0, 5), dtype=np.int64)
+    else:
+        rows = strategy_rows(p, S, d, int(forces[found]) if len(forces) else -1)
+    SPENT[0] += time.thread_time() - started
     return cost, found, rows, searched
 
 
@@ -305,32 +312,33 @@ class Tasks:
             return bool(bound > best or (bound == best and k > best_k)
                         or (best_guess >= 0 and best <= lb and k > best_k))
 
-        running: dict[asyncio.Future, tuple[int, int]] = {}
+        running: dict[asyncio.Future, tuple[int, int, bool]] = {}
         next_k = 0
         try:
             while True:
                 while next_k < len(order) and len(running) < self.slots_total and not (
-                    next_k > 0 and 0 in (k for k, _ in running.values())
+                    next_k > 0 and 0 in (k for k, *_ in running.values())
                 ):
                     if hopeless(next_k):
                         fail = min(fail, int(lbg[order[next_k]]))
                         next_k = len(order)
                         break
                     ks = order[next_k : next_k + (1 if next_k == 0 else size)]
-                    if level == 0:
+                    split = level == 0 or (next_k == 0 and level < SPLIT_LEVELS)
+                    if split:  # its parts are nodes or tasks of their own
                         i = ks[0]
                         work = self.guess(S, d, int(cands[i]), int(lbg[i]), best, sym, history,
                                           played, level)
                     else:
                         work = self.task(S, d, best, played, history, cands[ks], lbg[ks], lb)
-                    running[asyncio.ensure_future(work)] = (next_k, best)
+                    running[asyncio.ensure_future(work)] = (next_k, best, split)
                     next_k += len(ks)
                 if not running:
                     break
                 done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
                 for task in done:
-                    k, used = running.pop(task)
-                    total, j = task.result() if level else (task.result(), 0)
+                    k, used, split = running.pop(task)
+                    total, j = (task.result(), 0) if split else task.result()
                     if j >= 0 and total < used and (total < best or (total == best
                                                                      and k + j < best_k)):
                         best, best_k, best_guess = total, k + j, int(cands[order[k + j]])
@@ -338,7 +346,7 @@ class Tasks:
                             search.found(best)
                     else:
                         fail = min(fail, total)
-                for task, (k, _) in list(running.items()):
+                for task, (k, *_) in list(running.items()):
                     if hopeless(k):
                         task.cancel()
                         del running[task]
