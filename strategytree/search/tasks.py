@@ -6,21 +6,25 @@ steps as :class:`~strategytree.search.driver.Search` (:meth:`~.driver.Search.ope
 :meth:`~.driver.Search.split`, :meth:`~.driver.Search.close`), as coroutines that
 run side by side:
 
-- a **node** tries its first candidate alone (it sets the limit the others are
-  held to), then the others side by side, each with the best cost found so far
-  as its limit; a candidate that can no longer be the node's choice is
-  cancelled.  The choice is the one the in-process search makes: the first
-  candidate, in the order tried, of least cost;
-- a **candidate** on a big set (:data:`SPLIT` secrets or more, above level
-  :data:`SPLIT_LEVELS`) and every root candidate are split: their parts are
-  nodes of their own, solved side by side (exactly when there is no limit yet;
-  else a cheap look at each first, then all of them within what the limit
-  leaves, stopping as soon as their total reaches it);
-- every other candidate is one **task** (:func:`solve_task`): a set of secrets
-  (int32 indices), the guesses left, a cost limit, the forced guess and the
-  history (the guesses played, from which the worker rebuilds the symmetry
-  group).  At most :data:`PER_THREAD` tasks per worker thread are in flight,
-  so a task starts with the tightest limit known.
+- a **node** (the root, and every set of at least :data:`SPLIT_MIN` secrets and
+  1/:data:`SPLIT_SHARE` of the game's) tries its first candidate alone (it sets
+  the limit the others are held to), then the others side by side, each with
+  the best cost found so far as its limit; a candidate that can no longer be
+  the node's choice is cancelled.  The choice is the in-process search's rule:
+  the first candidate, in the order tried, of least cost.  Below the root, the
+  candidates after the first go to tasks in :data:`CHUNKS` runs, each tried in
+  turn on the worker as the in-process search tries them;
+- a root candidate, and the first candidate of a node above level
+  :data:`SPLIT_LEVELS`, is **split**: its parts are nodes (big) or tasks
+  (small) of their own, solved side by side (all exactly when there is no
+  limit yet; else a cheap look at each first, then all of them within what the
+  limit leaves, stopping as soon as their total reaches it);
+- a **task** (:func:`solve_task`) carries a set of secrets (int32 indices), the
+  guesses left, a cost limit, the candidates to try (none: the whole set) with
+  their bounds, and the history (the guesses played, from which the worker
+  rebuilds the symmetry group): about 3 KB for a set of 600.  At most
+  :data:`PER_THREAD` tasks per worker thread are in flight, so that each starts
+  with the tightest limit known.
 
 Each worker builds a game's tables once (:class:`GamePlugin`, installed on
 every worker, also on those that join later) and keeps them, with a cache of
@@ -28,9 +32,14 @@ solved sets per thread, for every task of that game.  A task returns its cost,
 the sets it searched, and, when its cost is exact, the rows of its strategy's
 cache entries (a few per secret), which the driver keeps to write the tree.
 A worker that dies mid-task is replaced by Dask and the task rerun: the
-answer is the same.  Every finished task is recorded as a row (its set's key,
-the guess, the limit, the cost) in the checkpoint, so a restarted run (on any
-number of workers) runs none of them again.
+answer is the same.  With a checkpoint, every finished task is recorded as a
+row (its set's key, its candidates, the limit, the cost, its best candidate),
+appended at most :data:`SAVE_EVERY` seconds after it finished and at a stop,
+so a restarted run (on any number of workers) runs none of them again.
+
+The total is the in-process search's; the tree too, but for ties: a worker's
+cache holds what its earlier tasks solved (where Dask ran them), and where two
+guesses cost the same the cache can tip the choice.
 """
 
 from __future__ import annotations
