@@ -98,6 +98,16 @@ def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
     assert pids[0] not in client.run(os.getpid).values()
 
 
+def test_a_cluster_gone_is_a_search_error() -> None:
+    """A client whose cluster has closed: one line, not a traceback."""
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
+        client = distributed.Client(cluster)
+    client.close()
+    with pytest.raises(st.StrategyTreeError, match="cluster"):
+        build_optimal(st.mastermind(3, 4), client=client)
+
+
 def test_arguments_are_checked() -> None:
     with connect() as client:
         assert client is None

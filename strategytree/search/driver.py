@@ -36,7 +36,7 @@ from ..tree import Node, Strategy
 from ..verify import verify
 from .bounds import INF, UNLIMITED, candidate_bounds
 from .compiled import NODES, STOP, cache_load, cache_rows, changed_rows
-from .problem import Problem, SearchError
+from .problem import Problem, SearchError, Stopped
 
 __all__ = ["Search", "build_optimal", "prove_bound", "prove_bound_table"]
 
@@ -54,10 +54,6 @@ THREADS = 2
 CHECKPOINT_EVERY = 5.0
 #: what a search's progress counts
 UNIT = "sets searched"
-
-
-class Stopped(Exception):
-    """The search was asked to stop."""
 
 
 class Choices(NamedTuple):

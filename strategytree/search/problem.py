@@ -22,7 +22,7 @@ from .bounds import INF, UNLIMITED, bound_tables, lay_out_parts
 from .compiled import Levels, Scratch, Tables, cache_get, cache_put, new_cache, workspace
 from .compiled import solve as compiled_solve
 
-__all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError"]
+__all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError", "Stopped"]
 
 #: most feedback-table entries (guesses x secrets, one byte each) the search builds
 MAX_TABLE = 400_000_000
@@ -34,6 +34,10 @@ MAX_MAPS = 5040
 
 class SearchError(StrategyTreeError):
     """The search cannot be run as asked (a game too big, no strategy within the limit, ...)."""
+
+
+class Stopped(Exception):
+    """The search was asked to stop (its statistics' stop flag was set)."""
 
 
 def transposed(fb: np.ndarray, mode: int) -> np.ndarray:

@@ -53,11 +53,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 from distributed import WorkerPlugin
 
+from ..errors import StrategyTreeError
 from ..game import Game
 from ..symmetry import Symmetry
 from .bounds import INF
 from .compiled import NODES, STOP, cache_load, set_key
-from .problem import Problem
+from .problem import Problem, SearchError, Stopped
 
 __all__ = ["CHUNKS", "PER_THREAD", "SPLIT_LEVELS", "SPLIT_MIN", "SPLIT_SHARE", "GamePlugin", "Spec", "Tasks",
            "solve_task"]
@@ -72,6 +73,8 @@ CHUNKS = 8
 SPLIT_LEVELS = 3
 #: tasks in flight per worker thread
 PER_THREAD = 1
+#: the searches whose tables a worker keeps (the last used)
+KEPT = 2
 #: seconds between two saves of the finished tasks (with a checkpoint)
 SAVE_EVERY = 0.5
 #: seconds between two looks at the number of workers alive
@@ -128,29 +131,29 @@ class GamePlugin(WorkerPlugin):
         """Keep the spec, under its key."""
         _specs[self.spec.key] = self.spec
 
-    def teardown(self, worker: object) -> None:
-        """Forget the spec, the tables and the caches."""
-        with _lock:
-            _specs.pop(self.spec.key, None)
-            _homes.pop(self.spec.key, None)
-        getattr(_local, "problems", {}).pop(self.spec.key, None)
-
 
 def worker_problem(key: str) -> tuple[Problem, dict]:
     """This thread's problem of the search ``key`` (the tables built once per
-    worker, a cache and state per thread), and its memo of symmetry groups."""
+    worker, a cache and state per thread), and its memo of symmetry groups.
+
+    A worker keeps the tables of its last :data:`KEPT` searches."""
     mine = _local.__dict__.setdefault("problems", {})
-    if key not in mine:
-        with _lock:
-            home = _homes.get(key)
+    with _lock:
+        for gone in [k for k, (_, _, home) in mine.items() if _homes.get(k) is not home]:
+            del mine[gone]
+        if key not in mine:
+            home = _homes.pop(key, None)
             if home is None:
                 spec = _specs[key]
-                home = _homes[key] = Problem.of(spec.game, spec.max_guesses, spec.symmetry,
-                                                spec.mode)
-                mine[key] = (home, {})
+                home = Problem.of(spec.game, spec.max_guesses, spec.symmetry, spec.mode)
+                mine[key] = (home, {}, home)
             else:
-                mine[key] = (home.sibling(own_stats=True), {})
-    return mine[key]
+                mine[key] = (home.sibling(own_stats=True), {}, home)
+            _homes[key] = home  # (the last used last)
+            while len(_homes) > KEPT:
+                del _homes[next(iter(_homes))]
+    problem, groups, _ = mine[key]
+    return problem, groups
 
 
 def history_group(key: str, groups: dict, history: tuple[int, ...]) -> Symmetry:
@@ -269,16 +272,23 @@ class Tasks:
 
     def root(self, search, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
         """The cost of the whole set ``S`` (as :meth:`.driver.Search.node`), the
-        levels below the root as tasks; raises ``search``'s Stopped when stopped."""
+        levels below the root as tasks.  Raises :class:`~.problem.Stopped` when
+        stopped, :class:`~.problem.SearchError` when the cluster fails."""
         self.search = search
         if len(S) <= 2:
             return search.node(S, d, limit, sym, 0, 0)
         plugin = GamePlugin(self.spec)
-        self.client.register_plugin(plugin)
-        threads = self.client.nthreads()
-        self.workers, self.threads = len(threads), max(1, sum(threads.values()))
         try:
+            self.client.register_plugin(plugin)
+            threads = self.client.nthreads()
+            self.workers, self.threads = len(threads), max(1, sum(threads.values()))
+            if not threads:
+                raise SearchError("the cluster has no workers")
             return asyncio.run(self.main(S, d, limit, sym))
+        except (Stopped, StrategyTreeError):
+            raise
+        except Exception as failure:  # a task failed (its workers died), the cluster is gone
+            raise SearchError(f"the cluster failed: {type(failure).__name__}: {failure}") from None
         finally:
             try:
                 self.client.unregister_worker_plugin(plugin.name)
