@@ -53,6 +53,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 from distributed import WorkerPlugin
 
+from ..checkpoint import CheckpointError
 from ..errors import StrategyTreeError
 from ..game import Game
 from ..symmetry import Symmetry
@@ -243,6 +244,8 @@ class Tasks:
         self.log: list[tuple[int, ...]] = []
         self.known: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.total_secrets = len(game.secrets)
+        if done is not None and (done.ndim != 2 or done.shape[1] != RECORD):
+            raise CheckpointError("a checkpoint whose task records are not this search's")
         for row in np.zeros((0, RECORD), dtype=np.int64) if done is None else done:
             self.remember(*(int(x) for x in row))
         self.finished = self.in_flight = self.waiting = 0
