@@ -11,7 +11,7 @@ then the ratio of the 1-worker time to the 2-worker time (target 1.6 on a
 timed beside them for scale.  The machine's load average is printed first and
 last: the figures are only as quiet as the machine was.
 
-    python benchmarks/cluster.py [--quick] [--rounds N] [--bulls]
+    python benchmarks/cluster.py [--quick] [--rounds N] [--bulls] [--no-in-process]
 
 ``--quick``: MM(4,6) and MM(4,7) only (seconds); default: MM(4,7) and MM(4,8)
 (a few minutes); ``--bulls``: Bulls and Cows too.
@@ -62,9 +62,10 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|")
     for label, game in games:
         times: dict[int, list[float]] = {1: [], 2: []}
-        seconds, nodes, _, total, cpu = timed(game)
-        print(f"| {label} | in-process | {total:,} | {nodes:,} | - | {cpu:.1f} | {seconds:.1f} |",
-              flush=True)
+        if "--no-in-process" not in sys.argv:
+            seconds, nodes, _, total, cpu = timed(game)
+            print(f"| {label} | in-process | {total:,} | {nodes:,} | - | {cpu:.1f} "
+                  f"| {seconds:.1f} |", flush=True)
         for _ in range(rounds):
             for workers in (1, 2):
                 with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
