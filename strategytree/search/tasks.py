@@ -70,8 +70,9 @@ SPLIT_MIN = 100
 SPLIT_SHARE = 8
 #: the candidates of such a node (after its first, tried alone) go in this many tasks
 CHUNKS = 8
-#: above this level, the first candidate of such a node is split into its parts too
-SPLIT_LEVELS = 3
+#: above this level, the first candidate of a node is split into its parts too (1: only
+#: the root's; more helps a game whose one big part is most of the work, as Bulls and Cows)
+SPLIT_LEVELS = 1
 #: tasks in flight per worker thread
 PER_THREAD = 1
 #: the searches whose tables a worker keeps (the last used)
