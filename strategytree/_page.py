@@ -86,7 +86,7 @@ function codeEl(text) {
   span.className = "code";
   for (const ch of text) {
     const peg = document.createElement("span");
-    const k = ch.charCodeAt(0) - 65;
+    const k = ch >= "0" && ch <= "9" ? ch.charCodeAt(0) - 48 : ch.charCodeAt(0) - 65;
     peg.className = "peg";
     peg.textContent = ch;
     peg.style.background = "hsl(" + HUES[k % HUES.length] + "," + (k < 26 ? 65 : 30) + "%,"

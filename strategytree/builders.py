@@ -43,16 +43,21 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from . import feedback
-from .errors import StrategyTreeError
+from .errors import ArgumentError, StrategyTreeError
 from .game import Game, Reply
+from .notation import guess_index
 from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry, merge_dead_colours
 from .tree import Node, Strategy
+from .words import plural
 
 if TYPE_CHECKING:
     from . import kernels
 
-__all__ = ["GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "parse_pool", "parse_rules"]
+__all__ = [
+    "GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "draws_at_random", "parse_pool",
+    "parse_rules",
+]
 
 #: rules of :func:`build_greedy`, with the names the command line accepts
 GREEDY_RULES = ("entropy", "expected", "minimax", "parts", "first", "random")
@@ -95,13 +100,29 @@ def parse_pool(text: str | Pool) -> Pool:
     raise StrategyTreeError(f"unknown pool {text!r}; expected all, consistent or sample:N (N > 0)")
 
 
-def parse_rules(text: str) -> tuple[str, ...]:
-    """Rules listed as text, ``parts,expected``, each checked (aliases resolved).
+def parse_rules(text: str, *, argument: str = "rules") -> tuple[str, ...]:
+    """Rules listed as text, ``parts,expected``, each checked (aliases resolved);
+    an error names the text as ``argument``.
 
     >>> parse_rules("parts, knuth")
     ('parts', 'minimax')
     """
-    return tuple(_rule_name(r.strip()) for r in text.split(",") if r.strip())
+    names = text.split(",")
+    if text.strip() and not all(r.strip() for r in names):
+        raise ArgumentError(
+            f"{{{argument}}}: a rule is missing between two commas", **{argument: text}
+        )
+    return tuple(_rule_name(r.strip()) for r in names if r.strip())
+
+
+def draws_at_random(rule: str, pool: str | Pool = "all") -> bool:
+    """True when ``rule`` with ``pool`` depends on a seed (the ``random`` rule, a
+    ``sample:N`` pool): only then does a seed change what is built or played.
+
+    >>> draws_at_random("entropy"), draws_at_random("entropy", "sample:50")
+    (False, True)
+    """
+    return _rule_name(rule) == "random" or parse_pool(pool).kind == "sample"
 
 
 def _rule_name(rule: str) -> str:
@@ -126,8 +147,9 @@ class GreedyChooser:
     :mod:`strategytree.play` asks it during a game and
     :mod:`strategytree.simulate` while playing many.  ``rule``, ``pool``,
     ``seed`` and ``symmetry`` are those of :func:`build_greedy`; ``first``
-    forces the opening guess (letters).  The ``random`` rule and ``sample:N``
-    pools draw from one generator, seeded once, in the order of the calls.
+    forces the opening guess (as a person types it, in the game's alphabet:
+    ``AABB``, or ``0123`` for Bulls and Cows).  The ``random`` rule and
+    ``sample:N`` pools draw from one generator, seeded once, in the order of the calls.
 
     >>> from strategytree.game import mastermind
     >>> game = mastermind(4, 6)
@@ -156,11 +178,8 @@ class GreedyChooser:
         """each secret's index among the guesses (-1 when it may not be guessed)"""
         self.opening: int | None = None
         """the forced opening guess (an index into ``game.guesses``), if any"""
-        if first is not None:
-            index = int(game.guess_index(game.parse_code(first))[0])
-            if index < 0:
-                raise StrategyTreeError(f"{first} is not an allowed guess of {game.name}")
-            self.opening = index
+        if first is not None:  # typed by a person: in the game's alphabet (or letters)
+            self.opening = guess_index(game, first)
         self._all_guesses = np.arange(len(game.guesses))
         # a colour no secret has scores nothing: only true of Mastermind's feedback
         self._repeats_allowed = (
@@ -185,7 +204,7 @@ class GreedyChooser:
     @property
     def randomised(self) -> bool:
         """True when the choices depend on the seed (``random``, ``sample:N``)."""
-        return self.rule == "random" or self.pool.kind == "sample"
+        return draws_at_random(self.rule, self.pool)
 
     def root_symmetry(self) -> Symmetry:
         """The symmetry before any guess (what :meth:`choose` takes at the root)."""
@@ -297,8 +316,8 @@ def build_greedy(
 ) -> Strategy:
     """Build a strategy for ``game`` with a one-step rule (see the module doc).
 
-    ``first`` forces the opening guess (letters); ``seed`` makes the ``random``
-    rule and ``sample:N`` pools reproducible; ``progress`` is called with the
+    ``first`` forces the opening guess (in the game's alphabet); ``seed`` makes
+    the ``random`` rule and ``sample:N`` pools reproducible; ``progress`` is called with the
     secrets settled so far (a :class:`~strategytree.progress.Progress`), now
     and then.  Each node's guess is :meth:`GreedyChooser.choose`'s.
     """
@@ -422,7 +441,7 @@ class _Splitter:
                 continue
             if size == len(secrets):
                 raise StrategyTreeError(
-                    f"no progress: guess {node.guess} does not split {len(secrets)} secrets"
+                    f"no progress: guess {node.guess} does not split {plural(len(secrets), 'secret')}"
                 )
             part = grouped[start:end]
             child = small(part.tolist()) if size <= 2 else None

@@ -107,9 +107,25 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
     expected = {"format": FORMAT, "version": VERSION, **header, "byteorder": sys.byteorder}
     try:
         with open(path, "rb") as source:
-            found = json.loads(source.readline(MAX_LINE))
+            try:
+                found = json.loads(source.readline(MAX_LINE))
+            except ValueError:  # not JSON, not text: another kind of file
+                found = None
             if not isinstance(found, dict) or found.get("format") != FORMAT:
-                raise ValueError("it does not start with a strategytree checkpoint header")
+                raise CheckpointError(
+                    f"{path}: not a usable checkpoint: not one of strategytree's (its first "
+                    "line is not a checkpoint header); use another file"
+                )
+            if found.get("version") != VERSION:
+                raise CheckpointError(
+                    f"{path}: a checkpoint of another version of strategytree "
+                    f"({found.get('version')!s}, this one reads {VERSION}); use another file"
+                )
+            if found.get("search") != expected.get("search"):
+                raise CheckpointError(
+                    f"{path}: a checkpoint of the {found.get('search')} search, not of the "
+                    f"{expected.get('search')} search; use another file"
+                )
             if found != expected:
                 differ = sorted(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
                 raise CheckpointError(
@@ -122,8 +138,12 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
                     parts.setdefault(name, []).append(array)
     except CheckpointError:
         raise
-    except (OSError, ValueError, TypeError, UnicodeDecodeError) as err:
-        raise CheckpointError(f"{path}: not a usable checkpoint ({err})") from None
+    except OSError as err:
+        raise CheckpointError(f"{path}: cannot read the checkpoint: {err.strerror or err}") from None
+    except (ValueError, TypeError) as err:  # arrays that do not join: damaged
+        raise CheckpointError(
+            f"{path}: not a usable checkpoint: damaged ({type(err).__name__}); use another file"
+        ) from None
     return {name: np.concatenate(arrays) for name, arrays in parts.items()}
 
 

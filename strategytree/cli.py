@@ -21,12 +21,13 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, NamedTuple, Optional
+from typing import Annotated, Any, NamedTuple, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from typer.core import TyperGroup
 
 from . import __version__
 from .convert import GAME_FORMATS, read_file
@@ -36,17 +37,61 @@ from .errors import (
     OutputExistsError,
     StrategyFileError,
     StrategyTreeError,
+    refuse_inert,
 )
 from .game import Game, resolve_game
 from .notation import MAX_INPUT_BYTES
 from .tree import Strategy
-from .verify import Report, verify
+from .verify import Ranked, Report, rank, ranking_json, verify
+from .words import plural
+
+#: click's usage error (a missing option, a bad value, an unknown option) and the
+#: base of all its errors, as the installed typer has them (its own copy of click, or click)
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+_ClickError: type[Exception] = typer.BadParameter.__mro__[2]
+
+
+class _Commands(TyperGroup):
+    """The command group, whose usage errors (a missing option, a bad number, an
+    unknown option) are one ``error:`` line and exit 2, as every argument error is,
+    instead of click's usage text and typer's framed box."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            code = super().main(*args, standalone_mode=False, **extra)
+        except _ClickError as problem:
+            if type(problem).__name__ != "NoArgsIsHelpError":  # (that one has shown the help)
+                err.print(f"[bold red]error:[/] {escape(_usage_words(problem))}", soft_wrap=True)
+            usage = isinstance(problem, _UsageError)
+            code = EXIT_UNREADABLE if usage else getattr(problem, "exit_code", EXIT_UNREADABLE)
+        except typer.Abort:
+            _say("aborted")
+            code = EXIT_INVALID
+        if not isinstance(code, int):
+            code = EXIT_OK  # a command's return value, not an exit code
+        if code == EXIT_INTERRUPTED:
+            code = _stop_code()  # typer turns every KeyboardInterrupt into 130
+        if not standalone_mode:
+            return code
+        sys.exit(code)
+
+
+def _usage_words(problem: Exception) -> str:
+    """A usage error in one line: click's message, and where to read more."""
+    message = " ".join(problem.format_message().split())  # type: ignore[attr-defined]
+    message = message[:1].lower() + message[1:].rstrip(".")
+    context = getattr(problem, "ctx", None)
+    if context is None:
+        return message
+    return f"{message} (see {context.command_path} --help)"
+
 
 app = typer.Typer(
     name="strategytree",
+    cls=_Commands,
     help="Build, check and explain decision-tree strategies for Mastermind.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion, --show-completion (bash, zsh, fish, powershell)
     pretty_exceptions_enable=False,
     epilog="Exit codes: 0 success, 1 invalid strategy, 2 unreadable input or bad arguments, "
     "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.  Strategy files, pipes and - (stdin) are read up "
@@ -141,8 +186,9 @@ Workers = Annotated[
 Scheduler = Annotated[
     Optional[str],
     typer.Option(
-        "--scheduler", envvar="STRATEGYTREE_SCHEDULER",
-        help="optimal, bound: search on the Dask cluster of this scheduler (e.g. tcp://host:8786).",
+        "--scheduler",
+        help="optimal, bound: search on the Dask cluster of this scheduler (e.g. "
+        "tcp://host:8786; default $STRATEGYTREE_SCHEDULER).",
     ),
 ]
 Force = Annotated[
@@ -152,6 +198,12 @@ Force = Annotated[
         help="Overwrite an existing output file (a device, a FIFO or - is written "
         "into, never replaced).",
     ),
+]
+
+JsonOption = Annotated[
+    bool,
+    typer.Option("--json", help="Print the report as JSON on stdout, and nothing else there "
+                 "(the shapes are in the README)."),
 ]
 
 #: the flag of each library argument whose flag is not its name
@@ -182,6 +234,27 @@ def _fail(problem: StrategyTreeError | str, code: int = EXIT_UNREADABLE) -> type
     return typer.Exit(code)
 
 
+def _given(ctx: typer.Context, **values: object) -> dict[str, object]:
+    """``values`` (options by parameter name) with None for each one left at its
+    default, not given on the command line: what the library's checks of
+    options without effect read."""
+    return {
+        name: None if (source := ctx.get_parameter_source(name)) is None
+        or source.name in ("DEFAULT", "DEFAULT_MAP") else value
+        for name, value in values.items()
+    }
+
+
+def _refuse_inert(
+    given: dict[str, object], takes: tuple[str, ...], where: str, **context: object
+) -> None:
+    """:func:`~strategytree.errors.refuse_inert`, worded in flags (exit 2)."""
+    try:
+        refuse_inert(given, takes, where, **context)
+    except ArgumentError as problem:
+        raise _fail(problem) from None
+
+
 def _check_outputs(
     outputs: list[Path | None],
     *,
@@ -198,11 +271,13 @@ def _check_outputs(
     from .files import check_not_same, check_writable, is_stdout
 
     read = {**(inputs or {}), "the checkpoint": checkpoint}
+    if force and all(output is None for output in outputs):
+        _refuse_inert({"force": True}, (), "without an output file to overwrite")
     try:
         for k, output in enumerate(outputs):
             if output is not None and is_stdout(output) and not stdout:
                 raise StrategyTreeError(
-                    "- (the standard output) is taken by show -o and convert -o only; name a file"
+                    "- (the standard output) is taken by show, convert and format -o only; name a file"
                 )
             check_not_same(output, read)
             for other in outputs[:k]:
@@ -413,9 +488,14 @@ def _interrupted(checkpoint: Path | None = None) -> typer.Exit:
 
 
 @contextmanager
-def _cluster(workers: Optional[str], scheduler: Optional[str]) -> Iterator[object]:
-    """The Dask client of --workers / --scheduler (None: in this process);
-    the dashboard's address is printed when one is up."""
+def _cluster(workers: Optional[str], scheduler: Optional[str], used: bool = True
+             ) -> Iterator[object]:
+    """The Dask client of --workers / --scheduler / $STRATEGYTREE_SCHEDULER (None:
+    in this process, and always when not ``used``); the dashboard's address is
+    printed when one is up."""
+    if not used:
+        yield None
+        return
     from .cluster import connect
 
     with connect(workers, scheduler, say=_say) as client:
@@ -455,7 +535,7 @@ def verify_command(
     strict: Annotated[
         bool, typer.Option("--strict", help="Treat unreachable branches as errors.")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+    as_json: JsonOption = False,
     examples: Annotated[
         int, typer.Option("--examples", min=0, help="How many unsolved secrets to show.")
     ] = 5,
@@ -467,10 +547,13 @@ def verify_command(
     """Replay every secret through each strategy file and score it.
 
     The score is the code-golf N: guesses summed over all secrets (ties: the
-    lowest maximum).  Exit 0 if every file is valid, 1 if one is not, 2 if one
-    cannot be read.
+    lowest maximum), shown beside the optimum (or a lower bound on it).  Several
+    files are ranked each game apart; the same total and maximum share a rank,
+    and each file not ranked gets one line saying why.  Exit 0 if every file is
+    valid, 1 if one is not, 2 if one cannot be read.
     """
-    reports: list[tuple[Path, Report | StrategyTreeError]] = []
+    reports: list[tuple[str, Report | str]] = []
+    unreadable: list[StrategyTreeError] = []
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     for path in files:
         try:
@@ -478,30 +561,31 @@ def verify_command(
             report = verify(strategy, game, strict=strict, examples=examples)
             report.game_notes = notes
             report.repairs = strategy.repairs
-            reports.append((path, report))
+            reports.append((str(path), report))
         except StrategyTreeError as problem:
-            reports.append((path, problem))
+            reports.append((str(path), _words(problem)))
+            unreadable.append(problem)
+    ranked = rank(reports)
     if as_json:
-        items = [
-            r.to_dict() if isinstance(r, Report) else {"source": str(p), "unreadable": str(r)}
-            for p, r in reports
-        ]
-        print(json.dumps(items[0] if len(items) == 1 else items, indent=2))
+        _print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
+        for problem in unreadable:
+            err.print(f"error: {_words(problem)}", markup=False, soft_wrap=True)
     elif len(reports) == 1:
-        path, result = reports[0]
-        if isinstance(result, StrategyTreeError):
-            raise _fail(result)
-        _print_report(result)
+        if unreadable:
+            raise _fail(unreadable[0])
+        assert ranked[0].report is not None
+        _print_report(ranked[0].report)
     else:
-        _print_ranking(reports)
-    if any(not isinstance(r, Report) for _, r in reports):
-        if as_json:
-            for _, r in reports:
-                if not isinstance(r, Report):
-                    err.print(f"error: {_words(r)}", markup=False, soft_wrap=True)
+        _print_ranking(ranked)
+    if unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     if not all(r.valid for _, r in reports if isinstance(r, Report)):
         raise typer.Exit(EXIT_INVALID)
+
+
+def _print_json(data: object) -> None:
+    """A report built by the library, as JSON: the only thing on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")  # ASCII: safe in any locale
 
 
 def _print_report(report: Report) -> None:
@@ -513,12 +597,14 @@ def _print_report(report: Report) -> None:
     table.add_row("total guesses", f"{report.total:,}")
     table.add_row("average", f"{report.average:.4f}")
     table.add_row("max guesses", str(report.max_guesses))
+    if report.gap is not None:
+        table.add_row("gap", escape(str(report.gap)))
     out.print(table)
     if report.histogram:
         out.print(_histogram(report.histogram, "secrets"))
     _print_problems("[cyan]repaired:[/]", report.repairs)
     if report.unsolved:
-        out.print(f"[red]{report.unsolved:,} secrets not solved[/], e.g.:")
+        out.print(f"[red]{plural(report.unsolved, 'secret')} not solved[/], e.g.:")
         for case in report.unsolved_examples:
             out.print(f"  {case.secret}: {case.path}: {case.reason}", soft_wrap=True, markup=False)
     _print_problems("[red]error:[/]", report.errors)
@@ -542,32 +628,39 @@ def _print_problems(label: str, problems: list) -> None:
         out.print(f"{label} ... and {len(problems) - SHOWN_PROBLEMS:,} more (--json lists them all)")
 
 
-def _print_ranking(reports: list[tuple[Path, Report | StrategyTreeError]]) -> None:
-    ok = [(p, r) for p, r in reports if isinstance(r, Report) and r.valid]
-    bad = [(p, r) for p, r in reports if not (isinstance(r, Report) and r.valid)]
-    ok.sort(key=lambda item: (item[1].total, item[1].max_guesses))  # type: ignore[union-attr]
-    table = Table(title="ranked by total guesses, then max guesses")
-    for column in ("rank", "file", "game", "total", "average", "max", "status"):
-        right = column in ("rank", "total", "average", "max")
-        table.add_column(
-            column, justify="right" if right else "left", no_wrap=right, overflow="fold"
-        )
-    for rank, (path, r) in enumerate(ok, 1):
-        assert isinstance(r, Report)
-        table.add_row(
-            str(rank), escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
-            str(r.max_guesses), "valid",
-        )
-    for path, r in bad:
-        if isinstance(r, Report):
-            status = f"invalid ({r.unsolved} unsolved, {len(r.errors)} errors)"
-            table.add_row(
-                "-", escape(str(path)), r.game, f"{r.total:,}", f"{r.average:.4f}",
-                str(r.max_guesses), status,
+def _print_ranking(ranked: list[Ranked]) -> None:
+    """One table per game (:func:`strategytree.verify.rank`): rank, file, total,
+    average, max, and the gap to the optimum; then one line per file not ranked,
+    saying why."""
+    games: dict[str | None, list[Ranked]] = {}
+    for item in ranked:
+        games.setdefault(item.game, []).append(item)
+    for game, items in games.items():
+        title = (f"{game}: ranked by total guesses, then max guesses" if game is not None
+                 else "not read")
+        table = Table(title=escape(title))
+        for column in ("rank", "file", "game", "total", "average", "max", "status"):
+            right = column in ("rank", "total", "average", "max")
+            table.add_column(
+                column, justify="right" if right else "left", no_wrap=right, overflow="fold"
             )
-        else:
-            table.add_row("-", escape(str(path)), "", "", "", "", escape(f"unreadable: {_words(r)}"))
-    out.print(table)
+        for item in items:
+            r = item.report
+            if r is None:
+                table.add_row("-", escape(item.source), "", "", "", "", "unreadable")
+                continue
+            status = "valid" if r.valid else "invalid"
+            if r.valid and r.gap is not None:
+                status += f", {r.gap.short}" + (" above the optimum" if r.gap.exact else "")
+            table.add_row(
+                "-" if item.rank is None else str(item.rank), escape(item.source), escape(r.game),
+                f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), escape(status),
+            )
+        out.print(table)
+        for item in items:
+            if item.reason is not None:
+                why = "unreadable" if item.report is None else "invalid"
+                out.print(f"{item.source}: {why}: {item.reason}", markup=False, soft_wrap=True)
 
 
 @app.command("show")
@@ -608,6 +701,9 @@ def show_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="With --secret: print the game as JSON (see the README).")
+    ] = False,
 ) -> None:
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
@@ -627,7 +723,19 @@ def show_command(
             raise StrategyTreeError("--secret shows one game as text; drop --format, --path and --depth")
         if depth is not None and kind in ("markdown", "csv", "html"):
             raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
+        if as_json and secret is None:
+            raise StrategyTreeError("--json prints the game of one --secret; add --secret")
+        if as_json and output is not None:
+            raise StrategyTreeError("--json prints to stdout; drop -o")
         strategy, game, _ = _read(file, source_format, lenient, options, max_input_mb)
+        if as_json:
+            from .guide import play_secret, played_json
+
+            played = played_json(game, secret, *play_secret(strategy, game, secret))
+            _print_json(played)
+            if not played["solved"]:
+                raise typer.Exit(EXIT_INVALID)
+            return
         guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
                        styled=output is None and out.is_terminal)
         if guide.styled is not None:
@@ -666,10 +774,12 @@ def stats_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
 
-    Exit 1 when some secret is not solved.
+    Beside the total, how far it is from the optimum (or at most from it, by a
+    lower bound).  Exit 1 when some secret is not solved.
     """
     from .stats import guess_stats, plot_stats, stats_report
 
@@ -682,14 +792,20 @@ def stats_command(
             plot_stats(stats, plot, title=file.name)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
-    for part in stats_report(stats, str(file), plot):
-        out.print(part, soft_wrap=isinstance(part, str))
+    if as_json:
+        _print_json(stats.to_dict())
+        if plot is not None:
+            err.print(f"plot written to {escape(str(plot))}", soft_wrap=True)
+    else:
+        for part in stats_report(stats, str(file), plot):
+            out.print(part, soft_wrap=isinstance(part, str))
     if stats.unsolved:
         raise typer.Exit(EXIT_INVALID)
 
 
 @app.command("generate")
 def generate_command(
+    ctx: typer.Context,
     output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the strategy file.")],
     pegs: NewPegs = None,
     colors: NewColors = None,
@@ -751,6 +867,7 @@ def generate_command(
             "--checkpoint", help="lookahead, optimal: save the search here and resume from it."
         ),
     ] = None,
+    as_json: JsonOption = False,
     workers: Workers = None,
     scheduler: Scheduler = None,
 ) -> None:
@@ -769,24 +886,28 @@ def generate_command(
     ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
     per install (announced), and not counted in the time reported.
     """
-    from .generate import generate
+    from .generate import check_method, generate
     from .notation import dump
 
+    asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also)
+    try:  # an option without effect in the method asked for: before any work
+        check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint,
+                     client=workers or scheduler)
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
     _check_outputs([output], force=force, checkpoint=checkpoint)
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, _ = options.game()
         _warmed(game, lambda small: generate(
-            small, method, rule=rule, pool=pool, seed=seed, symmetry=not no_symmetry,
-            widths=widths, also=also, max_guesses=max_guesses,
+            small, method, **asked, symmetry=not no_symmetry, max_guesses=max_guesses,
         ))
-        with _cluster(workers, scheduler) as client, \
+        with _cluster(workers, scheduler, method == "optimal") as client, \
                 _progress("building" if method == "greedy" else "searching", game) as show:
             started = time.perf_counter()  # (a cluster's start-up not counted)
             strategy = generate(
-                game, method, rule=rule, pool=pool, seed=seed, first=first,
-                symmetry=not no_symmetry, widths=widths, also=also, max_guesses=max_guesses,
-                checkpoint=checkpoint, progress=show, client=client,
+                game, method, **asked, first=first, symmetry=not no_symmetry,
+                max_guesses=max_guesses, checkpoint=checkpoint, progress=show, client=client,
             )
         built = time.perf_counter() - started
         dump(strategy, output, indent=indent, force=force)
@@ -796,8 +917,11 @@ def generate_command(
     except KeyboardInterrupt:
         raise _interrupted(checkpoint) from None
     report.source = str(output)
-    _print_report(report)
-    out.print(f"built in {built:.2f} s, written to {escape(str(output))}")
+    if as_json:
+        _print_json({**report.to_dict(), "seconds": built})
+    else:
+        _print_report(report)
+        out.print(f"built in {built:.2f} s, written to {escape(str(output))}")
     if not report.valid:
         raise typer.Exit(EXIT_INVALID)
 
@@ -812,6 +936,7 @@ def bound_command(
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="Try every guess near the root (slower).")
     ] = False,
+    as_json: JsonOption = False,
     workers: Workers = None,
     scheduler: Scheduler = None,
 ) -> None:
@@ -835,9 +960,15 @@ def bound_command(
     except KeyboardInterrupt:
         raise _interrupted() from None
     elapsed = time.perf_counter() - started
+    if as_json:
+        from .search.driver import bound_json
+
+        _print_json(bound_json(game, answer, elapsed))
+        return
     below = f"; none within {answer - 1}" if answer > 1 else ""
     out.print(
-        f"{escape(game.name)}: {answer} guesses solve every secret{below} "
+        f"{escape(game.name)}: {plural(answer, 'guess')} solve{'s' * (answer == 1)} every "
+        f"secret{below} "
         f"(proved in {elapsed:.2f} s)",
         soft_wrap=True,
     )
@@ -884,6 +1015,7 @@ AdversaryOption = Annotated[
 
 
 def _game_and_strategy(
+    ctx: typer.Context,
     strategy_file: Path | None,
     source_format: str | None,
     lenient: bool,
@@ -891,8 +1023,11 @@ def _game_and_strategy(
     max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Game, Strategy | None]:
     """The strategy file read (if any, see :func:`_read`), and the game of the options
-    and the file."""
+    and the file.  Without a file, the options of reading one are refused (exit 2)."""
     if strategy_file is None:
+        reading = _given(ctx, source_format=source_format, lenient=lenient, max_input_mb=max_mb)
+        reading["fmt"] = reading.pop("source_format")
+        _refuse_inert(reading, (), "without {strategy}", strategy="FILE")
         return options.game()[0], None
     strategy, game, _ = _read(strategy_file, source_format, lenient, options, max_mb)
     return game, strategy
@@ -900,6 +1035,7 @@ def _game_and_strategy(
 
 @app.command("play")
 def play_command(
+    ctx: typer.Context,
     strategy_file: StrategyOption = None,
     rule: RuleOption = "entropy",
     pool: PoolOption = "all",
@@ -935,21 +1071,25 @@ def play_command(
         adversary_game,
         alphabet_for,
         breaker_for,
+        check_play,
         computer_breaks,
         draw_secret,
         moves_text,
         you_break,
     )
 
-    if breaker not in ("computer", "you"):
-        raise _fail(f"unknown breaker {breaker!r}; choose computer or you")
-    if breaker == "you" and strategy_file is not None:
-        raise _fail("--strategy chooses the computer's guesses; with --breaker you, you guess")
+    try:  # an option without effect in the game asked for
+        check_play(
+            breaker, strategy=strategy_file, adversary=adversary,
+            **_given(ctx, rule=rule, pool=pool, seed=seed), first=first, hints=hints,
+        )
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
     terminal = _Terminal()
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient, options, max_input_mb
+            ctx, strategy_file, source_format, lenient, options, max_input_mb
         )
         shown = alphabet_for(game, alphabet)
         guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
@@ -963,7 +1103,7 @@ def play_command(
             if outcome.note:
                 terminal.say(outcome.note)
             terminal.say(
-                f"The adversary held out for {outcome.guesses} guesses: "
+                f"The adversary held out for {plural(outcome.guesses, 'guess')}: "
                 f"{moves_text(game, outcome.moves, shown)}"
             )
         else:
@@ -976,12 +1116,13 @@ def play_command(
         code = _stop_code() if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID
         raise typer.Exit(code) from None
     if not outcome.solved:
-        out.print(f"game stopped after {outcome.guesses} guess{'es' * (outcome.guesses != 1)}")
+        out.print(f"game stopped after {plural(outcome.guesses, 'guess')}")
         raise typer.Exit(EXIT_INVALID)
 
 
 @app.command("simulate")
 def simulate_command(
+    ctx: typer.Context,
     strategy_file: StrategyOption = None,
     rule: RuleOption = "entropy",
     pool: PoolOption = "all",
@@ -1018,6 +1159,7 @@ def simulate_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     lenient: Lenient = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Play many games with a rule or a strategy file: average, max and histogram.
 
@@ -1028,10 +1170,24 @@ def simulate_command(
     """
     from .builders import GreedyChooser
     from .files import write_text_atomic
-    from .play import LETTERS_ONLY, adversary_game, alphabet_for, breaker_for, moves_text
-    from .simulate import games_csv, plot_histogram, simulate_runs
+    from .play import adversary_game, alphabet_for, breaker_for, moves_text
+    from .simulate import (
+        adversary_json,
+        check_simulate,
+        games_csv,
+        plot_histogram,
+        simulate_runs,
+        simulation_json,
+    )
     from .stats import plot_format
 
+    try:  # an option without effect in the simulation asked for
+        check_simulate(
+            strategy=strategy_file, adversary=adversary, **_given(ctx, rule=rule, pool=pool, seed=seed),
+            first=first, fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot,
+        )
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
     _check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
     if plot is not None:
         try:
@@ -1042,18 +1198,21 @@ def simulate_command(
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     try:
         game, strategy = _game_and_strategy(
-            strategy_file, source_format, lenient, options, max_input_mb
+            ctx, strategy_file, source_format, lenient, options, max_input_mb
         )
         shown = alphabet_for(game, alphabet)
         if adversary:
             guesser = breaker_for(game, strategy, rule, pool, seed=seed, first=first)
             outcome = adversary_game(game, guesser)
             what = str(strategy_file) if strategy is not None else f"the {guesser.chooser.rule} rule"
+            if as_json:
+                _print_json(adversary_json(game, outcome, what, time.perf_counter() - started))
+                return
             out.print(f"{escape(game.name)}: {escape(what)} against the adversary", soft_wrap=True)
             out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
             if outcome.note:
                 out.print(outcome.note, markup=False, soft_wrap=True)
-            out.print(f"{outcome.guesses} guesses ({time.perf_counter() - started:.2f} s)")
+            out.print(f"{plural(outcome.guesses, 'guess')} ({time.perf_counter() - started:.2f} s)")
             return
         if strategy is None:
             _warmed(game, lambda small: simulate_runs(
@@ -1069,18 +1228,22 @@ def simulate_command(
             )
         elapsed = time.perf_counter() - started
         if csv_file is not None:
-            rows = games_csv(results, shown if alphabet != "auto" else LETTERS_ONLY)
+            rows = games_csv(results, shown)
             write_text_atomic(csv_file, rows, force=force)
         if plot is not None:
             plot_histogram(results, plot)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
-    _print_simulation(results, shown)
-    out.print(f"played in {elapsed:.2f} s")
+    if as_json:
+        _print_json(simulation_json(results, elapsed))
+    else:
+        _print_simulation(results, shown)
+        out.print(f"played in {elapsed:.2f} s")
+    notes = err if as_json else out  # with --json, stdout holds the JSON alone
     if csv_file is not None:
-        out.print(f"games written to {escape(str(csv_file))}")
+        notes.print(f"games written to {escape(str(csv_file))}")
     if plot is not None:
-        out.print(f"histogram drawn to {escape(str(plot))}")
+        notes.print(f"histogram drawn to {escape(str(plot))}")
     if any(r.unsolved for r in results):
         raise typer.Exit(EXIT_INVALID)
 
@@ -1116,11 +1279,11 @@ def _print_simulation(results: list, shown) -> None:
         spread = s.spread
         out.print(
             f"average over {spread.runs} runs: {spread.mean:.4f} ± {spread.stdev:.4f} (sd), "
-            f"from {spread.low:.4f} to {spread.high:.4f}; worst game {spread.worst} guesses",
+            f"from {spread.low:.4f} to {spread.high:.4f}; worst game {plural(spread.worst, 'guess')}",
             soft_wrap=True,
         )
     if s.unsolved:
-        out.print(f"[red]{len(s.unsolved):,} games not solved[/], e.g.:")
+        out.print(f"[red]{plural(len(s.unsolved), 'game')} not solved[/], e.g.:")
         for _, g in s.unsolved[:5]:
             out.print(
                 f"  {shown.text(game, g.secret, secret=True)}: {moves_text(game, g.moves, shown)}: {g.reason}",
@@ -1152,6 +1315,7 @@ def convert_command(
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     game_name: GameName = "mastermind",
+    lenient: Lenient = False,
 ) -> None:
     """Convert a strategy tree written by another solver into the brace grammar (or JSON).
 
@@ -1166,7 +1330,14 @@ def convert_command(
     try:
         options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
         game = options.game()[0] if options.given else None
-        strategy, kind, _ = read_file(file, source_format, game, max_bytes=max_input_mb * 2**20)
+        strategy, kind, _ = read_file(
+            file, source_format, game, lenient=lenient, max_bytes=max_input_mb * 2**20
+        )
+        if kind not in GAME_FORMATS:
+            given = options._asdict()
+            given["preset"] = None if options.preset == "mastermind" else options.preset
+            refuse_inert(given, (), f"on a {kind} file (only mmstrat files are read in a game)")
+        _say_repairs(strategy)
         if output is None or is_stdout(output):
             sys.stdout.write(writes(strategy, target_format or "brace", indent=indent) + "\n")
             return
@@ -1175,7 +1346,54 @@ def convert_command(
     except StrategyTreeError as problem:
         raise _fail(problem) from None
     err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({kind}): "
-              f"{strategy.count_nodes():,} guesses in the tree", soft_wrap=True)
+              f"{plural(strategy.count_nodes(), 'guess')} in the tree", soft_wrap=True)
+
+
+def _say_repairs(strategy: Strategy) -> None:
+    """The repairs a lenient reading made, one ``repaired:`` line each on stderr."""
+    for repair in strategy.repairs[:SHOWN_PROBLEMS]:
+        _say(f"repaired: {repair}")
+    if len(strategy.repairs) > SHOWN_PROBLEMS:
+        _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
+
+
+@app.command("format")
+def format_command(
+    file: Annotated[Path, typer.Argument(help="A strategy file (in any format read, see --from).")],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="Write to this file (atomically); - for stdout."),
+    ],
+    source_format: SourceFormat = None,
+    lenient: Lenient = False,
+    indent: Annotated[
+        Optional[int], typer.Option("--indent", min=0, help="Indent nested guesses by this many spaces.")
+    ] = None,
+    force: Force = False,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
+) -> None:
+    """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
+
+    No spaces, upper-case codes, two-digit replies, on one line or indented
+    (--indent); the branches keep their order.  With --lenient the dialects seen
+    in the wild are read and each repair is reported on stderr.  Any format read
+    is accepted (--from), as by convert.
+    """
+    from .convert import normalise
+    from .files import is_stdout
+
+    _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    try:
+        read = normalise(
+            file, output, source_format, lenient=lenient, indent=indent, force=force,
+            max_bytes=max_input_mb * 2**20,
+        )
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
+    _say_repairs(read.strategy)
+    if not is_stdout(output):
+        repaired = plural(len(read.strategy.repairs), "repair")
+        _say(f"wrote {output} ({repaired}) from {file} ({read.fmt})")
 
 
 def main() -> None:

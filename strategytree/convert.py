@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from .formats import Source
 
 __all__ = [
-    "FORMATS", "GAME_FORMATS", "WRITABLE", "FormatError", "Read", "detect", "read", "read_file",
-    "reads", "reads_all", "write", "writes",
+    "FORMATS", "GAME_FORMATS", "WRITABLE", "FormatError", "Read", "detect", "normalise",
+    "normalised", "read", "read_file", "reads", "reads_all", "write", "writes",
 ]
 
 #: every format read, and what it is
@@ -228,3 +228,46 @@ def write(
     is refused unless ``force``."""
     kind = SUFFIXES.get(Path(path).suffix.lower(), "brace") if fmt is None else fmt
     return write_text_atomic(path, writes(strategy, kind, indent=indent) + "\n", force=force)
+
+
+def normalised(
+    text: str,
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    lenient: bool = False,
+    indent: int | None = None,
+    source: str = "<string>",
+) -> str:
+    """The strategy written in ``text`` (in any format read, see :func:`reads`),
+    written back in the brace grammar the one way this package writes it: no
+    spaces, upper-case codes, two-digit replies, one line or indented by
+    ``indent`` spaces, the branches in the order the text gives them.  With
+    ``lenient``, the dialects of the brace grammar are read and repaired.
+
+    >>> normalised("{ AB:{ 10:{ac:{10:AA,01:CB,00:BB}}, 02:BA, 01:{BC:{01:CA}}, 00:CC }}",
+    ...            lenient=True)
+    '{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}'
+    """
+    return writes(reads(text, fmt, game, source=source, lenient=lenient), "brace", indent=indent)
+
+
+def normalise(
+    path: str | os.PathLike[str],
+    output: str | os.PathLike[str],
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    lenient: bool = False,
+    indent: int | None = None,
+    force: bool = False,
+    max_bytes: int = notation.MAX_INPUT_BYTES,
+) -> Read:
+    """Write the strategy file at ``path`` (read by :func:`read_file`, repaired
+    when ``lenient``) to ``output`` in the brace grammar, as :func:`normalised`
+    writes it: atomically, or streamed into ``-`` (the standard output), a
+    device or a FIFO; an existing file is refused unless ``force``.  Returns
+    what was read (the repairs made are ``read.strategy.repairs``)."""
+    read = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
+    write(read.strategy, output, "brace", indent=indent, force=force)
+    return read

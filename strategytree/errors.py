@@ -7,7 +7,7 @@ family, prints the message and exits non-zero, never with a traceback.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 
 
 class StrategyTreeError(Exception):
@@ -38,6 +38,24 @@ class ArgumentError(StrategyTreeError, ValueError):
     def worded(self, word: Callable[[str, object], str]) -> str:
         """The message with each argument written as ``word(name, value)``."""
         return self.template.format(**{k: word(k, v) for k, v in self.arguments.items()})
+
+
+def refuse_inert(
+    given: Mapping[str, object], takes: Collection[str], where: str, **context: object
+) -> None:
+    """Raise :class:`ArgumentError` for the first argument of ``given`` (those not
+    None nor False: the ones asked for) that is not one of ``takes``: in the mode
+    ``where`` describes (a template naming ``context``'s arguments) it would have
+    no effect, and an argument silently ignored means a run other than the one asked.
+
+    >>> refuse_inert({"pool": "all", "seed": None}, {"seed"}, "with {method}", method="optimal")
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: pool='all' has no effect with method='optimal'
+    """
+    for name, value in given.items():
+        if value is not None and value is not False and name not in takes:
+            raise ArgumentError(f"{{{name}}} has no effect {where}", **{name: value}, **context)
 
 
 class OutputExistsError(StrategyTreeError):

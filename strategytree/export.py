@@ -2,7 +2,10 @@
 and :func:`render`, the one call that writes a guide in any format.
 
 Both read a :class:`strategytree.guide.GuideTree` (the strategy flattened by
-one walk) and loop over its flat lists: nothing here recurses.
+one walk) and loop over its flat lists: nothing here recurses.  Codes are
+spelled in the tree's alphabet (:attr:`GuideTree.alphabet
+<strategytree.guide.GuideTree.alphabet>`: the game's own, digits for Bulls
+and Cows and Bagel).
 
 >>> from strategytree.notation import loads
 >>> from strategytree.game import mastermind
@@ -44,7 +47,9 @@ from .guide import (
     play_secret,
     played_text,
 )
+from .notation import Alphabet
 from .tree import Strategy
+from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
@@ -140,11 +145,11 @@ def to_dot(
     for i, cut in drawn:
         count_i = int(tree.visits[i])
         if tree.leaf[i]:
-            lines.append(f'  n{i} [label="{tree.guess[i]}", shape=box, style=filled, '
+            lines.append(f'  n{i} [label="{tree.shown[i]}", shape=box, style=filled, '
                          'fillcolor="#d8f5d0"];')
         else:
             plural = "" if count_i == 1 else "s"
-            lines.append(f'  n{i} [label="{tree.guess[i]}\\n{count_i} secret{plural}", '
+            lines.append(f'  n{i} [label="{tree.shown[i]}\\n{count_i} secret{plural}", '
                          "shape=ellipse];")
         if i != start:
             lines.append(f'  n{tree.parent[i]} -> n{i} [label="{tree.reply[i]}"];')
@@ -185,7 +190,8 @@ def render_dot(dot: str, path: str | os.PathLike[str]) -> Path:
 def html_data(tree: GuideTree, start: int = 0, title: str = "strategy") -> dict:
     """The subtree at ``start`` as flat arrays, for the HTML guide's script.
 
-    ``guess`` (index into ``codes``), ``reply`` (``10 * black + white``, -1 at
+    ``guess`` (index into ``codes``, the guesses spelled in the tree's
+    alphabet), ``reply`` (``10 * black + white``, -1 at
     the top), ``count`` (secrets reaching the node), ``end`` (one past its
     subtree) and ``win`` (1 if the guess can be the secret there), per node;
     ``winReply`` is the winning reply and ``labels`` how replies read in a
@@ -198,13 +204,13 @@ def html_data(tree: GuideTree, start: int = 0, title: str = "strategy") -> dict:
     if getattr(game, "scoring", "black-white") == "table":
         labels = {str(game.reply(c)): str(game.labels[c]) for c in sorted(game.possible_replies)}
     codes: dict[str, int] = {}
-    guess = [codes.setdefault(g, len(codes)) for g in tree.guess[start:stop]]
+    guess = [codes.setdefault(g, len(codes)) for g in tree.shown[start:stop]]
     reply = [-1] + [10 * r.black + r.white for r in tree.reply[start + 1 : stop]]  # type: ignore[union-attr]
     return {
         "title": title,
         "game": tree.game.name,
         "pegs": tree.game.pegs,
-        "prefix": [[g, str(r)] for g, r in tree.history(start)],
+        "prefix": [step.split(" ") for step in tree.steps(start)],
         "codes": list(codes),
         "guess": guess,
         "reply": reply,
@@ -248,13 +254,16 @@ def render(
     secret: str | None = None,
     title: str = "strategy",
     styled: bool = False,
+    alphabet: Alphabet | None = None,
 ) -> Guide:
     """``strategy`` as a guide in format ``fmt`` (one of :data:`FORMATS`).
 
     ``depth`` (text, dot) shows that many levels of replies, ``path`` only
     what follows a history (``"AABBC 10, ABCDE 21"``); ``secret`` shows the
     one game played against it instead (text only); ``title`` names the
-    HTML page; ``styled`` asks for the text guide in colour (rich).
+    HTML page; ``styled`` asks for the text guide in colour (rich).  Codes
+    in and out (``path``, ``secret``, every format) are in ``alphabet``, by
+    default the game's own (:class:`~strategytree.notation.Alphabet`).
     """
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -263,9 +272,9 @@ def render(
     if depth is not None and fmt in ("markdown", "csv", "html"):
         raise ExportError(f"a depth applies to the text and dot formats, not {fmt}")
     if secret is not None:
-        moves, problem = play_secret(strategy, game, secret)
+        moves, problem = play_secret(strategy, game, secret, alphabet)
         return Guide(_line_ended(played_text(moves, problem)), unsolved=problem is not None)
-    tree = GuideTree.build(strategy, game)
+    tree = GuideTree.build(strategy, game, alphabet)
     start = tree.locate(path)
     warning = None
     if fmt == "text":
@@ -277,8 +286,9 @@ def render(
         text = lookup_markdown(rows) if fmt == "markdown" else lookup_csv(rows)
         missing = int(tree.visits[start]) - len(rows)
         if missing:
-            warning = (f"{missing:,} secrets behind this guide are not solved by the strategy; "
-                       f"the table lists the {len(rows):,} it solves")
+            verb = "is" if missing == 1 else "are"
+            warning = (f"{plural(missing, 'secret')} behind this guide {verb} not solved by the "
+                       f"strategy; the table lists the {len(rows):,} it solves")
     elif fmt == "dot":
         text = to_dot(tree, start, depth)
     else:

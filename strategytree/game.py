@@ -36,6 +36,7 @@ import numpy as np
 
 from .errors import CodeError, GameArgumentError, GameError
 from .feedback import encode, kernel_form, n_words, replies_numpy
+from .words import plural
 
 T = TypeVar("T")
 
@@ -106,11 +107,12 @@ def reply_problem(reply: Reply, pegs: int) -> str | None:
     """
     b, w = reply
     if b + w > pegs:
-        return f"{b} + {w} key pegs is more than the {pegs} pegs of the game"
+        return f"{b} + {w} key pegs is more than the {plural(pegs, 'peg')} of the game"
     if b == pegs:
         return f"{b}{w} is the winning reply, which is implied and never written"
     if b == pegs - 1 and w == 1:
-        return f"{b} blacks and 1 white is impossible: the last peg cannot be misplaced alone"
+        return (f"{plural(b, 'black')} and 1 white is impossible: the last peg cannot be "
+                "misplaced alone")
     return None
 
 
@@ -264,7 +266,7 @@ class Game:
             if b == self.pegs:
                 return f"{b}{w} is the winning reply, which is implied and never written"
             if b > self.pegs:
-                return f"{b} blacks is more than the {self.pegs} pegs of the game"
+                return f"{plural(b, 'black')} is more than the {plural(self.pegs, 'peg')} of the game"
             return None
         code = 10 * b + w
         if code >= self.n_replies or code not in self.possible_replies:

@@ -1,19 +1,22 @@
 """Building a strategy by one of three methods, with the arguments each takes.
 
-==========  ================================================  ==========================
-method      what it builds                                    its own arguments
-==========  ================================================  ==========================
-greedy      a one-step rule at every node (:mod:`.builders`)  ``pool``, ``seed``, ``first``
-lookahead   the rule's best guesses searched level by level   ``widths``, ``also``,
+==========  ================================================  =================================
+method      what it builds                                    the arguments it takes
+==========  ================================================  =================================
+greedy      a one-step rule at every node (:mod:`.builders`)  ``rule``, ``pool``, ``seed``,
+                                                              ``first``
+lookahead   the rule's best guesses searched level by level   ``rule``, ``widths``, ``also``,
             (:mod:`.lookahead`)                               ``checkpoint``
 optimal     the exact search (:mod:`.search`)                 ``max_guesses``, ``checkpoint``
-==========  ================================================  ==========================
+==========  ================================================  =================================
 
-``first``, ``max_guesses`` and ``checkpoint`` given to a method that does not
-take them are refused with :class:`~strategytree.errors.ArgumentError`
-(rather than ignored), so that a run never silently means something else than
-what was asked; ``widths`` and ``also`` have defaults, and only the lookahead
-reads them.
+An argument given to a method that does not take it is refused with
+:class:`~strategytree.errors.ArgumentError` (rather than ignored), so that a
+run never silently means something else than what was asked; so is a
+``seed`` where nothing is drawn at random (a rule other than ``random`` with
+a pool other than ``sample:N``).  ``rule`` is the greedy and lookahead
+methods' (default ``entropy``); ``symmetry`` is every method's.  Left as None,
+an argument takes its method's default (:data:`DEFAULTS`).
 
 >>> from strategytree.game import mastermind
 >>> generate(mastermind(2, 3), "greedy", rule="minimax").root.guess
@@ -22,6 +25,14 @@ reads them.
 Traceback (most recent call last):
 ...
 strategytree.errors.ArgumentError: max_guesses=3 needs method='optimal'
+>>> generate(mastermind(2, 3), "optimal", pool="consistent")
+Traceback (most recent call last):
+...
+strategytree.errors.ArgumentError: pool='consistent' needs method='greedy'
+>>> generate(mastermind(2, 3), "optimal", rule="minimax")
+Traceback (most recent call last):
+...
+strategytree.errors.ArgumentError: rule='minimax' has no effect with method='optimal' (it is for the greedy and lookahead methods)
 """
 
 from __future__ import annotations
@@ -29,55 +40,79 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from .builders import build_greedy
+from .builders import build_greedy, draws_at_random
 from .errors import ArgumentError
 from .game import Game
 from .lookahead import build_lookahead
 from .progress import ProgressCallback
 from .tree import Strategy
 
-__all__ = ["METHODS", "check_method", "generate"]
+__all__ = ["DEFAULTS", "METHODS", "TAKES", "check_method", "generate"]
 
 #: the methods of :func:`generate`
 METHODS = ("greedy", "lookahead", "optimal")
 
 
+#: the arguments each method takes (besides the game and ``symmetry``)
+TAKES = {
+    "greedy": ("rule", "pool", "seed", "first"),
+    "lookahead": ("rule", "widths", "also", "checkpoint"),
+    "optimal": ("max_guesses", "checkpoint", "client"),
+}
+
+#: what an argument left as None means
+DEFAULTS = {"rule": "entropy", "pool": "all", "seed": 0, "widths": (8, 4), "also": ()}
+
+
 def check_method(
     method: str,
     *,
+    rule: str | None = None,
+    pool: str | None = None,
+    seed: int | None = None,
     first: str | None = None,
+    widths: Sequence[int] | str | None = None,
+    also: Sequence[str] | str | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     client: object | None = None,
 ) -> None:
     """Raise :class:`~strategytree.errors.ArgumentError` unless ``method`` is one
-    of :data:`METHODS` and takes each of the arguments given (not None)."""
+    of :data:`METHODS` and each of the arguments given (not None) has an effect
+    in it (:data:`TAKES`; a ``seed`` only where something is drawn at random)."""
     if method not in METHODS:
         raise ArgumentError(f"unknown method {method!r}; choose greedy, lookahead or optimal")
-    if method != "optimal" and max_guesses is not None:
-        raise ArgumentError("{max_guesses} needs {method}", max_guesses=max_guesses, method="optimal")
-    if method == "greedy" and checkpoint is not None:
+    given = {
+        "rule": rule, "pool": pool, "seed": seed, "first": first, "widths": widths,
+        "also": also, "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
+    }
+    for name, value in given.items():
+        if value is not None and name not in TAKES[method]:
+            takers = [m for m in METHODS if name in TAKES[m]]
+            if len(takers) == 1:
+                raise ArgumentError(f"{{{name}}} needs {{method}}", **{name: value}, method=takers[0])
+            raise ArgumentError(
+                f"{{{name}}} has no effect with {{method}} (it is for the {' and '.join(takers)} "
+                "methods)", **{name: value}, method=method,
+            )
+    if seed is not None and not draws_at_random(rule or DEFAULTS["rule"], pool or DEFAULTS["pool"]):
         raise ArgumentError(
-            "{checkpoint} is for the lookahead and optimal methods, not {method}",
-            checkpoint=checkpoint, method=method,
+            "{seed} has no effect: nothing is drawn at random (the random rule, "
+            "a sample:N pool)", seed=seed,
         )
-    if method != "optimal" and client is not None:
-        raise ArgumentError("{client} is for {method}", client=client, method="optimal")
-    if method != "greedy" and first is not None:
-        raise ArgumentError("{first} is for {method}", first=first, method="greedy")
 
 
 def generate(
     game: Game,
     method: str = "greedy",
     *,
-    rule: str = "entropy",
-    pool: str = "all",
-    seed: int = 0,
+    rule: str | None = None,
+    pool: str | None = None,
+    seed: int | None = None,
     first: str | None = None,
     symmetry: bool = True,
-    widths: Sequence[int] | str = (8, 4),
-    also: Sequence[str] | str = (),
+    widths: Sequence[int] | str | None = None,
+    also: Sequence[str] | str | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
@@ -92,11 +127,15 @@ def generate(
     ``checkpoint`` first.  ``client`` (a ``distributed.Client``): the optimal
     search runs on its Dask cluster.
     """
-    check_method(method, first=first, max_guesses=max_guesses, checkpoint=checkpoint,
-                 client=client)
+    check_method(
+        method, rule=rule, pool=pool, seed=seed, first=first, widths=widths, also=also,
+        max_guesses=max_guesses, checkpoint=checkpoint, client=client,
+    )
+    rule = rule or DEFAULTS["rule"]
     if method == "lookahead":
         return build_lookahead(
-            game, rule, widths, symmetry=symmetry, checkpoint=checkpoint, also=also,
+            game, rule, DEFAULTS["widths"] if widths is None else widths, symmetry=symmetry,
+            checkpoint=checkpoint, also=DEFAULTS["also"] if also is None else also,
             progress=progress,
         )
     if method == "optimal":
@@ -107,5 +146,6 @@ def generate(
             progress=progress, client=client,
         )
     return build_greedy(
-        game, rule=rule, pool=pool, seed=seed, first=first, symmetry=symmetry, progress=progress
+        game, rule=rule, pool=pool or DEFAULTS["pool"], seed=seed or 0, first=first,
+        symmetry=symmetry, progress=progress,
     )

@@ -8,6 +8,10 @@ form of guide reads those lists: the indented text guide, the lookup table
 of complete games (Markdown or CSV), the GraphViz and HTML exports of
 :mod:`strategytree.export` and the statistics of :mod:`strategytree.stats`.
 
+Codes are spelled in the game's alphabet (digits for Bulls and Cows and
+Bagel, :class:`~strategytree.notation.Alphabet`), in every form of guide and
+in the paths and secrets given to it; strategy files keep letters.
+
 >>> from strategytree.notation import loads
 >>> from strategytree.game import mastermind
 >>> tree = loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
@@ -34,22 +38,28 @@ AB 10, AC 10, AA 20
 1. AB  01
 2. BC  01
 3. CA  20  solved in 3 guesses
+>>> from strategytree.game import preset
+>>> print(guide_text(loads("{ABC:{20:ABD}}"), preset("bagel"), path="012 b2 w0"))
+after 012 20
+it is 013  (21 secrets come here, 20 not solved)
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import CodeError, StrategyError
+from .errors import StrategyError
 from .game import Game, Reply, resolve_game
+from .notation import Alphabet, Step, alphabet_for, parse_path, secret_index
 from .replay import FlatTree, Replay, replay, reply_codes
 from .tree import Node, Strategy
+from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
@@ -65,6 +75,7 @@ __all__ = [
     "lookup_rows",
     "parse_path",
     "play_secret",
+    "played_json",
     "played_text",
 ]
 
@@ -84,15 +95,31 @@ class GuideTree(FlatTree):
     Build one with :meth:`build`.
     """
 
-    def __init__(self, strategy: Strategy | Node, game: Game) -> None:
+    def __init__(
+        self, strategy: Strategy | Node, game: Game, alphabet: Alphabet | None = None
+    ) -> None:
         super().__init__(strategy, game)
         self.played: Replay = replay(self)
         """every secret of the game, replayed"""
+        self.alphabet: Alphabet = alphabet or alphabet_for(game)
+        """how codes are spelled in the guide (by default the game's own alphabet)"""
 
     @classmethod
-    def build(cls, strategy: Strategy | Node, game: Game) -> GuideTree:
-        """Flatten ``strategy`` with one walk, then send every secret of ``game`` through it."""
-        return cls(strategy, game)
+    def build(
+        cls, strategy: Strategy | Node, game: Game, alphabet: Alphabet | None = None
+    ) -> GuideTree:
+        """Flatten ``strategy`` with one walk, then send every secret of ``game`` through it
+        (codes spelled in ``alphabet``, by default the game's)."""
+        return cls(strategy, game, alphabet)
+
+    @cached_property
+    def shown(self) -> list[str]:
+        """The guess of each node as the guide spells it (:attr:`alphabet`)."""
+        return [self.alphabet.word(g) for g in self.guess]
+
+    def steps(self, i: int) -> list[str]:
+        """The steps that lead from the root to node ``i``, spelled: ``["012 10", ...]``."""
+        return [f"{self.alphabet.word(g)} {r}" for g, r in self.history(i)]
 
     @property
     def visits(self) -> np.ndarray:
@@ -109,32 +136,38 @@ class GuideTree(FlatTree):
         """How many secrets reach each node and go no further without a win."""
         return self.played.stuck
 
-    def locate(self, path: str | list[tuple[str | None, Reply | None]] | None) -> int:
-        """The node reached after a history such as ``"AABBC 10, ABCDE 21"``.
+    def locate(self, path: str | list[Step] | None) -> int:
+        """The node reached after a history such as ``"AABBC 10, ABCDE 21"``
+        (read by :func:`~strategytree.notation.parse_path`, codes in
+        :attr:`alphabet`; steps already read have their guesses in letters).
 
         A step may also be a reply alone (``"10, 21"``): the strategy's own
         guess is meant.  Raises :class:`StrategyError` naming the first step
         that does not exist in the strategy.
         """
-        steps = parse_path(path) if isinstance(path, str) or path is None else path
+        if isinstance(path, str) or path is None:
+            steps = parse_path(path, self.game, self.alphabet)
+        else:
+            steps = path
         at = 0
         codes = reply_codes(self.game)
+        spell = self.alphabet.word
         for number, (guess, reply) in enumerate(steps, 1):
-            shown = f"{guess or self.guess[at]} {reply}"
-            where = f"step {number} of the path ({shown})"
+            said = spell(guess or self.guess[at])
+            where = f"step {number} of the path ({said if reply is None else f'{said} {reply}'})"
             if guess is not None and guess != self.guess[at]:
                 raise StrategyError(
-                    f"{where}: the strategy guesses {self.guess[at]} here, not {guess}"
+                    f"{where}: the strategy guesses {self.shown[at]} here, not {said}"
                 )
             if reply is None:  # a guess alone may end the path
                 if number != len(steps):
-                    raise StrategyError(f"{where}: a step needs a reply, e.g. {guess} 10")
+                    raise StrategyError(f"{where}: a step needs a reply, e.g. {said} 10")
                 break
             if reply.black == self.game.pegs:
                 raise StrategyError(f"{where}: {reply} is the win; the game ends there")
             if self.leaf[at]:
                 raise StrategyError(
-                    f"{where}: the strategy expects {self.guess[at]} to be the secret; "
+                    f"{where}: the strategy expects {self.shown[at]} to be the secret; "
                     "it has no replies after it"
                 )
             code = int(codes[10 * reply.black + reply.white])
@@ -143,35 +176,10 @@ class GuideTree(FlatTree):
                 have = ", ".join(str(self.reply[c]) for c in self.children(at))
                 raise StrategyError(
                     f"{where}: the strategy has no branch for reply {reply} to "
-                    f"{self.guess[at]} (it has {have})"
+                    f"{self.shown[at]} (it has {have})"
                 )
             at = match
         return at
-
-
-def parse_path(text: str | None) -> list[tuple[str | None, Reply | None]]:
-    """``"AABBC 10, abcde 21"`` -> ``[("AABBC", Reply(1, 0)), ("ABCDE", Reply(2, 1))]``.
-
-    A step may be a reply alone (``"10"``), and the last one a guess alone.
-
-    >>> parse_path("AB 10, 01")
-    [('AB', Reply(black=1, white=0)), (None, Reply(black=0, white=1))]
-    """
-    if text is None or not text.strip():
-        return []
-    steps: list[tuple[str | None, Reply | None]] = []
-    for number, raw in enumerate(text.split(","), 1):
-        step = raw.strip()
-        m = re.fullmatch(r"(?:([A-Za-z]+)\s*[: ]?\s*)?(?:(\d)(\d))?", step)
-        if not step or m is None or (m.group(1) is None and m.group(2) is None):
-            raise CodeError(
-                f"step {number} of the path ({step!r}) is not a guess and a reply "
-                "such as 'AABBC 10'"
-            )
-        guess = m.group(1).upper() if m.group(1) else None
-        reply = Reply(int(m.group(2)), int(m.group(3))) if m.group(2) else None
-        steps.append((guess, reply))
-    return steps
 
 
 # -- the text guide -----------------------------------------------------------------
@@ -203,7 +211,7 @@ def guide_lines(
             pieces.append((f"{tree.reply[i]}: ", "yellow"))
         count = int(tree.visits[i])
         if tree.leaf[i]:
-            pieces += [("it is ", ""), (tree.guess[i], "bold green")]
+            pieces += [("it is ", ""), (tree.shown[i], "bold green")]
             note = None
             if count == 0:
                 note = "  (no secret comes here)"
@@ -213,7 +221,7 @@ def guide_lines(
                 pieces.append((note, "red"))
             labels.append(None)
         else:
-            pieces += [("guess ", ""), (tree.guess[i], "bold cyan")]
+            pieces += [("guess ", ""), (tree.shown[i], "bold cyan")]
             labels.append(_plural(count))
         lines.append(pieces)
         if not tree.leaf[i] and depth is not None and level >= depth:
@@ -236,8 +244,7 @@ def guide_lines(
 
 
 def _header(tree: GuideTree, start: int) -> list[tuple[str, str]]:
-    steps = ", ".join(f"{g} {r}" for g, r in tree.history(start))
-    return [("after ", "dim"), (steps, "yellow")]
+    return [("after ", "dim"), (", ".join(tree.steps(start)), "yellow")]
 
 
 def guide_text(
@@ -299,7 +306,7 @@ class GameRow:
     """One complete game of a lookup table."""
 
     secret: str
-    """the secret, in letters"""
+    """the secret, in the guide's alphabet"""
     guesses: int
     """how many guesses the strategy needs for it"""
     game: str
@@ -313,7 +320,7 @@ def lookup_rows(tree: GuideTree, start: int = 0) -> list[GameRow]:
     """
     game = tree.game
     winning = str(game.reply(game.win))
-    prefix = [f"{g} {r}" for g, r in tree.history(start)]
+    prefix = tree.steps(start)
     base = tree.depth[start]
     steps: list[str] = []  # the steps from ``start`` to the current node
     rows: list[GameRow] = []
@@ -321,10 +328,10 @@ def lookup_rows(tree: GuideTree, start: int = 0) -> list[GameRow]:
         level = tree.depth[i] - base
         del steps[max(level - 1, 0):]
         if level:
-            steps.append(f"{tree.guess[tree.parent[i]]} {tree.reply[i]}")
+            steps.append(f"{tree.shown[tree.parent[i]]} {tree.reply[i]}")
         if tree.won[i] >= 0:
-            moves = prefix + steps + [f"{tree.guess[i]} {winning}"]
-            rows.append(GameRow(tree.guess[i], len(moves), ", ".join(moves)))
+            moves = prefix + steps + [f"{tree.shown[i]} {winning}"]
+            rows.append(GameRow(tree.shown[i], len(moves), ", ".join(moves)))
     return rows
 
 
@@ -346,30 +353,50 @@ def lookup_csv(rows: list[GameRow]) -> str:
 
 # -- one game -------------------------------------------------------------------------
 def play_secret(
-    strategy: Strategy, game: Game, secret: str
+    strategy: Strategy, game: Game, secret: str, alphabet: Alphabet | None = None
 ) -> tuple[list[tuple[str, Reply]], str | None]:
     """The guesses the strategy makes against ``secret`` and the replies it gets.
 
+    ``secret`` and the guesses returned are spelled in ``alphabet`` (by
+    default the game's; a digits game reads a secret in letters too).
     Returns the moves and None when the last reply is the win, or the moves so
     far and why the strategy stops there.
     """
-    code = game.parse_code(secret)
-    index = int(game.secret_index(code)[0])
-    if index < 0:
-        raise StrategyError(f"{secret} is not a possible secret of {game.name}")
+    alphabet = alphabet or alphabet_for(game)
+    index = secret_index(game, secret, alphabet)
     tree = FlatTree(strategy, game)
     played = replay(tree, np.array([index]))
-    moves = [(tree.guess_text(g), game.reply(r)) for g, r in played.moves(0)]
+    moves = [(alphabet.text(game, g), game.reply(r)) for g, r in played.moves(0)]
     return moves, played.reason(0)
 
 
-def game_text(strategy: Strategy, game: Game, secret: str) -> str:
+def game_text(
+    strategy: Strategy, game: Game, secret: str, alphabet: Alphabet | None = None
+) -> str:
     """The game the strategy plays against ``secret``, one guess a line."""
-    return played_text(*play_secret(strategy, game, secret))
+    return played_text(*play_secret(strategy, game, secret, alphabet))
 
 
 def played_text(moves: list[tuple[str, Reply]], problem: str | None) -> str:
     """A game as :func:`play_secret` returns it, one guess a line, then how it ended."""
     lines = [f"{i}. {guess}  {reply}" for i, (guess, reply) in enumerate(moves, 1)]
-    end = f"  solved in {len(moves)} guesses" if problem is None else f"\nnot solved: {problem}"
+    end = f"  solved in {plural(len(moves), 'guess')}" if problem is None else f"\nnot solved: {problem}"
     return "\n".join(lines) + end
+
+
+def played_json(
+    game: Game, secret: str, moves: list[tuple[str, Reply]], problem: str | None
+) -> dict[str, object]:
+    """The ``show --secret --json`` shape of a game as :func:`play_secret` returns it:
+    ``game``, ``secret``, ``moves`` (``guess``, ``reply``), ``guesses``, ``solved``
+    and ``reason`` (why the strategy stops, None when solved); codes in the game's
+    alphabet."""
+    alphabet = alphabet_for(game)
+    return {
+        "game": game.name,
+        "secret": alphabet.text(game, secret_index(game, secret, alphabet), secret=True),
+        "moves": [{"guess": g, "reply": str(r)} for g, r in moves],
+        "guesses": len(moves),
+        "solved": problem is None,
+        "reason": problem,
+    }

@@ -1,14 +1,30 @@
-"""Published figures that strategytree is checked against (one table for all).
+"""Published figures that strategytree is checked against (one table for all),
+proven lower bounds on the optimum, and how far a strategy can be from the best.
 
 Each :class:`Figure` is a total number of guesses over all secrets (and the
 worst case, where published) for one game and one method.  The tests read
 this table, and ``benchmarks/greedy_table.py`` prints the README's table
-from it beside our own figures.
+from it beside our own figures.  Each :class:`Bound` is a proven lower bound
+on the least total of a game whose optimum is not known, with how it was
+obtained; :func:`best_known_lower_bound` returns the best stored one, or the
+counting bound computed on the spot.  :func:`gap` puts a strategy's total
+beside the optimum (or the bound):
+
+>>> from strategytree.game import mastermind
+>>> print(gap(mastermind(4, 6), 5722))
+optimum 5,625 (Koyama & Lai 1993) → +97 (1.7%)
+>>> counting_bound(mastermind(5, 8))
+156198
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass
+from math import perm
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 class Figure(NamedTuple):
@@ -35,6 +51,8 @@ FIGURES: tuple[Figure, ...] = (
     Figure("MM(4,6)", "entropy", 5681, 5733, None, "Neuwirth 1982; depends on tie-breaks"),
     Figure("MM(4,6)", "optimal", 5625, 5625, 6, "Koyama & Lai 1993"),
     Figure("MM(4,7)", "optimal", 11228, 11228, 6, "Ville 2013"),
+    Figure("MM(4,8)", "optimal", 20471, 20471, 7, "arfst23's exhaustive search"),
+    Figure("MM(4,8)", "optimal-max-6", 20473, 20473, 6, "arfst23's exhaustive search"),
     Figure("MM(5,8)", "entropy", 179747, 179797, 7, "published one-step entropy trees"),
     Figure("MM(5,8)", "expected", 180214, 180287, None, "published expected-size trees"),
     Figure("MM(5,8)", "parts", 181834, 181834, None, "published most-parts tree"),
@@ -60,3 +78,224 @@ def published(game: str, method: str) -> Figure | None:
         if figure.game == game and figure.method == method:
             return figure
     return None
+
+
+# -- which game a figure is for ------------------------------------------------------------
+def game_key(game: Game) -> str | None:
+    """The key the tables use for ``game`` (``MM(4,6)``, ``bulls-and-cows``,
+    ``4-distinct-of-8`` for distinct secrets and guesses), or None for a game
+    the tables cannot speak of (black-only, custom tables, distinct secrets with
+    any guess).  The one place a :class:`~strategytree.game.Game` meets a key.
+
+    >>> from strategytree.game import bulls_and_cows, distinct, mastermind
+    >>> game_key(mastermind(4, 6)), game_key(bulls_and_cows()), game_key(distinct(4, 6))
+    ('MM(4,6)', 'bulls-and-cows', None)
+    """
+    if game.scoring != "black-white":
+        return None
+    p, c = game.pegs, game.colors
+    secrets, guesses = len(game.secrets), len(game.guesses)
+    if secrets == guesses == c**p:
+        return f"MM({p},{c})"
+    if secrets == guesses == perm(c, p):
+        return "bulls-and-cows" if (p, c) == (4, 10) else f"{p}-distinct-of-{c}"
+    return None
+
+
+def optimum(game: Game, max_guesses: int | None = None) -> Figure | None:
+    """The published optimum of ``game`` (within ``max_guesses`` guesses when given:
+    the figure for that limit, if one was published), or None.
+
+    >>> from strategytree.game import mastermind
+    >>> optimum(mastermind(4, 8)).low, optimum(mastermind(4, 8), 6).low
+    (20471, 20473)
+    """
+    key = game_key(game)
+    if key is None:
+        return None
+    if max_guesses is not None:
+        return published(key, f"optimal-max-{max_guesses}")
+    return published(key, "optimal")
+
+
+# -- proven lower bounds ------------------------------------------------------------------
+class Bound(NamedTuple):
+    """A proven lower bound on the least total of a game (over all secrets)."""
+
+    game: str
+    """the game's key (:func:`game_key`)"""
+    total: int
+    """no strategy solves every secret in fewer guesses in total"""
+    method: str
+    """how it was proved, in words"""
+    source: str
+    """who proved it (and with what)"""
+
+
+#: the counting bound after the exact split of every first guess (the least over first
+#: guesses of 1 for the win plus, for each part, its size and its counting bound)
+ONE_LEVEL = "one-level bound"
+#: a guess wins at most one secret and splits the rest into at most b parts
+COUNTING = "counting bound"
+
+#: the stored bounds: proved once, read by :func:`best_known_lower_bound` (``strategytree
+#: bound --total`` proves more; add its figures here with the command that gave them)
+BOUNDS: tuple[Bound, ...] = (
+    Bound("MM(4,6)", 5196, ONE_LEVEL, "strategytree (tests/test_json.py recomputes it)"),
+    Bound("MM(5,8)", 158315, ONE_LEVEL, "strategytree (tests/test_json.py recomputes it)"),
+)
+
+
+def branching(game: Game) -> int:
+    """How many parts besides the win a guess can split a set of secrets into, at
+    most: the replies other than the win (an upper bound, from the scoring alone,
+    for black-white and black-only games; counted from the table for custom games).
+
+    >>> from strategytree.game import black_only, mastermind
+    >>> branching(mastermind(4, 6)), branching(mastermind(5, 8)), branching(black_only(4, 6))
+    (13, 19, 4)
+    """
+    p = game.pegs
+    if game.scoring == "black-only":
+        return p  # 0 .. p - 1 blacks
+    if game.scoring == "black-white":
+        pairs = (p + 1) * (p + 2) // 2  # b + w <= p
+        return pairs - 1 - 1  # never p - 1 blacks and one white; the win
+    return max(1, len(game.possible_replies) - 1)
+
+
+def counting_total(secrets: int, parts: int) -> int:
+    """The least total for ``secrets`` secrets when a guess wins at most one and
+    splits the rest into at most ``parts`` parts: one secret at guess 1, ``parts``
+    at guess 2, ``parts**2`` at guess 3, ...
+
+    >>> counting_total(1296, 13)
+    4986
+    """
+    total, guesses, room = 0, 1, 1
+    while secrets > 0:
+        here = min(secrets, room)
+        total += here * guesses
+        secrets -= here
+        guesses += 1
+        room *= max(parts, 1)
+    return total
+
+
+def counting_bound(game: Game) -> int:
+    """The counting bound on the least total of ``game`` (:func:`counting_total`
+    with :func:`branching`); cheap: it needs no reply computed.
+
+    >>> from strategytree.game import mastermind
+    >>> counting_bound(mastermind(4, 6))
+    4986
+    """
+    return counting_total(len(game.secrets), branching(game))
+
+
+def best_known_lower_bound(game: Game) -> Bound:
+    """The best lower bound known for ``game``'s least total: the best stored in
+    :data:`BOUNDS`, or the counting bound computed now when it is better (or
+    none is stored).
+
+    >>> from strategytree.game import mastermind
+    >>> best_known_lower_bound(mastermind(5, 8)).total
+    158315
+    >>> best_known_lower_bound(mastermind(6, 9)).method
+    'counting bound'
+    """
+    key = game_key(game)
+    counted = Bound(key or game.name, counting_bound(game), COUNTING, "computed")
+    stored = [bound for bound in BOUNDS if bound.game == key]
+    return max([counted, *stored], key=lambda bound: bound.total)
+
+
+# -- how far a strategy can be from the best ---------------------------------------------
+@dataclass(frozen=True)
+class Gap:
+    """How far a strategy's total is, or can be, from the optimum of its game."""
+
+    total: int
+    """the strategy's total"""
+    reference: int
+    """the optimum (when :attr:`exact`) or a lower bound on it"""
+    exact: bool
+    """True when :attr:`reference` is the optimum"""
+    source: str
+    """where the optimum comes from, or how the bound was proved"""
+    within: tuple[int, int] | None = None
+    """``(K, optimum)``: the published optimum among strategies that never need more
+    than K guesses, when the strategy's worst case is K and one was published"""
+    bound: Bound | None = None
+    """the best lower bound known (:func:`best_known_lower_bound`), beside the optimum
+    or as the reference"""
+
+    @property
+    def excess(self) -> int:
+        """Guesses above the optimum (exact), or at most above it (a bound)."""
+        return self.total - self.reference
+
+    @property
+    def percent(self) -> float:
+        """:attr:`excess` in percent of the reference."""
+        return 100.0 * self.excess / self.reference if self.reference else 0.0
+
+    def __str__(self) -> str:
+        what = f"optimum {self.reference:,}" if self.exact else f"lower bound ≥ {self.reference:,}"
+        text = f"{what} ({self.source}) → {self.short}"
+        if self.within is not None:
+            k, best = self.within
+            text += f"; within {k} guesses: optimum {best:,} → {self.total - best:+,}"
+        return text
+
+    @property
+    def short(self) -> str:
+        """The gap alone: ``+97 (1.7%)``, or ``at most 13.6% above the optimum``."""
+        percent = f"{self.percent:.1f}" if self.percent >= 0.1 or not self.excess else (
+            f"{self.percent:.2f}")
+        if self.exact:
+            return f"{self.excess:+,} ({percent}%)"
+        if not self.excess:
+            return "optimal (it meets the bound)"
+        return f"at most {percent}% above the optimum"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``gap`` of the ``--json`` reports: ``optimum`` (None when not
+        published), ``lower_bound`` and ``lower_bound_method`` (the best known, also
+        beside an optimum), ``exact`` (True when measured from the optimum), the
+        reference's ``source``, ``excess``, ``percent``, ``within`` (``max_guesses``,
+        ``optimum``, ``excess``, or None) and ``text``."""
+        return {
+            "optimum": self.reference if self.exact else None,
+            "lower_bound": self.bound.total if self.bound is not None else None,
+            "lower_bound_method": self.bound.method if self.bound is not None else None,
+            "exact": self.exact,
+            "source": self.source,
+            "excess": self.excess,
+            "percent": round(self.percent, 3),
+            "within": None if self.within is None else {
+                "max_guesses": self.within[0], "optimum": self.within[1],
+                "excess": self.total - self.within[1],
+            },
+            "text": str(self),
+        }
+
+
+def gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
+    """How far ``total`` (a strategy that solves every secret of ``game``) is
+    from the published optimum, or at most from it (:func:`best_known_lower_bound`);
+    with ``max_guesses`` (the strategy's worst case K), also from the optimum
+    within K guesses, when one was published.
+
+    >>> from strategytree.game import mastermind
+    >>> print(gap(mastermind(5, 8), 179863))
+    lower bound ≥ 158,315 (one-level bound) → at most 13.6% above the optimum
+    >>> print(gap(mastermind(4, 6), 5626, max_guesses=5))
+    optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → +0
+    """
+    best, bound = optimum(game), best_known_lower_bound(game)
+    if best is not None:
+        limited = optimum(game, max_guesses) if max_guesses is not None else None
+        within = (max_guesses, limited.low) if limited is not None and max_guesses else None
+        return Gap(total, best.low, True, best.source, within, bound)
+    return Gap(total, bound.total, False, bound.method, None, bound)

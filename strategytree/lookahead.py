@@ -47,6 +47,7 @@ from .game import Game, Reply
 from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry
 from .tree import Node, Strategy
+from .words import plural
 
 __all__ = ["build_lookahead", "parse_widths"]
 
@@ -57,8 +58,11 @@ def parse_widths(text: str) -> tuple[int, ...]:
     >>> parse_widths("8, 8,4")
     (8, 8, 4)
     """
+    items = text.split(",")
+    if text.strip() and not all(w.strip() for w in items):
+        raise ArgumentError("{widths}: a width is missing between two commas", widths=text)
     try:
-        widths = tuple(int(w) for w in text.split(",") if w.strip())
+        widths = tuple(int(w) for w in items if w.strip())
     except ValueError:
         raise ArgumentError("{widths}: expected numbers such as 8,8,4", widths=text) from None
     if any(w < 1 for w in widths):
@@ -83,7 +87,8 @@ class _Count:
         """The count as a :class:`~strategytree.progress.Progress`."""
         return Progress(
             self.nodes, None, "nodes searched", time.perf_counter() - self.started,
-            detail=f"{self.completions:,} completions, {self.saved:,} guesses saved",
+            detail=f"{plural(self.completions, 'completion')}, "
+            f"{plural(self.saved, 'guess')} saved",
         )
 
 
@@ -121,11 +126,15 @@ def build_lookahead(
     if any(int(w) < 1 for w in widths):
         raise StrategyTreeError("every width must be at least 1")
     if isinstance(also, str):
-        also = parse_rules(also)
+        also = parse_rules(also, argument="also")
     chooser = GreedyChooser(game, rule, symmetry=symmetry)
     others = [GreedyChooser(game, other, symmetry=symmetry) for other in also]
     if chooser.randomised or any(other.randomised for other in others):
-        raise StrategyTreeError("search needs rules that score guesses, not first or random")
+        if chooser.randomised:
+            raise ArgumentError("the search needs a rule that scores guesses, not {rule}", rule=rule)
+        raise ArgumentError(
+            "the search needs rules that score guesses, not {also}", also=",".join(also)
+        )
     state = _Count(started=time.perf_counter())
     levels = tuple(int(w) for w in widths)
     rules = "+".join([chooser.rule, *(other.rule for other in others)])
@@ -168,7 +177,10 @@ class _Decisions:
         if arrays:
             keys, decisions = arrays.get("keys"), arrays.get("decisions")
             if keys is None or decisions is None or len(keys) != len(decisions):
-                raise saved_runs.CheckpointError(f"{path}: not a lookahead checkpoint")
+                raise saved_runs.CheckpointError(
+                    f"{path}: a damaged lookahead checkpoint (its keys and decisions differ); "
+                    "use another file"
+                )
             self.decisions = {bytes(k): int(g) for k, g in zip(keys, decisions.tolist())}
 
     @staticmethod

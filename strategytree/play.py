@@ -2,8 +2,11 @@
 secrets that still fit, contradictions, and an adversary that answers so as to
 keep the most secrets alive.
 
-The pieces are library calls; :func:`computer_breaks` and :func:`you_break`
-are the two interactive games of ``strategytree play``, written against a
+Codes and replies are read and spelled by :mod:`strategytree.notation`
+(:class:`~strategytree.notation.Alphabet`, :func:`~strategytree.notation.parse_reply`;
+their names are kept here too), by default in the game's own alphabet.  The
+pieces are library calls; :func:`computer_breaks` and :func:`you_break` are
+the two interactive games of ``strategytree play``, written against a
 two-method :class:`Terminal` so that tests can drive them with a script.
 
 >>> from strategytree.game import mastermind
@@ -18,7 +21,6 @@ two-method :class:`Terminal` so that tests can drive them with a script.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -26,14 +28,23 @@ from typing import Protocol
 import numpy as np
 
 from . import feedback
-from .builders import GreedyChooser
-from .errors import CodeError, StrategyTreeError
-from .game import LETTERS, CodeIndex, Game, ReplyCode
+from .builders import GreedyChooser, draws_at_random
+from .errors import ArgumentError, CodeError, StrategyTreeError, refuse_inert
+from .game import CodeIndex, Game, ReplyCode
+from .notation import (
+    ALPHABETS,
+    LETTERS_ONLY,
+    Alphabet,
+    alphabet_for,
+    guess_index,
+    parse_reply,
+)
 from .replay import FlatTree
 from .tree import Strategy
 
 __all__ = [
     "ALPHABETS",
+    "LETTERS_ONLY",
     "Alphabet",
     "Contradiction",
     "Knowledge",
@@ -46,6 +57,7 @@ __all__ = [
     "adversary_reply",
     "alphabet_for",
     "breaker_for",
+    "check_play",
     "computer_breaks",
     "draw_secret",
     "guess_index",
@@ -53,185 +65,11 @@ __all__ = [
     "you_break",
 ]
 
-#: the names ``--alphabet`` accepts
-ALPHABETS = ("auto", "letters", "digits")
 #: lists of secrets are printed only when at most this many are left
 SHOWN_CANDIDATES = 10
 
 
-# -- codes and replies as text ------------------------------------------------------
-@dataclass(frozen=True)
-class Alphabet:
-    """How colours are shown to a person: letters ``A..`` or digits ``0..9``.
-
-    With digits, input may be in either (``0123`` and ``ABCD`` are the same
-    code); with letters only letters are read (a digit is refused, since some
-    players number colours from 1).
-    """
-
-    digits: bool = False
-    """True to show colour ``k`` as the digit ``k`` (at most 10 colours)"""
-
-    def text(self, game: Game, code: np.ndarray | CodeIndex, *, secret: bool = False) -> str:
-        """A code (a row, or an index into the guesses or, with ``secret``, the secrets)."""
-        if not isinstance(code, np.ndarray):
-            code = (game.secrets if secret else game.guesses)[int(code)]
-        symbols = "0123456789" if self.digits else LETTERS
-        return "".join(symbols[int(x)] for x in code)
-
-    def colours(self, game: Game) -> str:
-        """The range of colours, e.g. ``A..F`` or ``0..9``."""
-        last = game.colors - 1
-        return f"0..{last}" if self.digits else f"A..{LETTERS[last]}"
-
-    def parse(self, game: Game, text: str) -> np.ndarray:
-        """A code typed by a person, checked against the game's size.
-
-        Raises :class:`CodeError` with the reason.
-        """
-        typed = "".join(text.split()).upper()
-        if not typed:
-            raise CodeError(f"type a code of {game.pegs} colours ({self.colours(game)})")
-        row = np.empty(len(typed), dtype=np.int64)
-        for i, ch in enumerate(typed):
-            if ch.isascii() and ch.isdigit() and not self.digits:
-                raise CodeError(
-                    f"{ch!r}: colours are the letters {self.colours(game)} "
-                    "(digits are read when codes are shown as digits)"
-                )
-            k = int(ch) if ch.isascii() and ch.isdigit() else LETTERS.find(ch)
-            if not ch.isascii() or k < 0 or k >= game.colors:
-                raise CodeError(f"{ch!r} is not a colour of the game ({self.colours(game)})")
-            row[i] = k
-        if len(row) != game.pegs:
-            raise CodeError(f"{typed} has {len(row)} pegs; a code of {game.name} has {game.pegs}")
-        return row.astype(np.uint8)
-
-
-#: colours as letters, the default everywhere
-LETTERS_ONLY = Alphabet()
-
-
-def alphabet_for(game: Game, name: str = "auto") -> Alphabet:
-    """``letters``, ``digits``, or ``auto``: as the game shows its codes
-    (:attr:`Game.symbols <strategytree.game.Game.symbols>`; digits for Bulls
-    and Cows and Bagel)."""
-    if name not in ALPHABETS:
-        raise StrategyTreeError(f"unknown alphabet {name!r}; choose from {', '.join(ALPHABETS)}")
-    if name == "auto":
-        return Alphabet(game.symbols == "digits")
-    if name == "digits" and game.colors > 10:
-        raise StrategyTreeError(f"{game.colors} colours cannot be written as digits 0..9")
-    return Alphabet(name == "digits")
-
-
-def guess_index(game: Game, text: str, alphabet: Alphabet = LETTERS_ONLY) -> CodeIndex:
-    """The index among the allowed guesses of a code typed by a person.
-
-    >>> from strategytree.game import preset
-    >>> guess_index(preset("bulls-and-cows"), "0012", Alphabet(True))
-    Traceback (most recent call last):
-    ...
-    strategytree.errors.CodeError: 0012 repeats a colour; guesses of bulls-and-cows may not
-    """
-    row = alphabet.parse(game, text)
-    index = int(game.guess_index(row)[0])
-    if index < 0:
-        shown = alphabet.text(game, row)
-        if len(set(row.tolist())) < len(row) and _guesses_distinct(game):
-            raise CodeError(f"{shown} repeats a colour; guesses of {game.name} may not")
-        raise CodeError(f"{shown} is not an allowed guess of {game.name}")
-    return index
-
-
-def _guesses_distinct(game: Game) -> bool:
-    g = game.guesses
-    return bool((np.sort(g, axis=1)[:, 1:] != np.sort(g, axis=1)[:, :-1]).all())
-
-
-_BLACK = r"(?:b|bl|black|blacks|bull|bulls|red|reds)"
-_WHITE = r"(?:w|wh|white|whites|c|cow|cows)"
-_TAGGED = re.compile(
-    rf"(?:(?P<k1>{_BLACK}|{_WHITE})\s*(?P<n1>\d+))|(?:(?P<n2>\d+)\s*(?P<k2>{_BLACK}|{_WHITE})(?![a-z]))"
-)
-
-
-def parse_reply(game: Game, text: str) -> ReplyCode:
-    """A reply typed by a person: ``1 2``, ``12``, ``1,2``, ``b1 w2``, ``1b 2w``,
-    ``2 bulls 1 cow``; in a black-only game also one number.  ``win`` is the
-    winning reply.  Raises :class:`CodeError` with the reason when the text is
-    not a reply of the game.
-
-    >>> from strategytree.game import mastermind
-    >>> parse_reply(mastermind(4, 6), "3 1")
-    Traceback (most recent call last):
-    ...
-    strategytree.errors.CodeError: 3 blacks and 1 white is impossible: the last peg cannot be misplaced alone
-    """
-    typed = text.strip().lower()
-    if typed in ("win", "won", "yes", "y", "solved", "correct"):
-        return game.win
-    if not typed:
-        raise CodeError(_reply_usage(game))
-    if game.scoring == "table":
-        digits = re.sub(r"[\s,;/:-]", "", typed)
-        if not (digits.isdigit() and len(digits) == 2):
-            raise CodeError(f"{text.strip()!r}: {_reply_usage(game)}")
-        code = game.reply_code((int(digits[0]), int(digits[1])))
-        return _checked(game, code)
-    black = white = None
-    if re.search(r"[a-z]", typed):
-        rest = typed
-        for match in _TAGGED.finditer(typed):
-            kind = match.group("k1") or match.group("k2")
-            number = int(match.group("n1") or match.group("n2"))
-            is_black = re.fullmatch(_BLACK, kind) is not None
-            if (black if is_black else white) is not None:
-                raise CodeError(f"{text.strip()!r} gives the {'blacks' if is_black else 'whites'} twice")
-            if is_black:
-                black = number
-            else:
-                white = number
-            rest = rest.replace(match.group(0), " ", 1)
-        if re.search(r"[a-z0-9]", re.sub(r"\b(and|&)\b", " ", rest)) or (black is None and white is None):
-            raise CodeError(f"{text.strip()!r}: {_reply_usage(game)}")
-        black, white = black or 0, white or 0
-    else:
-        numbers = re.findall(r"\d+", typed)
-        if re.sub(r"[\d\s,;/:-]", "", typed):
-            raise CodeError(f"{text.strip()!r}: {_reply_usage(game)}")
-        if len(numbers) == 1 and len(numbers[0]) == 2:
-            black, white = int(numbers[0][0]), int(numbers[0][1])
-        elif len(numbers) == 2:
-            black, white = int(numbers[0]), int(numbers[1])
-        elif len(numbers) == 1 and game.scoring == "black-only":
-            black, white = int(numbers[0]), 0
-        else:
-            raise CodeError(f"{text.strip()!r}: {_reply_usage(game)}")
-    if black > game.pegs or white > game.pegs:
-        raise CodeError(
-            f"{black} black and {white} white: more key pegs than the {game.pegs} pegs of the game"
-        )
-    return _checked(game, game.reply_code((black, white)))
-
-
-def _checked(game: Game, code: ReplyCode) -> ReplyCode:
-    if code == game.win:
-        return code
-    problem = game.reply_problem(game.reply(code))
-    if problem is not None:
-        raise CodeError(problem)
-    return code
-
-
-def _reply_usage(game: Game) -> str:
-    if game.scoring == "black-only":
-        return "type the number of blacks, e.g. 2"
-    if game.scoring == "table":
-        return f"type the reply as its two digits 00..{game.n_replies - 1:02d}"
-    return "type blacks and whites, e.g. 1 2 (or 12, or b1 w2)"
-
-
+# -- replies as text ---------------------------------------------------------------
 def _reply_hint(game: Game) -> str:
     if game.scoring == "black-only":
         return "the number of blacks (e.g. 2)"
@@ -298,8 +136,12 @@ class Knowledge:
         """The reply of ``guess`` to every secret of the game (int64)."""
         return feedback.replies(self.game, int(guess)).astype(np.int64)
 
-    def problem(self, guess: CodeIndex, reply: ReplyCode, alphabet: Alphabet = LETTERS_ONLY) -> str | None:
-        """Why no secret of the game at all could give ``reply`` to ``guess``, or None."""
+    def problem(
+        self, guess: CodeIndex, reply: ReplyCode, alphabet: Alphabet | None = None
+    ) -> str | None:
+        """Why no secret of the game at all could give ``reply`` to ``guess``, or None
+        (codes spelled in ``alphabet``, by default the game's)."""
+        alphabet = alphabet or alphabet_for(self.game)
         row = self.replies(guess)
         if (row == reply).any():
             return None
@@ -309,7 +151,7 @@ class Knowledge:
             f"it can get only {', '.join(str(self.game.reply(r)) for r in possible)}"
         )
 
-    def add(self, guess: CodeIndex, reply: ReplyCode, alphabet: Alphabet = LETTERS_ONLY) -> None:
+    def add(self, guess: CodeIndex, reply: ReplyCode, alphabet: Alphabet | None = None) -> None:
         """Record a reply.  Raises :class:`CodeError` when no secret could give it
         to this guess, :class:`Contradiction` when no secret fits every reply
         (nothing is recorded then)."""
@@ -318,7 +160,7 @@ class Knowledge:
             raise CodeError(self.problem(guess, reply, alphabet) or "")
         left = self.candidates[row[self.candidates] == reply]
         if not len(left):
-            raise self._contradiction(guess, reply, row, alphabet)
+            raise self._contradiction(guess, reply, row, alphabet or alphabet_for(self.game))
         self.history.append((int(guess), int(reply)))
         self._rows.append(row)
         self.candidates = left
@@ -496,15 +338,17 @@ def computer_breaks(
     game: Game,
     breaker: RuleBreaker | StrategyBreaker,
     terminal: Terminal,
-    alphabet: Alphabet = LETTERS_ONLY,
+    alphabet: Alphabet | None = None,
 ) -> Outcome:
-    """The computer guesses, the person replies to each guess.
+    """The computer guesses, the person replies to each guess (codes spelled in
+    ``alphabet``, by default the game's).
 
     Replies no secret could give are refused with the reason; when no secret
     fits every reply the game says which replies may be wrong, and the person
     retypes the reply or types ``undo`` to take back the last one.
     """
     known = Knowledge(game)
+    alphabet = alphabet or alphabet_for(game)
     terminal.say(
         f"Think of a secret of {game.name}: {game.pegs} pegs, colours {alphabet.colours(game)}. "
         f"Reply to each guess with {_reply_hint(game)}; 'undo' takes back a reply, 'quit' stops."
@@ -547,7 +391,7 @@ def computer_breaks(
 def you_break(
     game: Game,
     terminal: Terminal,
-    alphabet: Alphabet = LETTERS_ONLY,
+    alphabet: Alphabet | None = None,
     *,
     secret: CodeIndex | None = None,
     hints: bool = False,
@@ -555,8 +399,10 @@ def you_break(
     """The person guesses; the computer replies for ``secret`` (an index into
     ``game.secrets``), or, when it is None, as the adversary that keeps the
     most secrets alive.  ``hints`` shows how many secrets still fit (and which,
-    when few)."""
+    when few).  Codes are spelled and read in ``alphabet``, by default the game's
+    (a digits game reads letters too: :class:`~strategytree.notation.Alphabet`)."""
     known = Knowledge(game)
+    alphabet = alphabet or alphabet_for(game)
     who = "I have chosen a secret" if secret is not None else "I will answer so as to keep the most secrets possible"
     terminal.say(
         f"{who} of {game.name}: {game.pegs} pegs, colours {alphabet.colours(game)}. "
@@ -621,10 +467,70 @@ def adversary_game(
         reply = adversary_reply(game, guess, known.candidates)
         known.add(guess, reply)
         if reply == game.win:
-            return Outcome(list(known.history), game.code_text(game.guesses[guess]), True, breaker.note)
+            secret = alphabet_for(game).text(game, guess)
+            return Outcome(list(known.history), secret, True, breaker.note)
     return Outcome(list(known.history), note=breaker.note)
 
 
-def moves_text(game: Game, moves: Sequence[tuple[CodeIndex, ReplyCode]], alphabet: Alphabet = LETTERS_ONLY) -> str:
-    """``AABB 11, ABCD 40``: the path of a game, as :mod:`strategytree.guide` writes it."""
+def moves_text(
+    game: Game, moves: Sequence[tuple[CodeIndex, ReplyCode]], alphabet: Alphabet | None = None
+) -> str:
+    """``AABB 11, ABCD 40``: the path of a game, as :mod:`strategytree.guide` writes it
+    (codes in ``alphabet``, by default the game's)."""
+    alphabet = alphabet or alphabet_for(game)
     return ", ".join(f"{alphabet.text(game, g)} {game.reply(r)}" for g, r in moves)
+
+
+#: who may guess in a game of :func:`check_play`: the computer (a person replies) or you
+BREAKERS = ("computer", "you")
+
+
+def check_play(
+    breaker: str = "computer",
+    *,
+    strategy: object = None,
+    adversary: bool = False,
+    rule: str | None = None,
+    pool: str | None = None,
+    seed: int | None = None,
+    first: str | None = None,
+    hints: bool = False,
+) -> None:
+    """Raise :class:`~strategytree.errors.ArgumentError` unless ``breaker`` is one of
+    :data:`BREAKERS` and each argument given (not None nor False) has an effect
+    in that game.
+
+    When you guess, ``hints`` does, and ``seed`` (the secret drawn) unless the
+    adversary replies (it keeps no secret).  When the computer guesses, the
+    ``strategy`` or the one-step ``rule`` with its ``pool`` and ``first``
+    guess do (with a strategy, which opens the game, the rule takes over where
+    it has no branch: ``first`` has no effect), and ``seed`` where the rule
+    draws at random (:func:`~strategytree.builders.draws_at_random`).
+
+    >>> check_play("you", rule="minimax")
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: rule='minimax' has no effect when you guess
+    """
+    if breaker not in BREAKERS:
+        raise ArgumentError("{breaker}: choose computer or you", breaker=breaker)
+    given = {
+        "strategy": strategy, "rule": rule, "pool": pool, "first": first, "seed": seed,
+        "hints": hints,
+    }
+    if breaker == "you":
+        if adversary:
+            refuse_inert(given, ("hints",), "when you guess against {adversary}", adversary=True)
+        refuse_inert(given, ("hints", "seed"), "when you guess")
+        return
+    refuse_inert(given, ("strategy", "rule", "pool", "first", "seed"), "when the computer guesses")
+    if strategy is not None and first is not None:
+        raise ArgumentError(
+            "{first} has no effect with {strategy}: the strategy opens the game",
+            first=first, strategy=strategy,
+        )
+    if seed is not None and not draws_at_random(rule or "entropy", pool or "all"):
+        raise ArgumentError(
+            "{seed} has no effect: nothing is drawn at random (the random rule, a sample:N "
+            "pool, or a secret when you guess)", seed=seed,
+        )

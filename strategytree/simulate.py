@@ -25,30 +25,35 @@ import io
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from . import feedback
-from .builders import GreedyChooser
-from .errors import StrategyError, StrategyTreeError
+from .builders import GreedyChooser, draws_at_random
+from .errors import ArgumentError, StrategyError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
-from .play import LETTERS_ONLY, Alphabet, moves_text
+from .play import Alphabet, Outcome, alphabet_for, moves_text
 from .progress import Progress, ProgressCallback
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
+from .words import plural
 
 __all__ = [
     "Played",
     "Simulation",
     "Spread",
     "Summary",
+    "adversary_json",
+    "check_simulate",
     "choose_secrets",
     "games_csv",
     "plot_histogram",
     "simulate",
+    "simulation_json",
     "simulate_runs",
     "spread",
     "summary",
@@ -161,7 +166,9 @@ class _Grower:
         subset = node.secrets[node.replies == reply]
         if len(subset) == len(node.secrets):
             guess = self.game.code_text(self.game.guesses[node.guess])
-            raise StrategyTreeError(f"no progress: guess {guess} does not split {len(subset)} secrets")
+            raise StrategyTreeError(
+                f"no progress: guess {guess} does not split {plural(len(subset), 'secret')}"
+            )
         if node.child_sym is None:
             node.child_sym = node.sym.after(self.game.guesses[node.guess])
         child = node.children[reply] = _Node(subset, node.child_sym)
@@ -379,22 +386,92 @@ def summary(simulations: list[Simulation]) -> Summary:
     )
 
 
+# -- JSON ---------------------------------------------------------------------------
+def _path(game: Game, moves: list[tuple[CodeIndex, ReplyCode]]) -> str:
+    """A game's path in the game's alphabet."""
+    return moves_text(game, moves)
+
+
+def simulation_json(simulations: list[Simulation], seconds: float | None = None) -> dict[str, Any]:
+    """The ``simulate --json`` shape: ``game``, ``player``, ``secrets`` (which were
+    played), ``runs``, ``games``, ``solved``, ``total``, ``average`` (None when none
+    was solved), ``max_guesses``, ``histogram`` (keys as strings, all runs together),
+    ``per_run`` (``seed``, ``games``, ``solved``, ``total``, ``average``,
+    ``max_guesses`` of each), ``spread`` (:class:`Spread`'s fields), ``unsolved``
+    (``run``, ``seed``, ``secret``, ``path``, ``reason`` of each game not solved;
+    codes in the game's alphabet) and ``seconds``.
+    """
+    s = summary(simulations)
+    first = simulations[0]
+    game = first.game
+    runs = {id(sim): k for k, sim in enumerate(simulations, 1)}
+    return {
+        "game": game.name,
+        "player": first.player,
+        "secrets": first.secrets,
+        "runs": len(simulations),
+        "games": s.games,
+        "solved": s.solved,
+        "total": s.total,
+        "average": s.average,
+        "max_guesses": s.max_guesses,
+        "histogram": {str(k): v for k, v in s.histogram.items()},
+        "per_run": [
+            {"seed": sim.seed, "games": len(sim.games), "solved": sim.solved, "total": sim.total,
+             "average": sim.average, "max_guesses": sim.max_guesses}
+            for sim in simulations
+        ],
+        "spread": asdict(s.spread),
+        "unsolved": [
+            {"run": runs[id(sim)], "seed": sim.seed,
+             "secret": alphabet_for(game).text(game, g.secret, secret=True),
+             "path": _path(game, g.moves), "reason": g.reason}
+            for sim, g in s.unsolved
+        ],
+        "seconds": seconds,
+    }
+
+
+def adversary_json(
+    game: Game, outcome: Outcome, player: str, seconds: float | None = None
+) -> dict[str, Any]:
+    """The ``simulate --adversary --json`` shape: ``game``, ``player``, ``adversary``
+    (True), ``guesses``, ``moves`` (``guess`` in the game's alphabet, ``reply``),
+    ``path``, ``note`` (what the strategy said, or None) and ``seconds``."""
+    return {
+        "game": game.name,
+        "player": player,
+        "adversary": True,
+        "guesses": outcome.guesses,
+        "moves": [
+            {"guess": alphabet_for(game).text(game, g),
+             "reply": str(game.reply(r))}
+            for g, r in outcome.moves
+        ],
+        "path": _path(game, outcome.moves),
+        "note": outcome.note,
+        "seconds": seconds,
+    }
+
+
 # -- files --------------------------------------------------------------------------
-def games_csv(simulations: list[Simulation], alphabet: Alphabet = LETTERS_ONLY) -> str:
-    """One row per game: run, seed, secret, guesses, solved, path (``AABB 11, ABCD 40``)."""
+def games_csv(simulations: list[Simulation], alphabet: Alphabet | None = None) -> str:
+    """One row per game: run, seed, secret, guesses, solved, path (``AABB 11, ABCD 40``),
+    codes in ``alphabet`` (by default the game's own: digits for Bulls and Cows)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "seed", "secret", "guesses", "solved", "path"])
     for run, sim in enumerate(simulations, 1):
         game = sim.game
+        spelled = alphabet or alphabet_for(game)
         for g in sim.games:
             writer.writerow([
                 run,
                 "" if sim.seed is None else sim.seed,
-                alphabet.text(game, g.secret, secret=True),
+                spelled.text(game, g.secret, secret=True),
                 g.guesses,
                 "yes" if g.solved else "no",
-                moves_text(game, g.moves, alphabet),
+                moves_text(game, g.moves, spelled),
             ])
     return buffer.getvalue()
 
@@ -422,7 +499,7 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
     extra = f" ± {s.stdev:.4f} over {s.runs} runs" if s.runs > 1 else ""
     axes.set_title(
         title
-        or f"{first.game.name}, {first.player}: {played:,} games, average {s.mean:.4f}{extra}",
+        or f"{first.game.name}, {first.player}: {plural(played, 'game')}, average {s.mean:.4f}{extra}",
         fontsize=9,
     )
     from .files import write_bytes_atomic
@@ -437,3 +514,63 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
     finally:
         plt.close(figure)
     return write_bytes_atomic(path, buffer.getvalue())
+
+
+def check_simulate(
+    *,
+    strategy: object = None,
+    adversary: bool = False,
+    rule: str | None = None,
+    pool: str | None = None,
+    seed: int | None = None,
+    first: str | None = None,
+    fraction: float | None = None,
+    games: int | None = None,
+    runs: int | None = None,
+    csv: object = None,
+    plot: object = None,
+) -> None:
+    """Raise :class:`~strategytree.errors.ArgumentError` unless each argument
+    given (not None nor False; ``runs`` above 1) has an effect in the simulation
+    asked for.
+
+    Against the ``adversary`` one game is played: the secrets (``fraction``,
+    ``games``), ``runs`` and the outputs (``csv``, ``plot``) have no effect.
+    A ``strategy`` chooses every guess (``rule``, ``pool``, ``first`` have no
+    effect; against the adversary the rule takes over where the strategy has
+    no branch, but the strategy still opens).  ``seed`` and ``runs`` need
+    something drawn at random: the random rule, a sample:N pool, or the
+    secrets (``fraction``, ``games``).
+
+    >>> check_simulate(strategy="s.txt", rule="minimax")
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: rule='minimax' has no effect with strategy='s.txt'
+    """
+    runs = runs if runs is not None and runs > 1 else None
+    given = {
+        "strategy": strategy, "rule": rule, "pool": pool, "first": first, "seed": seed,
+        "fraction": fraction, "games": games, "runs": runs, "csv": csv, "plot": plot,
+    }
+    if adversary:
+        plays = ("strategy", "rule", "pool", "first", "seed")
+        refuse_inert(given, plays, "against {adversary} (one game)", adversary=True)
+    elif strategy is not None:
+        refuse_inert(
+            {"rule": rule, "pool": pool}, (), "with {strategy}", strategy=strategy
+        )
+    if strategy is not None and first is not None:
+        raise ArgumentError(
+            "{first} has no effect with {strategy}: the strategy opens the game",
+            first=first, strategy=strategy,
+        )
+    drawn = fraction is not None or games is not None
+    if not drawn and not draws_at_random(rule or "entropy", pool or "all"):
+        why = "nothing is drawn at random (the random rule, a sample:N pool, {games}, {fraction})"
+        if seed is not None:
+            raise ArgumentError("{seed} has no effect: " + why, seed=seed, games="N", fraction="F")
+        if runs is not None:
+            raise ArgumentError(
+                "{runs} would play the same games again: " + why, runs=runs, games="N",
+                fraction="F",
+            )

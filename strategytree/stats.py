@@ -16,16 +16,18 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import StrategyTreeError
 from .game import Game
 from .guide import GuideTree
+from .literature import Gap, gap
 from .tree import Strategy
+from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when a report is asked for
     from rich.console import RenderableType
@@ -61,13 +63,15 @@ class GuessStats:
     game: str
     """the game's name"""
     first_guess: str
-    """the strategy's opening guess"""
+    """the strategy's opening guess, in the game's alphabet"""
     secrets: int
     """secrets of the game"""
     histogram: dict[int, int]
     """guesses -> secrets solved with that many"""
     branches: list[Branch] = field(default_factory=list)
     """one per reply to the first guess, in the strategy's order (the win first)"""
+    gap: Gap | None = None
+    """how far the total is, or can be, from the optimum (when every secret is solved)"""
 
     @property
     def solved(self) -> int:
@@ -88,6 +92,26 @@ class GuessStats:
     @property
     def average(self) -> float:
         return self.total / self.solved if self.solved else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``stats --json`` shape: ``game``, ``first_guess`` (in the game's
+        alphabet), ``secrets``, ``solved``, ``unsolved``, ``total``, ``average``,
+        ``max_guesses``, ``histogram`` (keys as strings), ``branches`` (one per reply
+        to the first guess: ``reply``, ``secrets``, ``total``, ``average``,
+        ``max_guesses``, ``unsolved``) and ``gap`` (None when some secret is unsolved)."""
+        return {
+            "game": self.game,
+            "first_guess": self.first_guess,
+            "secrets": self.secrets,
+            "solved": self.solved,
+            "unsolved": self.unsolved,
+            "total": self.total,
+            "average": self.average,
+            "max_guesses": self.max_guesses,
+            "histogram": {str(k): v for k, v in self.histogram.items()},
+            "branches": [asdict(b) | {"average": b.average} for b in self.branches],
+            "gap": self.gap.to_dict() if self.gap is not None else None,
+        }
 
 
 def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessStats:
@@ -115,7 +139,13 @@ def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessSt
             str(tree.reply[c]), len(g), int(g.sum()), int(g.max()) if len(g) else 0,
             reached - len(g),
         ))
-    return GuessStats(tree.game.name, tree.guess[0], len(tree.game.secrets), histogram, branches)
+    game = tree.game
+    solved_all = sum(histogram.values()) == len(game.secrets) > 0
+    total = sum(k * v for k, v in histogram.items())
+    return GuessStats(
+        game.name, tree.shown[0], len(game.secrets), histogram, branches,
+        gap=gap(game, total, max(histogram)) if solved_all else None,
+    )
 
 
 def stats_report(
@@ -130,8 +160,10 @@ def stats_report(
 
     parts: list[RenderableType] = [
         f"[bold]{escape(name)}[/]: {stats.game}, first guess {stats.first_guess}",
-        f"{stats.solved:,} of {stats.secrets:,} secrets solved, {stats.total:,} guesses, "
+        f"{stats.solved:,} of {plural(stats.secrets, 'secret')} solved, "
+        f"{plural(stats.total, 'guess')}, "
         f"average {stats.average:.4f}, max {stats.max_guesses}",
+        *([escape(str(stats.gap))] if stats.gap is not None else []),
         "guesses per secret:",
     ]
     histogram = Table(box=None, padding=(0, 1), show_edge=False)
@@ -153,7 +185,9 @@ def stats_report(
     if plot is not None:
         parts.append(f"plot written to {escape(str(plot))}")
     if stats.unsolved:
-        parts.append(f"[red]{stats.unsolved:,} secrets not solved[/] (strategytree verify says where)")
+        parts.append(
+            f"[red]{plural(stats.unsolved, 'secret')} not solved[/] (strategytree verify says where)"
+        )
     return parts
 
 

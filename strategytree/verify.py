@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -17,10 +18,15 @@ import numpy as np
 
 from .errors import StrategyTreeError
 from .game import LETTERS, Game, Reply, resolve_game
+from .literature import Gap, gap
+from .notation import Alphabet, alphabet_for
 from .replay import FlatTree, Replay, replay
 from .tree import Strategy
 
-__all__ = ["Problem", "Report", "Unsolved", "infer_game", "node_visits", "verify"]
+__all__ = [
+    "Problem", "Ranked", "Report", "Unsolved", "infer_game", "node_visits", "rank", "ranking_json",
+    "verify",
+]
 
 
 @dataclass(frozen=True)
@@ -50,11 +56,11 @@ class Unsolved:
     """A secret the strategy does not solve, and where it went wrong."""
 
     secret: str
-    """the secret, in letters"""
+    """the secret, in the game's alphabet (digits for Bulls and Cows)"""
     path: str
-    """the guesses and replies it was given, ending where it failed"""
+    """the guesses and replies it was given, ending where it failed (same alphabet)"""
     reason: str
-    """why the strategy stops there"""
+    """why the strategy stops there (same alphabet)"""
 
 
 @dataclass
@@ -93,6 +99,10 @@ class Report:
     """whether unreachable branches count as errors"""
     repairs: list[str] = field(default_factory=list)
     """what lenient reading changed in the file (``source:line:column: what``)"""
+    gap: Gap | None = None
+    """how far the total is, or can be, from the optimum (when every secret is solved)"""
+    symbols: str = "letters"
+    """how the game shows codes (the JSON spells secrets and paths so)"""
 
     @property
     def average(self) -> float:
@@ -108,13 +118,109 @@ class Report:
             and not (self.strict and self.unreachable_branches)
         )
 
+    @property
+    def reason(self) -> str | None:
+        """Why the strategy is invalid, in one line (None when valid)."""
+        if self.valid:
+            return None
+        parts = []
+        if self.errors:
+            parts.append(f"{_count(len(self.errors), 'error')} (first: {self.errors[0]})")
+        if self.unsolved:
+            first = (f" (e.g. {self.unsolved_examples[0].secret}: "
+                     f"{self.unsolved_examples[0].reason})" if self.unsolved_examples else "")
+            parts.append(f"{_count(self.unsolved, 'secret')} not solved{first}")
+        if not parts:  # strict, and only unreachable branches
+            first = self.unreachable_branches[0]
+            parts.append(f"{_count(len(self.unreachable_branches), 'unreachable branch', 'es')}"
+                         f" (first: {first})")
+        return "; ".join(parts)
+
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dictionary (histogram keys become strings)."""
+        """The ``verify --json`` shape of one file: every field (histogram keys as
+        strings, secrets and paths in the game's alphabet), ``average``, ``valid``,
+        ``reason`` (None when valid) and ``gap`` (:meth:`Gap.to_dict
+        <strategytree.literature.Gap.to_dict>`, None when some secret is unsolved)."""
         out = asdict(self)
         out["average"] = self.average
         out["valid"] = self.valid
+        out["reason"] = self.reason
         out["histogram"] = {str(k): v for k, v in self.histogram.items()}
+        out["gap"] = self.gap.to_dict() if self.gap is not None else None
+        spelled = Alphabet(digits=self.symbols == "digits")
+        for key in ("invalid_replies", "unreachable_branches", "errors"):
+            for problem in out[key]:
+                problem["path"] = spelled.words(problem["path"])
         return out
+
+
+def _count(n: int, thing: str, plural: str = "s") -> str:
+    """``1 error``, ``3 errors``."""
+    return f"{n:,} {thing}{plural * (n != 1)}"
+
+
+# -- several files ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ranked:
+    """One file of a ranking (:func:`rank`)."""
+
+    source: str
+    """the file"""
+    report: Report | None
+    """its report (None when it could not be read)"""
+    rank: int | None
+    """1 for the best valid strategy of its game (ties share a rank); None when invalid"""
+    reason: str | None
+    """why it is not ranked: the report's :attr:`Report.reason`, or why it could not be read"""
+
+    @property
+    def game(self) -> str | None:
+        """The game the file was checked against (None when unreadable)."""
+        return self.report.game if self.report is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """One item of ``verify --json`` with several files: ``rank`` (None when not
+        ranked), ``reason`` and, for a file read, every field of :meth:`Report.to_dict`;
+        for an unreadable one ``source``, ``game`` (None), ``valid`` (False) and
+        ``unreadable`` (the reason again)."""
+        if self.report is None:
+            return {"rank": None, "source": self.source, "game": None, "valid": False,
+                    "reason": self.reason, "unreadable": self.reason}
+        return {"rank": self.rank, **self.report.to_dict()}
+
+
+def rank(results: list[tuple[str, Report | str]]) -> list[Ranked]:
+    """Rank files by the code-golf rules, each game apart: the fewest guesses in
+    total, then the lowest maximum; the same total and maximum share a rank.
+
+    ``results`` pairs each file with its report, or with why it could not be read.
+    Games come in the order of their first file; in a game, the ranked files,
+    then the invalid ones (in the given order); the unreadable files last.
+    """
+    games: dict[str, list[tuple[str, Report]]] = {}
+    unreadable = []
+    for source, result in results:
+        if isinstance(result, Report):
+            games.setdefault(result.game, []).append((source, result))
+        else:
+            unreadable.append(Ranked(source, None, None, result))
+    out: list[Ranked] = []
+    for files in games.values():
+        valid = sorted(
+            ((s, r) for s, r in files if r.valid), key=lambda sr: (sr[1].total, sr[1].max_guesses)
+        )
+        place, score = 0, None
+        for k, (source, report) in enumerate(valid, 1):
+            if (report.total, report.max_guesses) != score:
+                place, score = k, (report.total, report.max_guesses)
+            out.append(Ranked(source, report, place, None))
+        out += [Ranked(s, r, None, r.reason) for s, r in files if not r.valid]
+    return out + unreadable
+
+
+def ranking_json(ranked: list[Ranked]) -> list[dict[str, Any]]:
+    """The ``verify --json`` output of several files: :meth:`Ranked.to_dict` of each."""
+    return [item.to_dict() for item in ranked]
 
 
 # -- inferring the game ----------------------------------------------------------
@@ -139,14 +245,17 @@ def infer_game(
 
 
 # -- where a node is --------------------------------------------------------------
-def _path(tree: FlatTree, index: int, last_reply: Reply | None = None) -> str:
+def _path(
+    tree: FlatTree, index: int, last_reply: Reply | None = None, spell: Callable[[str], str] = str
+) -> str:
     """``"AB 10, AC 01"``: the guesses and replies that lead to node ``index``.
 
-    With ``last_reply``, the node's own guess and that reply end the path.
+    With ``last_reply``, the node's own guess and that reply end the path;
+    ``spell`` writes each guess (by default as the file does, in letters).
     """
-    steps = [f"{g} {r}" for g, r in tree.history(index)]
+    steps = [f"{spell(g)} {r}" for g, r in tree.history(index)]
     if last_reply is not None:
-        steps.append(f"{tree.guess[index]} {last_reply}")
+        steps.append(f"{spell(tree.guess[index])} {last_reply}")
     return ", ".join(steps)
 
 
@@ -186,6 +295,7 @@ def verify(
     histogram = {int(k): int(v) for k, v in enumerate(counts) if v}
     unsolved_ix = np.flatnonzero(~solved)
     cases = [_unsolved(tree, played, int(s)) for s in unsolved_ix[:examples]]
+    total = int(solved_at.sum())
     return Report(
         source=strategy.source,
         game=game.name,
@@ -194,7 +304,7 @@ def verify(
         game_notes=notes,
         secrets=len(game.secrets),
         solved=int(solved.sum()),
-        total=int(solved_at.sum()),
+        total=total,
         max_guesses=int(solved_at.max()) if len(solved_at) else 0,
         histogram=histogram,
         unsolved=len(unsolved_ix),
@@ -204,6 +314,8 @@ def verify(
         errors=errors,
         strict=strict,
         repairs=list(strategy.repairs),
+        gap=gap(game, total, int(solved_at.max())) if len(unsolved_ix) == 0 and len(game.secrets) else None,
+        symbols=game.symbols,
     )
 
 
@@ -276,20 +388,21 @@ def _unreachable(
 
 
 def _unsolved(tree: FlatTree, played: Replay, k: int) -> Unsolved:
-    """Secret ``k`` (unsolved), the path that failed it and why."""
+    """Secret ``k`` (unsolved), the path that failed it and why, in the game's alphabet."""
     game = tree.game
+    spelled = alphabet_for(game)
     node, reply = int(played.node[k]), int(played.reply[k])
-    guess = tree.guess[node]
+    guess = spelled.word(tree.guess[node])
     if reply < 0:
         reason = f"guess {guess} cannot be played in {game.name}"
-        path = _path(tree, node)
+        path = _path(tree, node, spell=spelled.word)
     elif tree.leaf[node]:
         reason = f"known solution {guess} is not the secret"
-        path = _path(tree, node, game.reply(reply))
+        path = _path(tree, node, game.reply(reply), spelled.word)
     else:
         reason = f"reply {game.reply(reply)} to guess {guess} has no branch"
-        path = _path(tree, node, game.reply(reply))
-    return Unsolved(game.code_text(game.secrets[played.secrets[k]]), path, reason)
+        path = _path(tree, node, game.reply(reply), spelled.word)
+    return Unsolved(spelled.text(game, played.secrets[k], secret=True), path, reason)
 
 
 def node_visits(strategy: Strategy, game: Game) -> list[int]:

@@ -174,14 +174,20 @@ def test_several_files_are_ranked(here: Path) -> None:
         write(here, name, text)
     result = invoke(["verify", *files])
     assert result.exit_code == 1, result.output  # one file is invalid
-    # the expected order, from the naive replay: lowest total first, then lowest max
+    # the expected order, from the naive replay: each game apart (in the order of its first
+    # file), lowest total first, then lowest max, then the invalid files
     scores = {name: twin_score(text, game) for name, (text, game) in files.items()}
-    valid = sorted((n for n in files if scores[n][2] == 0), key=lambda n: scores[n][:2])
     assert scores["bad.txt"][2] > 0
-    assert scores["mm23.txt"][0] == scores["chain.txt"][0]  # a tie, broken by the max
+    assert scores["mm23.txt"][0] == scores["chain.txt"][0]  # the same total, in two games
     assert scores["a6.txt"][0] < scores["a5.txt"][0] and scores["a6.txt"][1] > scores["a5.txt"][1]
-    want = [(str(i), n) for i, n in enumerate(valid, 1)] + [("-", "bad.txt")]
+    want = []
+    for game in dict.fromkeys(game.name for _, game in files.values()):
+        names = [n for n, (_, g) in files.items() if g.name == game]
+        valid = sorted((n for n in names if scores[n][2] == 0), key=lambda n: scores[n][:2])
+        want += [(str(i), n) for i, n in enumerate(valid, 1)]
+        want += [("-", n) for n in names if scores[n][2]]
     assert _ranking(result.stdout) == want
+    assert "MM(2,3): ranked by" in result.stdout and "MM(4,6): ranked by" in result.stdout
 
 
 def test_ranking_lists_unreadable_files(here: Path) -> None:
@@ -258,7 +264,8 @@ def test_show_secret(here: Path) -> None:
                 break
             node = node.child(st.Reply(*reply))
         assert [re.sub(r"^\d+\. ", "", line) for line in lines][:-1] == moves[:-1]
-        assert lines[-1] == f"{len(moves)}. {moves[-1]}  solved in {len(moves)} guesses"
+        n = len(moves)
+        assert lines[-1] == f"{n}. {moves[-1]}  solved in {n} guess{'es' * (n != 1)}"
 
 
 def test_show_secret_not_solved_exits_1(here: Path) -> None:

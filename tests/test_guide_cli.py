@@ -106,7 +106,7 @@ def test_show_table_warns_about_unsolved_secrets(here: Path) -> None:
     (here / "bad.txt").write_text(EXAMPLE.replace(",00:CC", ""))
     result = invoke(["show", "bad.txt", "-f", "csv"])
     assert result.exit_code == 0
-    assert "1 secrets behind this guide are not solved" in result.stderr
+    assert "1 secret behind this guide is not solved" in result.stderr
     assert result.stdout.count("\n") == 9  # header and 8 games
 
 
@@ -177,7 +177,7 @@ def test_stats(here: Path) -> None:
 def test_stats_of_an_invalid_strategy_exits_1(here: Path) -> None:
     (here / "bad.txt").write_text(EXAMPLE.replace(",00:CC", ""))
     result = invoke(["stats", "bad.txt"])
-    assert result.exit_code == 1 and "1 secrets not solved" in result.stdout
+    assert result.exit_code == 1 and "1 secret not solved" in result.stdout
 
 
 def test_stats_of_a_missing_file_exits_2(here: Path) -> None:

@@ -521,6 +521,14 @@ def prove_bound(
     return int(run(work, p, search if client is not None else None, progress))  # type: ignore[arg-type]
 
 
+def bound_json(game: Game, guesses: int, seconds: float | None = None) -> dict[str, object]:
+    """The ``bound --json`` shape of :func:`prove_bound`'s answer: ``game``,
+    ``max_guesses`` (the fewest guesses that solve every secret), ``none_within``
+    (``max_guesses - 1``: no strategy solves every secret within it) and ``seconds``."""
+    return {"game": game.name, "max_guesses": guesses, "none_within": guesses - 1,
+            "seconds": seconds}
+
+
 def prove_bound_table(
     replies: np.ndarray,
     win: int,
