@@ -187,6 +187,22 @@ MaxInputMb = Annotated[
 #: the default of --max-input-mb
 MAX_INPUT_MB = MAX_INPUT_BYTES // 2**20
 
+Workers = Annotated[
+    Optional[str],
+    typer.Option(
+        "--workers",
+        help="optimal, bound: search on a local Dask cluster of N worker processes "
+        "(auto: one per core), started and stopped with the command.",
+    ),
+]
+Scheduler = Annotated[
+    Optional[str],
+    typer.Option(
+        "--scheduler",
+        help="optimal, bound: search on the Dask cluster of this scheduler (e.g. "
+        "tcp://host:8786; default $STRATEGYTREE_SCHEDULER).",
+    ),
+]
 Force = Annotated[
     bool,
     typer.Option(
@@ -203,13 +219,13 @@ JsonOption = Annotated[
 ]
 
 #: the flag of each library argument whose flag is not its name
-FLAGS = {"preset": "--game", "fmt": "--from"}
+FLAGS = {"preset": "--game", "fmt": "--from", "client": "--workers/--scheduler"}
 
 
 def _flag(name: str, value: object) -> str:
     """A library argument as the flag that gives it: ``--pegs 5``, ``--distinct``."""
     flag = FLAGS.get(name, "--" + name.replace("_", "-"))
-    return flag if value is True else f"{flag} {value}"
+    return flag if value is True or name == "client" else f"{flag} {value}"
 
 
 def _words(problem: StrategyTreeError | str) -> str:
@@ -483,6 +499,21 @@ def _interrupted(checkpoint: Path | None = None) -> typer.Exit:
     kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
     _say(f"{_stop_words()}{kept}")
     return typer.Exit(_stop_code())
+
+
+@contextmanager
+def _cluster(workers: Optional[str], scheduler: Optional[str], used: bool = True
+             ) -> Iterator[object]:
+    """The Dask client of --workers / --scheduler / $STRATEGYTREE_SCHEDULER (None:
+    in this process, and always when not ``used``); the dashboard's address is
+    printed when one is up."""
+    if not used:
+        yield None
+        return
+    from .cluster import connect
+
+    with connect(workers, scheduler, say=_say) as client:
+        yield client
 
 
 def _histogram(counts: dict[int, int], what: str) -> Table:
@@ -853,6 +884,8 @@ def generate_command(
         ),
     ] = None,
     as_json: JsonOption = False,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Build a strategy (one-step rule, lookahead search or exact search), write it atomically, score it.
 
@@ -875,7 +908,8 @@ def generate_command(
 
     asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also)
     try:  # an option without effect in the method asked for: before any work
-        check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint)
+        check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint,
+                     client=workers or scheduler)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
     _check_outputs([output], force=force, checkpoint=checkpoint)
@@ -885,11 +919,12 @@ def generate_command(
         _warmed(game, lambda small: generate(
             small, method, **asked, symmetry=not no_symmetry, max_guesses=max_guesses,
         ))
-        started = time.perf_counter()
-        with _progress("building" if method == "greedy" else "searching", game) as show:
+        with _cluster(workers, scheduler, method == "optimal") as client, \
+                _progress("building" if method == "greedy" else "searching", game) as show:
+            started = time.perf_counter()  # (a cluster's start-up not counted)
             strategy = generate(
                 game, method, **asked, first=first, symmetry=not no_symmetry,
-                max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
+                max_guesses=max_guesses, checkpoint=checkpoint, progress=show, client=client,
             )
         built = time.perf_counter() - started
         dump(strategy, output, indent=indent, force=force)
@@ -933,6 +968,8 @@ def bound_command(
                      "proved so far."),
     ] = None,
     as_json: JsonOption = False,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """The fewest guesses that solve every secret, proved by exhaustion.
 
@@ -949,14 +986,16 @@ def bound_command(
 
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     if total:
+        if workers is not None or scheduler is not None:
+            raise _fail("--total runs in-process: --workers and --scheduler do not apply to it")
         _bound_total(options, depth, seconds, not no_symmetry, as_json)
         return
     try:
         game, _ = options.game()
         _warmed(game, lambda small: prove_bound(small, symmetry=not no_symmetry))
-        started = time.perf_counter()
-        with _progress("proving", game) as show:
-            answer = prove_bound(game, symmetry=not no_symmetry, progress=show)
+        with _cluster(workers, scheduler) as client, _progress("proving", game) as show:
+            started = time.perf_counter()  # (a cluster's start-up not counted)
+            answer = prove_bound(game, symmetry=not no_symmetry, progress=show, client=client)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
     except KeyboardInterrupt:

@@ -57,7 +57,7 @@ METHODS = ("greedy", "lookahead", "optimal")
 TAKES = {
     "greedy": ("rule", "pool", "seed", "first"),
     "lookahead": ("rule", "widths", "also", "checkpoint"),
-    "optimal": ("max_guesses", "checkpoint"),
+    "optimal": ("max_guesses", "checkpoint", "client"),
 }
 
 #: what an argument left as None means
@@ -75,6 +75,7 @@ def check_method(
     also: Sequence[str] | str | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
+    client: object | None = None,
 ) -> None:
     """Raise :class:`~strategytree.errors.ArgumentError` unless ``method`` is one
     of :data:`METHODS` and each of the arguments given (not None) has an effect
@@ -83,7 +84,7 @@ def check_method(
         raise ArgumentError(f"unknown method {method!r}; choose greedy, lookahead or optimal")
     given = {
         "rule": rule, "pool": pool, "seed": seed, "first": first, "widths": widths,
-        "also": also, "max_guesses": max_guesses, "checkpoint": checkpoint,
+        "also": also, "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
     }
     for name, value in given.items():
         if value is not None and name not in TAKES[method]:
@@ -115,6 +116,7 @@ def generate(
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
+    client: object | None = None,
 ) -> Strategy:
     """A strategy for ``game`` built by ``method`` (see the module doc); the
     arguments are those of :func:`~strategytree.builders.build_greedy`,
@@ -122,11 +124,12 @@ def generate(
     may be written as text, ``8,8,4`` and ``parts,expected``) and
     :func:`~strategytree.search.build_optimal`.  Ctrl-C raises
     KeyboardInterrupt; a lookahead or optimal run keeps its work in
-    ``checkpoint`` first.
+    ``checkpoint`` first.  ``client`` (a ``distributed.Client``): the optimal
+    search runs on its Dask cluster.
     """
     check_method(
         method, rule=rule, pool=pool, seed=seed, first=first, widths=widths, also=also,
-        max_guesses=max_guesses, checkpoint=checkpoint,
+        max_guesses=max_guesses, checkpoint=checkpoint, client=client,
     )
     rule = rule or DEFAULTS["rule"]
     if method == "lookahead":
@@ -140,7 +143,7 @@ def generate(
 
         return search.build_optimal(
             game, max_guesses=max_guesses, checkpoint=checkpoint, symmetry=symmetry,
-            progress=progress,
+            progress=progress, client=client,
         )
     return build_greedy(
         game, rule=rule, pool=pool or DEFAULTS["pool"], seed=seed or 0, first=first,

@@ -224,3 +224,8 @@ def test_sigterm_prints_the_bound_so_far(console_script: list[str]) -> None:
     assert run.returncode == 143, err
     bound = int(out.split("at least ")[1].split()[0].replace(",", ""))
     assert 5196 <= bound <= 5625 and "stopped before depth 8" in out
+
+
+def test_command_total_runs_in_process() -> None:
+    result = invoke(["bound", "--total", "--workers", "2"])
+    assert result.exit_code == 2 and "--workers" in result.output

@@ -34,6 +34,9 @@ Both are depth-first branch and bound over the sets of secrets still possible:
 - **both cores.**  In big games without a checkpoint, the root's parts are
   solved by two threads side by side, each with its own cache
   (merged at the end): :meth:`driver.Search.side_by_side`.
+- **many machines.**  Given a ``distributed.Client`` (``client=``), the levels
+  near the root run in the driver and the sets below them as tasks on the
+  Dask cluster: :mod:`~strategytree.search.tasks`.
 
 The hot loops are numba kernels over a precomputed feedback table (guess x
 secret -> reply code), so any game whose table fits in memory can be searched.
@@ -50,7 +53,9 @@ The package, read top to bottom:
 - :mod:`~strategytree.search.compiled`: the compiled branch and bound, one step a function;
 - :mod:`~strategytree.search.problem`: a game as the search's arrays, one per thread;
 - :mod:`~strategytree.search.driver`: the Python levels near the root, threads,
-  progress, checkpoints, and the public functions.
+  progress, checkpoints, and the public functions;
+- :mod:`~strategytree.search.tasks`: the same levels on a Dask cluster, the sets
+  below them as tasks (imported only when a client is given).
 
 >>> from strategytree.game import mastermind
 >>> from strategytree.verify import verify

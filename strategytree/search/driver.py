@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from ..tree import Node, Strategy
 from ..verify import verify
 from .bounds import INF, UNLIMITED, candidate_bounds
 from .compiled import NODES, STOP, cache_load, cache_rows, changed_rows
-from .problem import Problem, SearchError
+from .problem import Problem, SearchError, Stopped
 
 __all__ = ["Search", "build_optimal", "prove_bound", "prove_bound_table"]
 
@@ -55,8 +56,17 @@ CHECKPOINT_EVERY = 5.0
 UNIT = "sets searched"
 
 
-class Stopped(Exception):
-    """The search was asked to stop."""
+class Choices(NamedTuple):
+    """A node's candidates, as :meth:`Search.open` leaves them to be tried."""
+
+    cands: np.ndarray
+    """the guesses to try (one per symmetry class)"""
+    lbg: np.ndarray
+    """each one's lower bound"""
+    order: np.ndarray
+    """the order to try them in (by bound, then by expected part size)"""
+    lb: int
+    """the node's own lower bound"""
 
 
 # -- checkpoints -----------------------------------------------------------------
@@ -78,38 +88,58 @@ def checkpoint_header(game: Game, max_guesses: int | None, what: str) -> dict:
     }
 
 
-def load_checkpoint(path: Path, p: Problem, header: dict) -> int:
-    """Seed the cache from the checkpoint at ``path``; the rows read (0: no file).
+def load_checkpoint(path: Path, p: Problem, header: dict) -> dict[str, np.ndarray]:
+    """Seed the cache from the checkpoint at ``path``; every array it holds
+    (``rows``: the cache's rows; ``tasks``: a distributed run's finished tasks),
+    empty when there is no file.
 
     Raises :class:`~strategytree.checkpoint.CheckpointError` for a damaged
     checkpoint or one of another search."""
-    arrays = load(path, header)
-    if arrays is None:
-        return 0
+    arrays = load(path, header) or {}
     rows = arrays.get("rows", np.zeros((0, 5), dtype=np.int64))
     if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
         raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
     cache_load(p.cache, np.ascontiguousarray(rows))
-    return len(rows)
+    return arrays
 
 
 class Saver:
     """Saves a search's cache to a checkpoint: all of it the first time (a fresh
-    file), then only the rows new or changed since the last save."""
+    file), then only the rows new or changed since the last save (and, for a
+    distributed search, the finished tasks not saved yet)."""
 
     def __init__(self, path: Path, header: dict) -> None:
         self.file = Checkpoint(path, header)
         self.started = False
         self.known = np.zeros((0, 3), dtype=np.int64)
+        self.tasks_saved = 0
 
-    def save(self, p: Problem) -> None:
-        """Write the cache's rows new since the last save."""
+    def save(self, p: Problem, tasks: np.ndarray | None = None) -> None:
+        """Write the cache's rows new since the last save; ``tasks``: every finished
+        task so far, as rows (those past the last save are written)."""
         rows, self.known = changed_rows(p.cache, CHECKPOINT_MIN_SET, self.known)
+        arrays = {"rows": rows}
+        if tasks is not None:
+            arrays["tasks"] = tasks[0 if not self.started else self.tasks_saved :]
+            self.tasks_saved = len(tasks)
         if not self.started:
-            self.file.rewrite({"rows": rows})
+            self.file.rewrite(arrays)
             self.started = True
-        elif len(rows):
-            self.file.append({"rows": rows})
+        elif any(len(a) for a in arrays.values()):
+            self.file.append(arrays)
+
+
+class TaskRunner(Protocol):
+    """What runs a search's levels as tasks on a cluster (:class:`.tasks.Tasks`)."""
+
+    def root(self, search: Search, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
+        """:meth:`Search.node` of the whole set, the levels below it as tasks."""
+
+    def detail(self) -> str:
+        """The tasks done, running and queued, and the workers alive, in words."""
+
+    def records(self) -> np.ndarray:
+        """Every finished task as a row (for the checkpoint)."""
 
 
 # -- the levels near the root, in Python ---------------------------------------
@@ -120,6 +150,7 @@ class Search:
     def __init__(self, problem: Problem, saver: Saver | None = None) -> None:
         self.p = problem
         self.saver = saver
+        self.tasks: TaskRunner | None = None  # set: the levels below the root run as tasks
         self.best: int | None = None
         self.last_saved = time.monotonic()
         self.every = CHECKPOINT_EVERY
@@ -176,11 +207,41 @@ class Search:
         (:func:`~strategytree.search.bounds.candidate_bounds`, the split the
         compiled levels use), tried in order of bound (:meth:`guess`)."""
         p = self.p
-        n = len(S)
-        if level >= PY_LEVELS or n <= 2:
+        if level >= PY_LEVELS or len(S) <= 2:
             result = p.solve(S, d, limit, played, sym=sym)
             self.check()
             return result
+        opened = self.open(S, d, limit, sym)
+        if isinstance(opened, int):
+            return opened
+        cands, lbg, order, lb = opened
+        best, best_guess, fail = limit, -1, INF
+        for i in order:
+            if lbg[i] >= best:
+                fail = min(fail, int(lbg[i]))
+                break
+            g = int(cands[i])
+            if level + 1 < PY_LEVELS:
+                total = self.guess(S, d, g, int(lbg[i]), best, sym, played, level)
+            else:
+                total = p.solve(S, d, best, played, g, sym)
+                self.check()
+            if total < best:
+                best, best_guess = total, g
+                if level == 0:
+                    self.found(best)
+                if best <= lb:
+                    break
+            else:
+                fail = min(fail, total)
+        return self.close(S, d, best, best_guess, fail, lb)
+
+    def open(self, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int | Choices:
+        """The start of a node (set ``S`` of at least 3 secrets): its cost when it
+        needs no search (too big for the guesses left, its bound at the limit, the
+        cache, a guess that splits it perfectly), else its :class:`Choices`."""
+        p = self.p
+        n = len(S)
         if n > p.cap[d]:
             return INF
         lb = int(p.lbt[n])
@@ -202,41 +263,39 @@ class Search:
             p.put(S, d, cost, int(cands[perfect[0]]), True)
             return cost
         order = np.lexsort((sq, worst if t.mode else lbg))
-        best, best_guess, fail = limit, -1, INF
-        for i in order:
-            if lbg[i] >= best:
-                fail = min(fail, int(lbg[i]))
-                break
-            g = int(cands[i])
-            if level + 1 < PY_LEVELS:
-                total = self.guess(S, d, g, int(lbg[i]), best, sym, played, level)
-            else:
-                total = p.solve(S, d, best, played, g, sym)
-                self.check()
-            if total < best:
-                best, best_guess = total, g
-                if level == 0 and (self.best is None or best < self.best):
-                    self.best = best
-                if best <= lb:
-                    break
-            else:
-                fail = min(fail, total)
+        return Choices(cands, lbg, order, lb)
+
+    def close(self, S: np.ndarray, d: int, best: int, best_guess: int, fail: int, lb: int) -> int:
+        """The end of a node: cache its best guess and cost (``best_guess`` -1: none
+        under the limit; then a lower bound, the least of ``fail`` and ``lb``)."""
         if best_guess >= 0:
-            p.put(S, d, best, best_guess, True)
+            self.p.put(S, d, best, best_guess, True)
             return best
         fail = max(fail, lb)
-        p.put(S, d, fail, -1, False)
+        self.p.put(S, d, fail, -1, False)
         return fail
 
-    def guess(self, S, d, g, lbg, limit, sym, played, level) -> int:
-        """The cost of playing ``g`` on ``S``, exact when below ``limit``."""
+    def found(self, total: int) -> None:
+        """A whole strategy of ``total`` guesses was found: the best so far?"""
+        if self.best is None or total < self.best:
+            self.best = total
+
+    def split(
+        self, S: np.ndarray, g: int, sym: Symmetry | None, played: int
+    ) -> tuple[Symmetry | None, int, list[np.ndarray], list[int]]:
+        """Guess ``g`` on ``S``: the group and colours played after it, its parts of
+        more than two secrets (largest first) and their lower bounds."""
         p = self.p
-        total = lbg
         child_sym = sym.after(p.game.guesses[g]) if sym is not None else None
         child_played = played | int(p.tables.gmask[g])
         parts = [part for _, part in sorted(p.parts(S, g), key=lambda item: -len(item[1]))]
         parts = [part for part in parts if len(part) > 2]
-        known = [int(p.lbt[len(part)]) for part in parts]
+        return child_sym, child_played, parts, [int(p.lbt[len(part)]) for part in parts]
+
+    def guess(self, S, d, g, lbg, limit, sym, played, level) -> int:
+        """The cost of playing ``g`` on ``S``, exact when below ``limit``."""
+        total = lbg
+        child_sym, child_played, parts, known = self.split(S, g, sym, played)
         if self.threads > 1 and level == 0 and limit >= INF and len(parts) > 1:
             # nothing to prune against yet: every part is solved exactly, side by side
             costs = self.side_by_side(parts, d - 1, child_sym, child_played)
@@ -253,6 +312,16 @@ class Search:
                     known[i] = c
         return total
 
+    def root(self, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
+        """:meth:`node` of the whole set (on a cluster when :attr:`tasks` is set)."""
+        if self.tasks is not None:
+            return self.tasks.root(self, S, d, limit, sym)
+        return self.node(S, d, limit, sym, 0, 0)
+
+    def detail(self) -> str:
+        """More words for the progress shown (the cluster's tasks and workers)."""
+        return self.tasks.detail() if self.tasks is not None else ""
+
     def check(self) -> None:
         """Stop when asked; save a checkpoint when one is due."""
         if self.p.stats[STOP]:
@@ -264,7 +333,7 @@ class Search:
         """Save the checkpoint; a big one less often (at most 10% of the time)."""
         if self.saver is not None:
             started = time.monotonic()
-            self.saver.save(self.p)
+            self.saver.save(self.p, self.tasks.records() if self.tasks is not None else None)
             self.last_saved = time.monotonic()
             self.every = max(CHECKPOINT_EVERY, 10 * (self.last_saved - started))
 
@@ -285,11 +354,7 @@ class Search:
                     leaf = Node(text(game.secrets[S[1]]))
                     node.branches = ((game.reply(int(p.tables.fb[g, S[1]])), leaf),)
                 continue
-            entry = p.get(S, d)
-            if entry is None or not entry[2] & 1 or entry[1] < 0:
-                p.solve(S, d, INF, 0)
-                entry = p.get(S, d)
-            g = int(entry[1])
+            g = int(p.best_entry(S, d)[1])
             node.guess = text(game.guesses[g])
             branches = []
             for r, part in p.parts(S, g):
@@ -324,8 +389,10 @@ def run(
     def report() -> None:
         if progress is not None:
             best = search.best if search is not None else None
+            detail = search.detail() if search is not None else ""
             done = int(problem.stats[NODES])
-            progress(Progress(done, None, UNIT, time.perf_counter() - started, best=best))
+            elapsed = time.perf_counter() - started
+            progress(Progress(done, None, UNIT, elapsed, best=best, detail=detail))
 
     problem.stats[:] = 0
     worker = threading.Thread(target=target, name="strategytree-search", daemon=True)
@@ -361,6 +428,7 @@ def build_optimal(
     progress: ProgressCallback | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     symmetry: bool = True,
+    client: object | None = None,
 ) -> Strategy:
     """A strategy with the fewest guesses in total over all secrets.
 
@@ -373,18 +441,26 @@ def build_optimal(
     when no strategy fits ``max_guesses``, and
     :class:`~strategytree.checkpoint.CheckpointError` for a checkpoint that is
     damaged or of another search.
+
+    With ``client`` (a ``distributed.Client``) the search below the root runs
+    as tasks on its Dask cluster (:mod:`strategytree.search.tasks`): the same
+    total, the same tree; a checkpoint then also records every finished task.
     """
     p = Problem.of(game, max_guesses, symmetry)
-    saver = None
+    saver, saved = None, {}
     if checkpoint is not None:
         header = checkpoint_header(game, max_guesses, "optimal")
-        load_checkpoint(Path(checkpoint), p, header)
+        saved = load_checkpoint(Path(checkpoint), p, header)
         saver = Saver(Path(checkpoint), header)
     search = Search(p, saver)
+    if client is not None:
+        from .tasks import Tasks  # dask.distributed: imported only when used
+
+        search.tasks = Tasks(client, game, max_guesses, symmetry, 0, saved.get("tasks"))
     S = np.arange(len(game.secrets), dtype=np.int32)
     d = UNLIMITED if max_guesses is None else int(max_guesses)
     sym = Symmetry.of(game, symmetry)
-    if saver is None and len(S) >= PARALLEL_FIRST:
+    if saver is None and client is None and len(S) >= PARALLEL_FIRST:
         search.threads = max(1, min(THREADS, os.cpu_count() or 1))
 
     def work() -> Node | None:
@@ -392,7 +468,7 @@ def build_optimal(
             # a whole strategy to show as the best so far within a second (the
             # search finds its first one only when the root's parts are solved)
             search.best = verify(build_greedy(game, rule="expected"), game).total
-        cost = search.node(S, d, INF, sym, 0, 0)
+        cost = search.root(S, d, INF, sym)
         if cost >= INF:
             return None
         search.best = cost
@@ -413,11 +489,13 @@ def prove_bound(
     *,
     progress: ProgressCallback | None = None,
     symmetry: bool = True,
+    client: object | None = None,
 ) -> int:
     """The fewest guesses that solve every secret in the worst case.
 
     Proved by exhaustion: a strategy within K guesses is found, and the search
-    shows that none exists within K - 1.
+    shows that none exists within K - 1.  With ``client`` (a
+    ``distributed.Client``), on its Dask cluster (as :func:`build_optimal`).
 
     >>> from strategytree.game import mastermind
     >>> prove_bound(mastermind(3, 2))
@@ -425,18 +503,22 @@ def prove_bound(
     """
     p = Problem.of(game, None, symmetry, mode=1)
     search = Search(p)
+    if client is not None:
+        from .tasks import Tasks  # dask.distributed: imported only when used
+
+        search.tasks = Tasks(client, game, None, symmetry, 1)
     S = np.arange(len(game.secrets), dtype=np.int32)
     sym = Symmetry.of(game, symmetry)
 
     def work() -> int:
         d = 1
-        while search.node(S, d, 1, sym, 0, 0) != 0:
+        while search.root(S, d, 1, sym) != 0:
             d += 1
             if d > UNLIMITED:
                 raise SearchError(f"{game.name}: no strategy solves every secret")
         return d
 
-    return int(run(work, p, None, progress))  # type: ignore[arg-type]
+    return int(run(work, p, search if client is not None else None, progress))  # type: ignore[arg-type]
 
 
 def bound_json(game: Game, guesses: int, seconds: float | None = None) -> dict[str, object]:

@@ -18,11 +18,11 @@ from ..errors import StrategyTreeError
 from ..feedback import table as reply_table
 from ..game import Game
 from ..symmetry import Symmetry, merge_dead_colours
-from .bounds import UNLIMITED, bound_tables, lay_out_parts
+from .bounds import INF, UNLIMITED, bound_tables, lay_out_parts
 from .compiled import Levels, Scratch, Tables, cache_get, cache_put, new_cache, workspace
 from .compiled import solve as compiled_solve
 
-__all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError"]
+__all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError", "Stopped"]
 
 #: most feedback-table entries (guesses x secrets, one byte each) the search builds
 MAX_TABLE = 400_000_000
@@ -34,6 +34,10 @@ MAX_MAPS = 5040
 
 class SearchError(StrategyTreeError):
     """The search cannot be run as asked (a game too big, no strategy within the limit, ...)."""
+
+
+class Stopped(Exception):
+    """The search was asked to stop (its statistics' stop flag was set)."""
 
 
 def transposed(fb: np.ndarray, mode: int) -> np.ndarray:
@@ -164,12 +168,13 @@ class Problem:
             scratch=scratch,
         )
 
-    def sibling(self) -> Problem:
-        """The same problem for another thread: the same tables and statistics,
-        its own cache and state."""
+    def sibling(self, own_stats: bool = False) -> Problem:
+        """The same problem for another thread: the same tables and statistics
+        (``own_stats``: its own), its own cache and state."""
         _, maps, pegs = self.levels.group_perm.shape
         group = (pegs, self.levels.group_tau.shape[2], maps)
-        return Problem.with_state(self.game, self.tables, group, self.stats)
+        return Problem.with_state(self.game, self.tables, group,
+                                  None if own_stats else self.stats)
 
     # -- thin calls of the compiled search
     @property
@@ -234,6 +239,16 @@ class Problem:
     def put(self, S: np.ndarray, d: int, cost: int, guess: int, exact: bool) -> None:
         """Cache ``cost`` (exact, or a lower bound) and the best guess for ``S``."""
         cache_put(self.cache, S, self.key_left(d), cost, guess, 2 * len(S) + int(exact))
+
+    def best_entry(self, S: np.ndarray, d: int) -> tuple[int, int, int]:
+        """(cost, best guess, flags) of ``S`` from the cache, solving it again
+        (exactly, with no symmetry) when the cache has no best guess for it."""
+        entry = self.get(S, d)
+        if entry is None or not entry[2] & 1 or entry[1] < 0:
+            self.solve(S, d, INF, 0)
+            entry = self.get(S, d)
+        assert entry is not None
+        return entry
 
     def parts(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """(reply, sorted part) for each reply but the win, highest reply first
