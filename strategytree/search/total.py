@@ -45,6 +45,7 @@ from ..errors import ArgumentError
 from ..feedback import replies as reply_row
 from ..feedback import table as reply_table
 from ..game import Game
+from ..literature import branching, counting_bound
 from ..progress import Progress, ProgressCallback
 from ..symmetry import Symmetry, merge_dead_colours
 from .bounds import (
@@ -110,24 +111,6 @@ class BoundInterrupted(KeyboardInterrupt):
 def method_name(depth: int) -> str:
     """``counting``, ``one level``, ``2 levels``, ..."""
     return METHODS.get(depth, f"{depth} levels")
-
-
-def branching(game: Game) -> int:
-    """The most parts besides the win a guess can make (replies less the win)."""
-    replies = game.possible_replies
-    return max(len(replies) - (1 if game.win in replies else 0), 1)
-
-
-def counting_bound(game: Game) -> int:
-    """The counting bound: no strategy's total is below the sum of depths of the
-    first ``n`` nodes of a complete tree with one child per reply but the win.
-
-    >>> from strategytree.game import mastermind
-    >>> counting_bound(mastermind(4, 6)), counting_bound(mastermind(5, 8))
-    (4986, 156198)
-    """
-    n = len(game.secrets)
-    return int(lower_bounds(n, branching(game))[0][n])
 
 
 @njit(cache=True, nogil=True)
