@@ -58,6 +58,8 @@ __all__ = ["DEFAULT_WIDTHS", "RULES", "ImproveError", "improve", "parse_budget"]
 
 #: the rules whose best guesses are tried at a large node
 RULES = ("entropy", "expected", "minimax", "parts")
+#: the rules whose greedy subtrees complete a candidate's parts in the greedy pass
+COMPLETERS = ("entropy", "parts")
 #: candidates per rule at each level (a level beyond the list: its last width)
 DEFAULT_WIDTHS = (4, 3, 2)
 #: the default largest set solved exactly
@@ -335,6 +337,7 @@ class Improver:
         self.tally = tally
         self.exact = Exact(game, max_guesses, stop)
         self.choosers = [GreedyChooser(game, rule) for rule in rules]
+        self.completers = [c for c in self.choosers if c.rule in COMPLETERS] or self.choosers[:1]
         self.sym = Symmetry.of(game)
         self.index = self.index_of(copy_tree(strategy.root), np.arange(len(game.secrets)), 0, self.sym, 0)
         self.tally.best = self.index.total[0]
@@ -374,10 +377,38 @@ class Improver:
         """Passes over the tree until one saves nothing (or the run is stopped)."""
         while True:
             before = self.total
+            self.greedy_pass()
             self.exact_pass(self.index, self.index_of_tree)
             self.lookahead_pass()
             if self.total >= before:
                 return
+
+    def greedy_pass(self) -> None:
+        """Top-down, level by level while ``widths`` last: each node's candidates
+        completed greedily (cheap), kept when better than the subtree in place."""
+        for level in range(len(self.widths)):
+            index = self.index
+            width = self.width(level)
+            nodes = [i for i in range(len(index.node))
+                     if index.level[i] == level and len(index.sets[i]) > 2]
+            for i in nodes:
+                self.check()
+                if self.stale(index, i):
+                    continue
+                key = b"g" + set_key(index.sets[i], level, index.total[i])
+                if key in self.done:
+                    continue
+                self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets, greedy)"
+                found = self.research(index, i, width, exact=False)
+                self.tally.searched += 1
+                if found is not None:
+                    node, total, depth = found
+                    with self.lock:
+                        index.replace(i, node, total, depth)
+                    self.better(index)
+                    key = b"g" + set_key(index.sets[i], level, total)
+                self.done.add(key)
+            self.index_of_tree()
 
     def index_of_tree(self) -> None:
         """Lay the whole tree out again (after a pass changed it)."""
@@ -487,9 +518,11 @@ class Improver:
                     found.append(g)
         return found
 
-    def research(self, index: Index, i: int, width: int) -> tuple[Node, int, int] | None:
+    def research(self, index: Index, i: int, width: int,
+                 exact: bool = True) -> tuple[Node, int, int] | None:
         """A subtree for node ``i`` better than the one in place: the best candidate
-        of the rules, its parts completed (:meth:`complete`); None if none is better."""
+        of the rules, its parts completed (:meth:`complete`, greedily only unless
+        ``exact``); None if none is better."""
         game = self.game
         S, level = index.sets[i], index.level[i]
         sym, played = index.symmetry(i)
@@ -510,7 +543,7 @@ class Improver:
             for code, part in parts:
                 least = int(self.lbt[len(part)])
                 done = self.complete(part, level + 1, child_sym, child_played,
-                                     limit - (bound - least))
+                                     limit - (bound - least), exact)
                 if done is None:
                     break
                 node, cost, part_depth = done
@@ -526,12 +559,21 @@ class Improver:
         return best
 
     def complete(self, S: np.ndarray, level: int, sym: Symmetry, played: int,
-                 limit: int) -> tuple[Node, int, int] | None:
+                 limit: int, exact: bool = True) -> tuple[Node, int, int] | None:
         """A subtree for ``S`` after ``level`` guesses whose total is below ``limit``
-        (exact when small, else greedy with its small subtrees solved exactly), or None."""
+        (exact when small, else greedy with its small subtrees solved exactly;
+        greedy only unless ``exact``), or None."""
         game = self.game
         if len(S) == 1:
             return (Node(game.code_text(game.secrets[S[0]])), 1, 1) if limit > 1 else None
+        if not exact:
+            best = None
+            for chooser in self.completers:
+                grown = grow_greedy(chooser, S, sym)
+                if best is None or (grown.total, grown.depth) < (best.total, best.depth):
+                    best = grown
+            assert best is not None
+            return (best.node, best.total, best.depth) if best.total < limit else None
         if len(S) <= self.exact_below and self.exact.usable:
             found = self.exact.solve(S, level, sym, played, limit)
             if found is None:
@@ -668,7 +710,6 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
     """Run ``run`` in a worker thread (the exact search releases the GIL, so
     Ctrl-C is heard at once); report progress; end it when the budget is spent;
     hand the best over as it improves and at the end."""
-    game = run.game
     source = f"<improved {report.source}>"
     last = [time.perf_counter()]
 
