@@ -398,8 +398,8 @@ class Improver:
         for level in range(len(self.widths)):
             index = self.index
             width = self.width(level)
-            nodes = [i for i in range(len(index.node))
-                     if index.level[i] == level and len(index.sets[i]) > 2]
+            nodes = [i for i in range(len(index.node))  # the exact pass solves the rest
+                     if index.level[i] == level and len(index.sets[i]) > max(2, self.exact_below)]
             for i in nodes:
                 self.check()
                 if self.stale(index, i):
