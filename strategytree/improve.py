@@ -325,10 +325,11 @@ def split(game: Game, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]
     ]
 
 
-def set_key(S: np.ndarray, level: int, total: int) -> bytes:
-    """What names a subtree already tried: its level, its secrets, its total."""
+def set_key(S: np.ndarray, level: int, total: int, kind: int = 0) -> bytes:
+    """What names a subtree already tried (18 bytes): the kind of search (0 exact
+    or lookahead, 1 greedy), its level, its total, a digest of its secrets."""
     digest = hashlib.blake2b(np.ascontiguousarray(S, dtype=np.int64).tobytes(), digest_size=12)
-    return level.to_bytes(2, "little") + total.to_bytes(4, "little") + digest.digest()
+    return bytes((kind, level)) + total.to_bytes(4, "little") + digest.digest()
 
 
 # -- the search ------------------------------------------------------------------------
@@ -404,7 +405,7 @@ class Improver:
                 self.check()
                 if self.stale(index, i):
                     continue
-                key = b"g" + set_key(index.sets[i], level, index.total[i])
+                key = set_key(index.sets[i], level, index.total[i], 1)
                 if key in self.done:
                     continue
                 self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets, greedy)"
@@ -415,7 +416,7 @@ class Improver:
                     with self.lock:
                         index.replace(i, node, total, depth)
                     self.better(index)
-                    key = b"g" + set_key(index.sets[i], level, total)
+                    key = set_key(index.sets[i], level, total, 1)
                 self.done.add(key)
             self.index_of_tree()
 

@@ -131,10 +131,10 @@ def test_better_strategies_are_handed_over_and_a_checkpoint_resumes(tmp_path: Pa
     strategy = random_tree(game, 11, 0.0)
     seen: list[int] = []
     saved = tmp_path / "run.ckpt"
-    first = improve(strategy, game, exact_below=10, widths="", checkpoint=saved,
+    first = improve(strategy, game, exact_below=10, widths="2", checkpoint=saved,
                     on_better=lambda s: seen.append(score(s, game)[0]))
     assert seen and seen[-1] == score(first, game)[0] <= score(strategy, game)[0]
-    again = improve(strategy, game, exact_below=10, widths="", checkpoint=saved)
+    again = improve(strategy, game, exact_below=10, widths="2", checkpoint=saved)
     assert score(again, game) == score(first, game)
 
 
