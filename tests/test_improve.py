@@ -173,3 +173,30 @@ def test_console_script_refuses_an_invalid_strategy(tmp_path: Path, console_scri
     assert run.returncode == 1
     assert "invalid" in run.stdout and "not solved" in run.stdout
     assert not target.exists()
+
+
+def test_console_script_stopped_by_sigterm_writes_the_best_so_far(tmp_path: Path,
+                                                                  console_script) -> None:
+    import os
+    import signal
+
+    from strategytree.game import bulls_and_cows
+
+    game = bulls_and_cows()
+    source = tmp_path / "in.txt"
+    source.write_text(dumps(build_greedy(game, rule="minimax")) + "\n")
+    target = tmp_path / "out.txt"
+    run = subprocess.Popen(
+        [*console_script, "improve", str(source), "--game", "bulls-and-cows", "-n", "5040",
+         "-o", str(target)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "STRATEGYTREE_PROGRESS_SECONDS": "0"},
+    )
+    try:
+        assert "improving" in run.stderr.readline()  # the search is under way
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=120)
+    finally:
+        run.kill()
+    assert run.returncode == 143
+    assert score(loads(target.read_text()), game) <= score(loads(source.read_text()), game)
