@@ -1504,3 +1504,90 @@ def main() -> None:
         except (OSError, ValueError):  # a closed pipe: nothing more can be said
             pass
     os._exit(code)
+
+
+@app.command("improve")
+def improve_command(
+    file: Annotated[Path, typer.Argument(help="A valid strategy file (in any format read, see --from).")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the better strategy.")],
+    exact_below: Annotated[
+        int,
+        typer.Option("--exact-below", "-n", min=0,
+                     help="Solve every subtree of at most this many secrets exactly."),
+    ] = 200,
+    widths: Annotated[
+        str,
+        typer.Option("--widths", "-w",
+                     help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none)."),
+    ] = "4,3,2",
+    budget: Annotated[
+        Optional[str],
+        typer.Option("--budget", help="Stop with the best so far after this long: 90s, 30m, 2h."),
+    ] = None,
+    max_guesses: Annotated[
+        Optional[int],
+        typer.Option("--max-guesses", "-k", min=1,
+                     help="Subtrees found keep every secret within K guesses."),
+    ] = None,
+    checkpoint: Annotated[
+        Optional[Path],
+        typer.Option("--checkpoint", help="Keep the run here and resume from it."),
+    ] = None,
+    pegs: Pegs = None,
+    colors: Colors = None,
+    distinct: Distinct = False,
+    distinct_guesses: DistinctGuesses = False,
+    game_name: GameName = "mastermind",
+    lenient: Lenient = False,
+    source_format: SourceFormat = None,
+    max_input_mb: MaxInputMb = MAX_INPUT_MB,
+    force: Force = False,
+) -> None:
+    """Make a strategy better (never worse) by searching its subtrees again.
+
+    Subtrees of at most --exact-below secrets are solved exactly; larger ones
+    try the --widths best guesses of several rules, their parts completed by
+    exact search or greedily.  The best so far is written to -o (atomically) as
+    it improves and when the --budget ends or the run is stopped (Ctrl-C,
+    SIGTERM, SIGHUP: exit 130, 143, 129); with --checkpoint, a later run resumes.
+    An invalid input is refused with the verifier's report (exit 1).
+    """
+    from .improve import ImproveError, improve, parse_budget
+    from .notation import dump
+    from .verify import verify
+
+    _check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
+    options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
+    try:
+        seconds = parse_budget(budget)
+        strategy, game, notes = _read(file, source_format, lenient, options, max_input_mb)
+        before = verify(strategy, game)
+        before.game_notes = notes
+        if not before.valid:
+            _print_report(before)
+            raise typer.Exit(EXIT_INVALID)
+        started = time.perf_counter()
+        with _progress("improving", game) as show:
+            best = improve(
+                strategy, game, exact_below=exact_below, widths=widths, budget_seconds=seconds,
+                max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
+                on_better=lambda better: dump(better, output, force=True),
+            )
+        took = time.perf_counter() - started
+        report = verify(best, game)
+    except ImproveError as problem:
+        _print_report(problem.report)
+        raise typer.Exit(EXIT_INVALID) from None
+    except StrategyTreeError as problem:
+        raise _fail(problem) from None
+    except KeyboardInterrupt:
+        raise _interrupted(checkpoint) from None
+    report.source = str(output)
+    _print_report(report)
+    out.print(
+        f"{before.total - report.total:,} guesses saved ({before.total:,} -> {report.total:,}, "
+        f"max {before.max_guesses} -> {report.max_guesses}) in {took:.1f} s, "
+        f"written to {escape(str(output))}"
+    )
+    if not report.valid:
+        raise typer.Exit(EXIT_INVALID)

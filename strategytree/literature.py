@@ -189,15 +189,16 @@ def counting_total(secrets: int, parts: int) -> int:
     return total
 
 
-def counting_bound(game: Game) -> int:
+def counting_bound(game: Game, parts: int | None = None) -> int:
     """The counting bound on the least total of ``game`` (:func:`counting_total`
-    with :func:`branching`); cheap: it needs no reply computed.
+    with :func:`branching`, or with ``parts`` when the caller knows the replies
+    that occur); cheap: it needs no reply computed.
 
     >>> from strategytree.game import mastermind
     >>> counting_bound(mastermind(4, 6))
     4986
     """
-    return counting_total(len(game.secrets), branching(game))
+    return counting_total(len(game.secrets), branching(game) if parts is None else parts)
 
 
 def best_known_lower_bound(game: Game) -> Bound:

@@ -45,7 +45,7 @@ from ..errors import ArgumentError
 from ..feedback import replies as reply_row
 from ..feedback import table as reply_table
 from ..game import Game
-from ..literature import branching, counting_bound
+from ..literature import counting_bound as counted
 from ..progress import Progress, ProgressCallback
 from ..symmetry import Symmetry, merge_dead_colours
 from .bounds import (
@@ -111,6 +111,25 @@ class BoundInterrupted(KeyboardInterrupt):
 def method_name(depth: int) -> str:
     """``counting``, ``one level``, ``2 levels``, ..."""
     return METHODS.get(depth, f"{depth} levels")
+
+
+def branching(game: Game) -> int:
+    """The most parts besides the win a guess can make: the replies that occur, less
+    the win (exact, where :func:`strategytree.literature.branching` reads the
+    scoring alone; the search has the reply table anyway)."""
+    replies = game.possible_replies
+    return max(len(replies) - (1 if game.win in replies else 0), 1)
+
+
+def counting_bound(game: Game) -> int:
+    """The counting bound (:func:`strategytree.literature.counting_bound`) with the
+    replies that occur (:func:`branching`).
+
+    >>> from strategytree.game import mastermind
+    >>> counting_bound(mastermind(4, 6)), counting_bound(mastermind(5, 8))
+    (4986, 156198)
+    """
+    return counted(game, branching(game))
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,793 @@
+"""Making any valid strategy better by searching its subtrees again.
+
+:func:`improve` takes a strategy and returns one that is never worse (a lower
+total; or the same total and a worst case no higher), by two kinds of work:
+
+- **exact.**  Every subtree whose set of secrets has at most ``exact_below``
+  secrets is solved again by the exact search (:mod:`strategytree.search`:
+  every allowed guess, the history's symmetry group, the search's bounds),
+  with the subtree's own total as the limit, so only a better subtree comes back;
+  with ``max_guesses``, it keeps within that many guesses.
+- **lookahead.**  At a larger node (the deepest first), the ``widths[level]``
+  best guesses of each of several one-step rules are tried (entropy, expected,
+  minimax, parts: :meth:`~strategytree.builders.GreedyChooser.shortlist`);
+  each candidate's parts are completed by the exact search when small, else
+  by the cheapest greedy subtree of the rules whose small subtrees are then
+  solved exactly.  A candidate is dropped as soon as the lower bounds of its
+  parts (:func:`~strategytree.search.lower_bounds`) show it cannot beat the
+  subtree in place.
+
+Passes repeat until one finds nothing or the budget is spent.  The run is
+anytime: ``on_better`` receives the best strategy so far after improvements
+(at most once a second, and at the end, also when stopped), and a checkpoint
+keeps the best tree and the subtrees already tried, so a run resumes where it
+stopped.  Ctrl-C raises KeyboardInterrupt once the best so far was handed over.
+
+>>> from strategytree.builders import build_greedy
+>>> from strategytree.game import mastermind
+>>> from strategytree.verify import verify
+>>> game = mastermind(3, 4)
+>>> greedy = build_greedy(game, rule="minimax")
+>>> better = improve(greedy, game, exact_below=20)
+>>> verify(greedy, game).total, verify(better, game).total
+(216, 206)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from . import checkpoint as saved_runs
+from .builders import GreedyChooser, colour_masks, grow_greedy
+from .errors import ArgumentError, StrategyTreeError
+from .game import Game
+from .progress import Progress, ProgressCallback
+from .symmetry import Symmetry
+from .tree import Node, Strategy
+from .verify import Report, verify
+
+__all__ = ["DEFAULT_WIDTHS", "RULES", "ImproveError", "improve", "parse_budget"]
+
+#: the rules whose best guesses are tried at a large node
+RULES = ("entropy", "expected", "minimax", "parts")
+#: the rules whose greedy subtrees complete a candidate's parts in the greedy pass
+COMPLETERS = ("entropy", "parts")
+#: candidates per rule at each level (a level beyond the list: its last width)
+DEFAULT_WIDTHS = (4, 3, 2)
+#: the default largest set solved exactly
+DEFAULT_EXACT_BELOW = 200
+#: from this many table entries (guesses x secrets), each exact solve builds the
+#: tables of its own set instead of the whole game's
+WHOLE_TABLE = 60_000_000
+#: at least this many seconds between two calls of ``on_better``
+BETTER_EVERY = 1.0
+#: seconds between two saves of a checkpoint
+CHECKPOINT_EVERY = 10.0
+#: what the progress counts
+UNIT = "subtrees searched"
+
+
+class ImproveError(StrategyTreeError):
+    """A strategy that cannot be improved: it is not valid for the game."""
+
+    def __init__(self, report: Report) -> None:
+        super().__init__(f"{report.source}: not a valid strategy for {report.game}")
+        self.report = report
+
+
+def parse_budget(text: str | float | None) -> float | None:
+    """A time budget as seconds: ``90``, ``90s``, ``30m``, ``2h`` (None: no limit).
+
+    >>> parse_budget("30m"), parse_budget("1.5h"), parse_budget("45")
+    (1800.0, 5400.0, 45.0)
+    """
+    if text is None or isinstance(text, (int, float)):
+        return None if text is None else float(text)
+    words = text.strip().lower()
+    scale = {"s": 1, "m": 60, "h": 3600}.get(words[-1:], None)
+    number = words[:-1] if scale else words
+    try:
+        seconds = float(number) * (scale or 1)
+    except ValueError:
+        raise ArgumentError("{budget}: expected a time such as 90s, 30m or 2h", budget=text) from None
+    if not seconds > 0 or math.isinf(seconds):
+        raise ArgumentError("{budget}: expected a time such as 90s, 30m or 2h", budget=text)
+    return seconds
+
+
+class Stop(Exception):
+    """The run was asked to stop (budget spent, Ctrl-C)."""
+
+
+@dataclass
+class Tally:
+    """How far a run has got."""
+
+    searched: int = 0
+    """subtrees searched again so far"""
+    saved: int = 0
+    """guesses saved so far against the input"""
+    best: int = 0
+    """the best total so far"""
+    where: str = ""
+    """the node being worked on"""
+    started: float = field(default_factory=time.perf_counter)
+
+    def progress(self) -> Progress:
+        """The tally as a :class:`~strategytree.progress.Progress`."""
+        return Progress(
+            self.searched, None, UNIT, time.perf_counter() - self.started, best=self.best,
+            detail=f"{self.saved:,} guesses saved" + (f", at {self.where}" if self.where else ""),
+        )
+
+
+# -- the exact search on a set of secrets ------------------------------------------
+class Exact:
+    """The exact search of sets of secrets after a history, as subtrees.
+
+    A game whose feedback table is small (at most :data:`WHOLE_TABLE` entries)
+    gets one search of the whole game, whose cache every set shares; a larger
+    one (MM(5,8)) gets a search of each set on its own (every guess against
+    that set's secrets), with the history's symmetry group given to it."""
+
+    def __init__(self, game: Game, max_guesses: int | None, stop: threading.Event) -> None:
+        from .search.bounds import UNLIMITED
+        from .search.problem import Problem
+
+        self.game = game
+        self.max_guesses = max_guesses
+        self.unlimited = UNLIMITED
+        self.stop = stop
+        self.current = None  # the problem being searched (to stop it)
+        self.usable = bool((game.guess_index(game.secrets) >= 0).all())
+        self.masks = colour_masks(game.guesses)
+        self.whole = None
+        if self.usable and len(game.secrets) * len(game.guesses) <= WHOLE_TABLE:
+            self.whole = self.search_of(Problem.of(game, max_guesses))
+
+    def halt(self) -> None:
+        """Stop the search under way, if any (it raises :class:`Stop`)."""
+        from .search.compiled import STOP
+
+        current = self.current
+        if current is not None:
+            current.stats[STOP] = 1
+
+    @staticmethod
+    def search_of(problem):
+        """A :class:`~strategytree.search.driver.Search` of ``problem``."""
+        from .search.driver import Search
+
+        return Search(problem)
+
+    def problem_of(self, S: np.ndarray, sym: Symmetry):
+        """The search of the secrets ``S`` alone (every guess allowed), with the game's symmetry."""
+        from .search.problem import MAX_MAPS, Problem
+
+        game = self.game
+        table = None if game.table is None else game.table[:, S]
+        sub = replace(game, secrets=game.secrets[S], table=table, name=f"{game.name} part")
+        p = Problem.of(sub, self.max_guesses)
+        if sym.enabled and game.symmetric:
+            tables = p.tables._replace(
+                symm=True, merge=len(game.guesses) == game.colors**game.pegs
+            )
+            maps = min(math.factorial(game.pegs), MAX_MAPS)
+            p = Problem.with_state(sub, tables, (game.pegs, game.colors, maps))
+        return p
+
+    def solve(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int):
+        """``(total, node)`` of an optimal subtree for ``S`` after ``level`` guesses,
+        when its total is below ``limit``; else None."""
+        from .search.compiled import STOP
+        from .search.driver import Stopped
+
+        if not self.usable:
+            return None
+        d = self.unlimited if self.max_guesses is None else self.max_guesses - level
+        if d < 1:
+            return None
+        if self.whole is not None:
+            search, rows = self.whole, np.ascontiguousarray(S, dtype=np.int32)
+        else:
+            search, rows = self.search_of(self.problem_of(S, sym)), None
+            rows = np.arange(len(S), dtype=np.int32)
+        if self.stop.is_set():
+            raise Stop
+        p = search.p
+        self.current = p
+        p.stats[STOP] = 0
+        try:
+            cost = search.node(rows, d, limit, sym, played, 0)
+            if cost >= limit:
+                return None
+            return cost, search.tree(rows, d)
+        except Stopped:
+            raise Stop from None
+        finally:
+            self.current = None
+
+
+# -- the tree being improved ----------------------------------------------------------
+class Index:
+    """A subtree laid out for the search: per node its secrets, level, total and
+    worst case, parent and children (indices), built top-down from ``root``."""
+
+    def __init__(self, game: Game, root: Node, S: np.ndarray, level: int, sym: Symmetry,
+                 played: int, masks: np.ndarray) -> None:
+        self.game = game
+        self.node: list[Node] = []
+        self.sets: list[np.ndarray] = []
+        self.level: list[int] = []
+        self.parent: list[int] = []
+        self.reply: list[int] = []
+        self.guess: list[int] = []
+        self.kids: list[list[int]] = []
+        self.syms: dict[int, tuple[Symmetry, int]] = {0: (sym, played)}
+        self.masks = masks
+        todo = [(root, S, level, -1, -1)]
+        while todo:
+            node, S, level, parent, reply = todo.pop()
+            i = len(self.node)
+            g = int(game.guess_index(game.parse_code(node.guess))[0])
+            self.node.append(node)
+            self.sets.append(S)
+            self.level.append(level)
+            self.parent.append(parent)
+            self.reply.append(reply)
+            self.guess.append(g)
+            self.kids.append([])
+            if parent >= 0:
+                self.kids[parent].append(i)
+            for code, part in split(game, S, g):
+                child = node.child(game.reply(code))
+                if child is None:
+                    raise StrategyTreeError(f"no branch for reply {game.reply(code)} to {node.guess}")
+                todo.append((child, part, level + 1, i, code))
+        n = len(self.node)
+        self.total = [0] * n
+        self.depth = [0] * n
+        for i in range(n - 1, -1, -1):
+            self.refresh(i)
+
+    def refresh(self, i: int) -> None:
+        """Work out node ``i``'s total and worst case from its children's."""
+        kids = self.kids[i]
+        self.total[i] = len(self.sets[i]) + sum(self.total[k] for k in kids)
+        self.depth[i] = 1 + max((self.depth[k] for k in kids), default=0)
+
+    def symmetry(self, i: int) -> tuple[Symmetry, int]:
+        """The symmetry group of node ``i``'s history, and the colours it played (a mask)."""
+        if i not in self.syms:
+            sym, played = self.symmetry(self.parent[i])
+            g = self.guess[self.parent[i]]
+            self.syms[i] = (sym.after(self.game.guesses[g]), played | int(self.masks[g]))
+        return self.syms[i]
+
+    def replace(self, i: int, node: Node, total: int, depth: int) -> None:
+        """Put ``node`` in the place of node ``i`` (its old subtree is forgotten)."""
+        parent = self.parent[i]
+        if parent >= 0:
+            above = self.node[parent]
+            above.branches = tuple(
+                (r, node if child is self.node[i] else child) for r, child in above.branches
+            )
+        self.node[i] = node
+        self.kids[i] = []
+        self.total[i], self.depth[i] = total, depth
+        while parent >= 0:
+            self.refresh(parent)
+            parent = self.parent[parent]
+
+    def where(self, i: int) -> str:
+        """Node ``i`` in words: its path of guesses and replies."""
+        path = []
+        while self.parent[i] >= 0:
+            p = self.parent[i]
+            path.append(f"{self.node[p].guess} {self.game.reply(self.reply[i])}")
+            i = p
+        return " / ".join(reversed(path)) or "the root"
+
+
+def copy_tree(root: Node) -> Node:
+    """A copy of the tree under ``root`` (the run changes its own copy only)."""
+    top = Node(root.guess)
+    todo = [(root, top)]
+    while todo:
+        old, new = todo.pop()
+        branches = []
+        for reply, child in old.branches:
+            copy = Node(child.guess)
+            branches.append((reply, copy))
+            todo.append((child, copy))
+        new.branches = tuple(branches)
+    return top
+
+
+def split(game: Game, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
+    """The secrets ``S`` split by their reply to ``guess``, without the win (reply order)."""
+    replies = game.pair_replies(np.full(len(S), guess, dtype=np.int64), S)
+    order = np.argsort(replies, kind="stable")
+    replies, ordered = replies[order], S[order]
+    starts = np.flatnonzero(np.r_[True, replies[1:] != replies[:-1]])
+    ends = np.r_[starts[1:], len(S)]
+    return [
+        (int(replies[a]), ordered[a:b]) for a, b in zip(starts, ends)
+        if int(replies[a]) != game.win
+    ]
+
+
+def set_key(S: np.ndarray, level: int, total: int, kind: int = 0) -> bytes:
+    """What names a subtree already tried (18 bytes): the kind of search (0 exact
+    or lookahead, 1 greedy), its level, its total, a digest of its secrets."""
+    digest = hashlib.blake2b(np.ascontiguousarray(S, dtype=np.int64).tobytes(), digest_size=12)
+    return bytes((kind, level)) + total.to_bytes(4, "little") + digest.digest()
+
+
+# -- the search ------------------------------------------------------------------------
+class Improver:
+    """One run of :func:`improve`: the tree being improved and the searches."""
+
+    def __init__(self, strategy: Strategy, game: Game, *, exact_below: int,
+                 widths: tuple[int, ...], rules: Sequence[str], max_guesses: int | None,
+                 stop: threading.Event, tally: Tally) -> None:
+        self.game = game
+        self.exact_below = exact_below
+        self.widths = widths
+        self.max_guesses = max_guesses
+        self.stop = stop
+        self.tally = tally
+        self.exact = Exact(game, max_guesses, stop)
+        self.choosers = [GreedyChooser(game, rule) for rule in rules]
+        self.completers = [c for c in self.choosers if c.rule in COMPLETERS] or self.choosers[:1]
+        self.sym = Symmetry.of(game)
+        self.index = self.index_of(copy_tree(strategy.root), np.arange(len(game.secrets)), 0, self.sym, 0)
+        self.tally.best = self.index.total[0]
+        self.done: set[bytes] = set()
+        self.changed = threading.Event()
+        self.lock = threading.Lock()
+        branching = max(game.n_replies - 1, 1)
+        from .search.bounds import lower_bounds
+
+        self.lbt = lower_bounds(len(game.secrets), branching)[0]
+
+    def index_of(self, root: Node, S: np.ndarray, level: int, sym: Symmetry, played: int) -> Index:
+        """The subtree under ``root`` for the secrets ``S``, laid out (:class:`Index`)."""
+        return Index(self.game, root, S, level, sym, played, self.exact.masks)
+
+    @property
+    def total(self) -> int:
+        """The whole tree's total now."""
+        return self.index.total[0]
+
+    @property
+    def depth(self) -> int:
+        """The whole tree's worst case now."""
+        return self.index.depth[0]
+
+    def fits(self, level: int, depth: int) -> bool:
+        """Whether a subtree ``depth`` deep after ``level`` guesses keeps within the limit."""
+        return self.max_guesses is None or level + depth <= self.max_guesses
+
+    def check(self) -> None:
+        """Stop when asked."""
+        if self.stop.is_set():
+            raise Stop
+
+    # -- one pass
+    def run(self) -> None:
+        """Passes over the tree until one saves nothing (or the run is stopped)."""
+        while True:
+            before = self.total
+            self.greedy_pass()
+            self.exact_pass(self.index, self.index_of_tree)
+            self.lookahead_pass()
+            if self.total >= before:
+                return
+
+    def greedy_pass(self) -> None:
+        """Top-down, level by level while ``widths`` last: each node's candidates
+        completed greedily (cheap), kept when better than the subtree in place."""
+        for level in range(len(self.widths)):
+            index = self.index
+            width = self.width(level)
+            nodes = [i for i in range(len(index.node))  # the exact pass solves the rest
+                     if index.level[i] == level and len(index.sets[i]) > max(2, self.exact_below)]
+            for i in nodes:
+                self.check()
+                if self.stale(index, i):
+                    continue
+                key = set_key(index.sets[i], level, index.total[i], 1)
+                if key in self.done:
+                    continue
+                self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets, greedy)"
+                found = self.research(index, i, width, exact=False)
+                self.tally.searched += 1
+                if found is not None:
+                    node, total, depth = found
+                    with self.lock:
+                        index.replace(i, node, total, depth)
+                    self.better(index)
+                    key = set_key(index.sets[i], level, total, 1)
+                self.done.add(key)
+            self.index_of_tree()
+
+    def index_of_tree(self) -> None:
+        """Lay the whole tree out again (after a pass changed it)."""
+        with self.lock:
+            self.index = self.index_of(self.index.node[0], self.index.sets[0], 0, self.sym, 0)
+
+    def small_tops(self, index: Index) -> list[int]:
+        """The nodes with at most ``exact_below`` secrets whose parent has more, largest first."""
+        tops = [
+            i for i in range(len(index.node))
+            if 2 < len(index.sets[i]) <= self.exact_below
+            and (index.parent[i] < 0 or len(index.sets[index.parent[i]]) > self.exact_below)
+        ]
+        return sorted(tops, key=lambda i: -len(index.sets[i]))
+
+    def exact_pass(self, index: Index, after: Callable[[], None] | None = None,
+                   limit: int | None = None) -> int:
+        """Solve every small top of ``index`` exactly; the guesses saved.  With
+        ``limit``, give up once the lower bounds of the tops left show that the
+        whole cannot get below it."""
+        saved = 0
+        tops = self.small_tops(index)
+        slack = sum(index.total[i] - int(self.lbt[len(index.sets[i])]) for i in tops)
+        for i in tops:
+            self.check()
+            if limit is not None and index.total[0] - slack >= limit:
+                break
+            slack -= index.total[i] - int(self.lbt[len(index.sets[i])])
+            S, level, total = index.sets[i], index.level[i], index.total[i]
+            key = set_key(S, level, total)
+            if key in self.done:
+                continue
+            if index is self.index:
+                self.tally.where = f"{index.where(i)} ({len(S)} secrets)"
+            sym, played = index.symmetry(i)
+            found = self.exact.solve(S, level, sym, played, total)
+            self.tally.searched += 1
+            if found is not None:
+                cost, node = found
+                depth = Index(self.game, node, S, level, sym, played, self.exact.masks).depth[0]
+                if self.fits(level, depth):
+                    with self.lock:
+                        index.replace(i, node, cost, depth)
+                    saved += total - cost
+                    self.better(index)
+                    key = set_key(S, level, cost)
+            self.done.add(key)
+        if after is not None and saved:
+            after()
+        return saved
+
+    def better(self, index: Index) -> None:
+        """Note an improvement (of the whole tree, when ``index`` is it)."""
+        if index is self.index:
+            self.tally.best = self.total
+            self.changed.set()
+
+    def lookahead_pass(self) -> None:
+        """Search every large node again, the deepest first."""
+        index = self.index
+        large = [i for i in range(len(index.node)) if len(index.sets[i]) > self.exact_below]
+        large.sort(key=lambda i: (-index.level[i], -len(index.sets[i])))
+        for i in large:
+            self.check()
+            if self.stale(index, i):
+                continue  # under a subtree replaced in this pass
+            width = self.width(index.level[i])
+            if width < 1:
+                continue
+            key = set_key(index.sets[i], index.level[i], index.total[i])
+            if key in self.done:
+                continue
+            self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets)"
+            found = self.research(index, i, width)
+            self.tally.searched += 1
+            if found is not None:
+                node, total, depth = found
+                with self.lock:
+                    index.replace(i, node, total, depth)
+                self.better(index)
+                key = set_key(index.sets[i], index.level[i], total)
+            self.done.add(key)
+        self.index_of_tree()
+
+    @staticmethod
+    def stale(index: Index, i: int) -> bool:
+        """Whether node ``i`` hangs below a node replaced since the layout."""
+        while index.parent[i] >= 0:
+            p = index.parent[i]
+            if i not in index.kids[p]:
+                return True
+            i = p
+        return False
+
+    def width(self, level: int) -> int:
+        """Candidates per rule at ``level``."""
+        if not self.widths:
+            return 0
+        return self.widths[min(level, len(self.widths) - 1)]
+
+    def candidates(self, S: np.ndarray, sym: Symmetry, width: int, skip: int) -> list[int]:
+        """The ``width`` best guesses of each rule for ``S`` (each once, ``skip`` left out)."""
+        found: list[int] = []
+        for chooser in self.choosers:
+            for g in chooser.shortlist(S, sym, width).tolist():
+                if g != skip and g not in found:
+                    found.append(g)
+        return found
+
+    def research(self, index: Index, i: int, width: int,
+                 exact: bool = True) -> tuple[Node, int, int] | None:
+        """A subtree for node ``i`` better than the one in place: the best candidate
+        of the rules, its parts completed (:meth:`complete`, greedily only unless
+        ``exact``); None if none is better."""
+        game = self.game
+        S, level = index.sets[i], index.level[i]
+        sym, played = index.symmetry(i)
+        limit = index.total[i]
+        best = None
+        for g in self.candidates(S, sym, width, index.guess[i]):
+            self.check()
+            parts = split(game, S, g)
+            if any(len(part) == len(S) for _, part in parts):
+                continue
+            parts.sort(key=lambda item: -len(item[1]))
+            bound = len(S) + sum(int(self.lbt[len(part)]) for _, part in parts)
+            if bound >= limit:
+                continue
+            child_sym = sym.after(game.guesses[g])
+            child_played = played | int(self.exact.masks[g])
+            branches, depth = [], 1
+            for code, part in parts:
+                least = int(self.lbt[len(part)])
+                done = self.complete(part, level + 1, child_sym, child_played,
+                                     limit - (bound - least), exact)
+                if done is None:
+                    break
+                node, cost, part_depth = done
+                bound += cost - least
+                depth = max(depth, part_depth + 1)
+                branches.append((code, node))
+            else:
+                if bound < limit and self.fits(level, depth):
+                    branches.sort(key=lambda item: -item[0])
+                    node = Node(game.code_text(game.guesses[g]),
+                                tuple((game.reply(code), child) for code, child in branches))
+                    best, limit = (node, bound, depth), bound
+        return best
+
+    def complete(self, S: np.ndarray, level: int, sym: Symmetry, played: int,
+                 limit: int, exact: bool = True) -> tuple[Node, int, int] | None:
+        """A subtree for ``S`` after ``level`` guesses whose total is below ``limit``
+        (exact when small, else greedy with its small subtrees solved exactly;
+        greedy only unless ``exact``), or None."""
+        game = self.game
+        if len(S) == 1:
+            return (Node(game.code_text(game.secrets[S[0]])), 1, 1) if limit > 1 else None
+        if not exact:
+            best = None
+            for chooser in self.completers:
+                grown = grow_greedy(chooser, S, sym)
+                if best is None or (grown.total, grown.depth) < (best.total, best.depth):
+                    best = grown
+            assert best is not None
+            return (best.node, best.total, best.depth) if best.total < limit else None
+        if len(S) <= self.exact_below and self.exact.usable:
+            found = self.exact.solve(S, level, sym, played, limit)
+            if found is None:
+                return None
+            cost, node = found
+            return node, cost, Index(game, node, S, level, sym, played, self.exact.masks).depth[0]
+        best = None
+        for chooser in self.choosers:
+            grown = grow_greedy(chooser, S, sym)
+            if best is None or (grown.total, grown.depth) < (best.total, best.depth):
+                best = grown
+        assert best is not None
+        part = self.index_of(best.node, S, level, sym, played)
+        self.exact_pass(part, limit=limit)
+        if part.total[0] >= limit:
+            return None
+        return part.node[0], part.total[0], part.depth[0]
+
+
+# -- checkpoints -------------------------------------------------------------------------
+class Saved:
+    """A run's checkpoint (:mod:`strategytree.checkpoint`): a header naming the
+    input and the settings, then one record of the best tree so far (its text,
+    ``tree``) and the subtrees already tried (``done``, 18 bytes a row), rewritten
+    at each save."""
+
+    def __init__(self, path: str | os.PathLike[str], strategy: Strategy, game: Game,
+                 exact_below: int, widths: tuple[int, ...], max_guesses: int | None) -> None:
+        from .notation import dumps
+
+        digest = hashlib.blake2b(dumps(strategy).encode("ascii"), digest_size=12)
+        codes = hashlib.blake2b(game.secrets.tobytes() + b"|" + game.guesses.tobytes(),
+                                digest_size=12)
+        self.header = {
+            "search": "improve",
+            "game": game.name,
+            "scoring": game.scoring,
+            "codes": codes.hexdigest(),
+            "input": digest.hexdigest(),
+            "exact_below": exact_below,
+            "widths": list(widths),
+            "max_guesses": max_guesses,
+        }
+        self.path = path
+        self.file = saved_runs.Checkpoint(path, self.header)
+        self.last = time.perf_counter()
+
+    def load(self) -> tuple[Strategy, set[bytes]] | None:
+        """The best tree and the subtrees tried, as saved; None without a file."""
+        from .notation import loads
+
+        arrays = saved_runs.load(self.path, self.header)
+        if arrays is None:
+            return None
+        tree, done = arrays.get("tree"), arrays.get("done")
+        if tree is None or done is None or tree.dtype != np.uint8 or done.ndim != 2:
+            raise saved_runs.CheckpointError(f"{self.path}: not a checkpoint of improve")
+        strategy = loads(tree.tobytes().decode("ascii"), source=str(self.path))
+        return strategy, {bytes(row) for row in done}
+
+    def save(self, root: Node, done: set[bytes]) -> None:
+        """Write the best tree and the subtrees tried (atomically)."""
+        from .notation import dumps
+
+        tree = np.frombuffer(dumps(root).encode("ascii"), dtype=np.uint8)
+        rows = np.frombuffer(b"".join(sorted(done)), dtype=np.uint8).reshape(len(done), 18)
+        self.file.rewrite({"tree": tree, "done": rows})
+        self.last = time.perf_counter()
+
+
+# -- the public function -------------------------------------------------------------------
+def improve(
+    strategy: Strategy,
+    game: Game,
+    *,
+    exact_below: int = DEFAULT_EXACT_BELOW,
+    widths: Sequence[int] | str = DEFAULT_WIDTHS,
+    rules: Sequence[str] = RULES,
+    budget_seconds: float | None = None,
+    max_guesses: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    progress: ProgressCallback | None = None,
+    on_better: Callable[[Strategy], None] | None = None,
+) -> Strategy:
+    """A strategy for ``game`` never worse than ``strategy`` (see the module doc).
+
+    ``exact_below``: the most secrets of a subtree solved exactly; ``widths``:
+    candidates per rule at each level of the larger nodes (``4,3,2``; none: no
+    lookahead); ``budget_seconds``: stop then with the best so far;
+    ``max_guesses``: subtrees found keep every secret within that many guesses;
+    ``checkpoint``: keep the run there and resume from it; ``progress``: called
+    about four times a second (:class:`~strategytree.progress.Progress`: subtrees
+    searched, the best total, guesses saved, where the run works); ``on_better``:
+    called with the best strategy so far after improvements (at most once every
+    :data:`BETTER_EVERY` seconds) and at the end.
+
+    Raises :class:`ImproveError` (with the verifier's report) for an invalid
+    strategy; KeyboardInterrupt (Ctrl-C) once the run has stopped and handed
+    its best over to ``on_better`` and the checkpoint.
+    """
+    from .lookahead import parse_widths
+
+    if isinstance(widths, str):
+        widths = parse_widths(widths) if widths.strip() not in ("", "0") else ()
+    widths = tuple(int(w) for w in widths)
+    if exact_below < 0:
+        raise ArgumentError("{exact_below} must be at least 0", exact_below=exact_below)
+    if max_guesses is not None and max_guesses < 1:
+        raise ArgumentError("{max_guesses} must be at least 1", max_guesses=max_guesses)
+    report = verify(strategy, game)
+    if not report.valid:
+        raise ImproveError(report)
+    saved = None
+    if checkpoint is not None:
+        saved = Saved(checkpoint, strategy, game, exact_below, widths, max_guesses)
+        resumed = saved.load()
+        if resumed is not None:
+            again = verify(resumed[0], game)
+            if again.valid and (again.total, again.max_guesses) <= (report.total, report.max_guesses):
+                strategy = resumed[0]
+    stop = threading.Event()
+    tally = Tally()
+    run = Improver(strategy, game, exact_below=exact_below, widths=widths, rules=rules,
+                   max_guesses=max_guesses, stop=stop, tally=tally)
+    tally.saved = report.total - run.total
+    if saved is not None and checkpoint is not None and resumed is not None:
+        run.done = resumed[1]
+    return drive(run, report, budget_seconds, saved, progress, on_better)
+
+
+def drive(run: Improver, report: Report, budget: float | None, saved: Saved | None,
+          progress: ProgressCallback | None,
+          on_better: Callable[[Strategy], None] | None) -> Strategy:
+    """Run ``run`` in a worker thread (the exact search releases the GIL, so
+    Ctrl-C is heard at once); report progress; end it when the budget is spent;
+    hand the best over as it improves and at the end."""
+    source = f"<improved {report.source}>"
+    last = [time.perf_counter()]
+
+    def snapshot() -> Strategy:
+        with run.lock:
+            return Strategy(run.index.node[0], source=source)
+
+    def hand_over(now: bool) -> None:
+        """Give the best so far to ``on_better`` and the checkpoint (when due, or ``now``)."""
+        if run.changed.is_set() and (now or time.perf_counter() - last[0] >= BETTER_EVERY):
+            run.changed.clear()
+            last[0] = time.perf_counter()
+            if on_better is not None:
+                on_better(snapshot())
+            if saved is not None:
+                saved.save(run.index.node[0], run.done)
+        elif saved is not None and (now or time.perf_counter() - saved.last >= CHECKPOINT_EVERY):
+            saved.save(run.index.node[0], run.done)
+
+    checked = run.check
+
+    def check() -> None:  # the worker's own pauses: hand the best over when due
+        checked()
+        hand_over(False)
+
+    run.check = check  # type: ignore[method-assign]
+    result: dict[str, BaseException] = {}
+
+    def work() -> None:
+        try:
+            run.run()
+        except Stop:
+            pass
+        except BaseException as failure:  # handed to the caller's thread
+            result["error"] = failure
+
+    def halt() -> None:
+        run.stop.set()
+        run.exact.halt()
+
+    def report_progress() -> None:
+        run.tally.saved = report.total - run.total
+        if progress is not None:
+            progress(run.tally.progress())
+
+    worker = threading.Thread(target=work, name="strategytree-improve", daemon=True)
+    started = time.perf_counter()
+    worker.start()
+    interrupted = False
+    try:
+        while worker.is_alive():
+            worker.join(0.25)
+            if budget is not None and time.perf_counter() - started >= budget:
+                halt()
+            report_progress()
+    except KeyboardInterrupt:
+        interrupted = True
+        halt()
+        while worker.is_alive():
+            try:
+                worker.join(0.1)
+            except KeyboardInterrupt:
+                pass
+    if "error" in result:
+        raise result["error"]
+    run.changed.set()
+    hand_over(True)
+    report_progress()
+    if interrupted:
+        raise KeyboardInterrupt
+    return Strategy(run.index.node[0], source=source)

@@ -1,0 +1,202 @@
+"""`improve`: never worse, always valid, exact where asked; the command line around it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from strategytree.builders import build_greedy
+from strategytree.errors import ArgumentError
+from strategytree.game import Game, black_only, distinct, mastermind
+from strategytree.improve import ImproveError, improve, parse_budget
+from strategytree.literature import published
+from strategytree.notation import dumps, loads
+from strategytree.search import build_optimal
+from strategytree.tree import Node, Strategy
+from strategytree.verify import verify
+
+from cli_runner import invoke
+
+GAMES = {
+    "MM(2,3)": mastermind(2, 3),
+    "MM(3,3)": mastermind(3, 3),
+    "MM(2,4)": mastermind(2, 4),
+    "MM(3,4)": mastermind(3, 4),
+    "black-only(3,3)": black_only(3, 3),
+    "distinct(3,5)": distinct(3, 5),
+}
+
+
+def random_tree(game: Game, seed: int, consistent_share: float) -> Strategy:
+    """A valid strategy whose guesses are drawn at random: a possible secret with
+    probability ``consistent_share``, else any guess that splits the set (so it
+    need not use the game's best guesses, nor possible secrets)."""
+    rng = np.random.default_rng(seed)
+    text = [game.code_text(code) for code in game.guesses]
+    as_guess = game.guess_index(game.secrets)
+
+    def grow(S: np.ndarray) -> Node:
+        while True:
+            if rng.random() < consistent_share or len(S) == 1:
+                g = int(as_guess[S[rng.integers(len(S))]])
+            else:
+                g = int(rng.integers(len(game.guesses)))
+            replies = game.pair_replies(np.full(len(S), g), S)
+            parts = {int(r): S[replies == r] for r in np.unique(replies) if r != game.win}
+            if all(len(part) < len(S) for part in parts.values()):
+                break
+        branches = tuple((game.reply(r), grow(part)) for r, part in sorted(parts.items()))
+        return Node(text[g], branches)
+
+    return Strategy(grow(np.arange(len(game.secrets))))
+
+
+def score(strategy: Strategy, game: Game) -> tuple[int, int]:
+    report = verify(strategy, game)
+    assert report.valid
+    return report.total, report.max_guesses
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    name=hs.sampled_from(sorted(GAMES)),
+    seed=hs.integers(0, 2**32 - 1),
+    share=hs.sampled_from([0.0, 0.5, 1.0]),
+    exact_below=hs.sampled_from([0, 3, 8, 30]),
+    widths=hs.sampled_from(["", "1", "2,1"]),
+)
+def test_improve_never_returns_a_worse_strategy(name, seed, share, exact_below, widths) -> None:
+    game = GAMES[name]
+    strategy = random_tree(game, seed, share)
+    before = score(strategy, game)
+    text = dumps(strategy)
+    better = improve(strategy, game, exact_below=exact_below, widths=widths)
+    after = score(better, game)
+    assert after[0] < before[0] or after == before or (after[0] == before[0] and after[1] <= before[1])
+    assert dumps(strategy) == text  # the input is left as it was
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_exact_below_the_whole_game_gives_the_optimum(name: str) -> None:
+    game = GAMES[name]
+    optimum = verify(build_optimal(game), game).total
+    strategy = random_tree(game, 7, 0.5)
+    assert score(improve(strategy, game, exact_below=len(game.secrets), widths=""), game)[0] == optimum
+
+
+def test_max_guesses_is_kept() -> None:
+    game = mastermind(3, 4)
+    strategy = build_greedy(game, rule="minimax")
+    limit = verify(strategy, game).max_guesses
+    optimum = verify(build_optimal(game, max_guesses=limit), game).total
+    better = improve(strategy, game, exact_below=64, max_guesses=limit)
+    assert score(better, game) == (optimum, limit)
+
+
+def test_each_part_solved_by_itself_gives_what_the_whole_game_search_gives(monkeypatch) -> None:
+    """The search of a set on its own (large games) and the whole game's agree."""
+    import strategytree.improve as module
+
+    game = mastermind(4, 4)
+    strategy = random_tree(game, 3, 0.3)
+    whole = score(improve(strategy, game, exact_below=60, widths=""), game)
+    monkeypatch.setattr(module, "WHOLE_TABLE", 0)
+    alone = score(improve(strategy, game, exact_below=60, widths=""), game)
+    assert whole == alone
+
+
+@pytest.mark.slow
+def test_mm47_greedy_reaches_the_optimum() -> None:
+    game = mastermind(4, 7)
+    greedy = build_greedy(game, rule="entropy")
+    best = improve(greedy, game, exact_below=len(game.secrets))
+    assert score(best, game)[0] == published("MM(4,7)", "optimal").low
+
+
+def test_an_invalid_strategy_is_refused_with_the_report() -> None:
+    game = mastermind(2, 3)
+    with pytest.raises(ImproveError) as refused:
+        improve(loads("{AB:{10:AA}}"), game)
+    assert not refused.value.report.valid
+    assert refused.value.report.unsolved == 7
+
+
+def test_better_strategies_are_handed_over_and_a_checkpoint_resumes(tmp_path: Path) -> None:
+    game = mastermind(3, 4)
+    strategy = random_tree(game, 11, 0.0)
+    seen: list[int] = []
+    saved = tmp_path / "run.ckpt"
+    first = improve(strategy, game, exact_below=10, widths="2", checkpoint=saved,
+                    on_better=lambda s: seen.append(score(s, game)[0]))
+    assert seen and seen[-1] == score(first, game)[0] <= score(strategy, game)[0]
+    again = improve(strategy, game, exact_below=10, widths="2", checkpoint=saved)
+    assert score(again, game) == score(first, game)
+
+
+def test_budget_and_arguments() -> None:
+    assert parse_budget("30m") == 1800 and parse_budget("2h") == 7200 and parse_budget(None) is None
+    with pytest.raises(ArgumentError):
+        parse_budget("soon")
+    game = mastermind(3, 4)
+    strategy = random_tree(game, 5, 0.5)
+    assert score(improve(strategy, game, budget_seconds=0.001), game) <= score(strategy, game)
+
+
+# -- the command line ------------------------------------------------------------------------
+def test_cli_improves_and_needs_force_to_overwrite(tmp_path: Path) -> None:
+    game = mastermind(3, 4)
+    source = tmp_path / "in.txt"
+    source.write_text(dumps(random_tree(game, 2, 0.0)) + "\n")
+    target = tmp_path / "out.txt"
+    done = invoke(["improve", str(source), "-o", str(target), "-p", "3", "-c", "4", "-n", "64"])
+    assert done.exit_code == 0, done.output
+    assert score(loads(target.read_text()), game)[0] == 206  # MM(3,4)'s optimum
+    again = invoke(["improve", str(source), "-o", str(target), "-p", "3", "-c", "4"])
+    assert again.exit_code == 2 and "--force" in again.output
+    over = invoke(["improve", str(source), "-o", str(source), "--force"])
+    assert over.exit_code == 2 and "same file" in over.output
+
+
+def test_console_script_refuses_an_invalid_strategy(tmp_path: Path, console_script) -> None:
+    source = tmp_path / "bad.txt"
+    source.write_text("{AB:{10:AA}}\n")
+    target = tmp_path / "out.txt"
+    run = subprocess.run(
+        [*console_script, "improve", str(source), "-p", "2", "-c", "3", "-o", str(target)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 1
+    assert "invalid" in run.stdout and "not solved" in run.stdout
+    assert not target.exists()
+
+
+def test_console_script_stopped_by_sigterm_writes_the_best_so_far(tmp_path: Path,
+                                                                  console_script) -> None:
+    import os
+    import signal
+
+    from strategytree.game import bulls_and_cows
+
+    game = bulls_and_cows()
+    source = tmp_path / "in.txt"
+    source.write_text(dumps(build_greedy(game, rule="minimax")) + "\n")
+    target = tmp_path / "out.txt"
+    run = subprocess.Popen(
+        [*console_script, "improve", str(source), "--game", "bulls-and-cows", "-n", "5040",
+         "-o", str(target)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "STRATEGYTREE_PROGRESS_SECONDS": "0"},
+    )
+    try:
+        assert "improving" in run.stderr.readline()  # the search is under way
+        run.send_signal(signal.SIGTERM)
+        run.wait(timeout=120)
+    finally:
+        run.kill()
+    assert run.returncode == 143
+    assert score(loads(target.read_text()), game) <= score(loads(source.read_text()), game)
