@@ -809,7 +809,7 @@ def _hist_cost(hist, rule, weight, reset):
     return cost
 
 
-@njit(cache=True, nogil=True)
+@njit(inline="always")
 def _tie_break(mine_best, mine_cost, other_best, other_cost):
     """The best of the guesses that could be the secret, unless another does
     strictly better (-1: none)."""
@@ -960,7 +960,7 @@ def _scan(mine, cands, gs, sliced, costs, sets):
                 k += 1
                 if mine_cost == perfect:
                     return mine_best  # nothing does better
-                order = _by_floor(floor, mine_cost)
+                order = _by_floor(floor, np.int64(mine_cost))  # not a literal: one compile
             if at == end:  # the next set
                 if o == order.shape[0]:
                     break
