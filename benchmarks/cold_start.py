@@ -7,8 +7,9 @@ runs.  With ``--baseline DIR`` (another checkout of strategytree) each command
 is run by both, alternately, and the ratio of the medians is printed: a
 figure the machine's load changes less than the times themselves.
 
-The cold run points ``NUMBA_CACHE_DIR`` at an empty folder (compiling), then
-runs again with the cache it left (warm).
+The cold runs point ``NUMBA_CACHE_DIR`` at an empty folder (compiling), then
+run again with the cache it left (warm); the difference of their CPU times is
+what compiling cost.
 
     python benchmarks/cold_start.py                          # start-up table, then cold/warm
     python benchmarks/cold_start.py --baseline /path/to/main --repeat 7
@@ -18,6 +19,7 @@ runs again with the cache it left (warm).
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 
@@ -61,20 +63,32 @@ def startup(baseline: str | None, repeat: int, out: str) -> None:
         print(row, flush=True)
 
 
-def cold(out: str) -> None:
-    """``generate -p 4 -c 6`` with an empty numba cache, then warm."""
-    with tempfile.TemporaryDirectory() as cache:
-        env = {"NUMBA_CACHE_DIR": cache}
-        for label, args in (
-            ("entropy", ["generate", "-p", "4", "-c", "6", "--rule", "entropy"]),
-            ("optimal", ["generate", "-p", "4", "-c", "6", "--method", "optimal"]),
-        ):
-            args = [*args, "-o", f"{out}/cold.txt", "--force"]
-            first, _ = command(args, env=env)
-            warm, _ = command(args, env=env)
-            print(f"generate -p 4 -c 6 {label} (whole process, this checkout)")
-            print(f"  cold (empty numba cache, compiling): {first:.2f} s")
-            print(f"  warm (cached kernels):               {warm:.2f} s")
+COLD_JOBS = {
+    "MM(4,6) entropy": ["generate", "-p", "4", "-c", "6", "--rule", "entropy"],
+    "MM(5,8) entropy": ["generate", "-p", "5", "-c", "8", "--rule", "entropy"],
+    "MM(4,6) optimal": ["generate", "-p", "4", "-c", "6", "--method", "optimal"],
+}
+
+
+def cold(out: str, baseline: str | None) -> None:
+    """Each of :data:`COLD_JOBS` with an empty numba cache (a fresh folder per
+    run: compiling), then warm with the cache it left; wall and CPU time of the
+    whole process (on a loaded machine the CPU time is the steadier figure).
+    With a baseline, its runs alternate with this checkout's."""
+    sides: list[str | None] = [None] if baseline is None else [None, baseline]
+    print("| command | checkout | cold (wall, CPU) | warm (wall, CPU) | compiling (CPU) |")
+    print("|---|---|---:|---:|---:|")
+    for name, args in COLD_JOBS.items():
+        args = [*args, "-o", f"{out}/cold.txt", "--force"]
+        for side in sides:
+            with tempfile.TemporaryDirectory() as cache:
+                env = {"NUMBA_CACHE_DIR": cache}
+                if side is not None:
+                    env["PYTHONPATH"] = side
+                first, first_cpu, _ = measured(args, env=env)
+                warm, warm_cpu, _ = measured(args, env=env)
+            print(f"| `{name}` | {side or 'this'} | {first:.2f} s, {first_cpu:.2f} s |"
+                  f" {warm:.2f} s, {warm_cpu:.2f} s | {first_cpu - warm_cpu:.2f} s |", flush=True)
 
 
 def main() -> None:
@@ -85,10 +99,13 @@ def main() -> None:
     parser.add_argument("--no-startup", action="store_true", help="only the cold-compile runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as out:
+        # not from the checkout's root: ``python -m`` puts the working folder
+        # first on the path, ahead of a baseline's PYTHONPATH
+        os.chdir(out)
         if not args.no_startup:
             startup(args.baseline, args.repeat, out)
         if not args.no_cold:
-            cold(out)
+            cold(out, args.baseline)
 
 
 if __name__ == "__main__":

@@ -532,10 +532,17 @@ def partition_counts(
 
 # -- the greedy builders' choice: score, break ties and stop early in one call -------------
 #
-# ``_best_guess_sliced`` is a short driver over the steps below, each an
-# ``inline="always"`` function that numba pastes into it.  The steps pass named
-# tuples of arrays, unpacked once per call: read in the inner loops, or passed
-# there to an inlined function, an array costs a reference count each time.
+# ``_best_guess_sliced`` is a short driver over the steps below.  The steps run
+# once per call (set-up, the scan) are functions of their own, compiled once each
+# (one signature: nothing reaches them as a literal); the small ones in the scan's
+# inner loops are ``inline="always"`` functions that numba pastes in, and the
+# scan calls its scoring step from one place only.  What pasting in costs is
+# paid at every call site, once per install: the first compile took 8.3 s of CPU
+# with everything pasted in, two copies of the scoring step and numba's
+# ``np.argsort`` (1.1 s alone), and 5.3 s now; the run time is the same.  The
+# steps pass named tuples of arrays, unpacked once per call: read in the inner
+# loops, or passed there to an inlined function, an array costs a reference
+# count each time.
 
 
 class _Sliced(NamedTuple):
@@ -654,7 +661,7 @@ def _count_equal(has, blk, bits, pegs, zero, out):
     _equal_masks(x0, x1, x2, out)
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _slice_secrets(spos, scnt, secrets):
     """The secrets ``spos[secrets]``, ``scnt[secrets]`` bit-sliced (:class:`_Sliced`)."""
     n = secrets.shape[0]
@@ -680,7 +687,7 @@ def _slice_secrets(spos, scnt, secrets):
     return _Sliced(secrets, spos, scnt, has_pos, has_cnt, valid, n)
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _rule_costs(rule, n, pegs, nlogn):
     """What parts of up to ``n + 1`` secrets cost under ``rule`` (:class:`_Costs`)."""
     weight = np.zeros(n + 2, dtype=np.int64)  # for parts: -1 a part
@@ -721,7 +728,7 @@ def _set_sums(has_cnt, valid, blk, bits, pegs, out):
     out[0] &= valid if blk == has_cnt.shape[0] - 1 else ~np.uint64(0)
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _set_bound(sums, u, pegs, rule, split):
     """The least cost of a guess of colour set ``u`` (blacks + whites in
     ``sums[:, u]``): the secrets with sum ``t`` fall into at most ``t + 1``
@@ -738,7 +745,7 @@ def _set_bound(sums, u, pegs, rule, split):
     return bound
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _colour_sets(sliced, set_bits, set_start, pegs, costs):
     """The colour sets that candidates have, their blacks + whites and bounds
     (:class:`_ColourSets`), worked out once per set."""
@@ -770,7 +777,7 @@ def _colour_sets(sliced, set_bits, set_start, pegs, costs):
     return _ColourSets(slot, in_use, tabled, sums, floor)
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
 def _places_of(candidates, consistent, mark):
     """The places in ``candidates`` of the guesses in ``consistent`` that are
     there (binary search; both increasing); marks those guesses in ``mark``."""
@@ -818,14 +825,48 @@ def _tie_break(mine_best, mine_cost, other_best, other_cost):
     return mine_best
 
 
-@njit(inline="always")
+@njit(cache=True, nogil=True)
+def _by_floor(floor, below):
+    """The sets ``u`` with ``floor[u] < below``, lowest bound first (ties in
+    order): a merge sort written out, which compiles in a fraction of the time
+    numba's ``np.argsort`` takes."""
+    a = np.empty(floor.shape[0], dtype=np.int64)
+    n = 0
+    for u in range(floor.shape[0]):
+        if floor[u] < below:
+            a[n] = u
+            n += 1
+    a = a[:n]
+    b = np.empty(n, dtype=np.int64)
+    width = 1
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            i = lo
+            j = mid
+            for t in range(lo, hi):
+                if j >= hi or (i < mid and floor[a[i]] <= floor[a[j]]):
+                    b[t] = a[i]
+                    i += 1
+                else:
+                    b[t] = a[j]
+                    j += 1
+        a, b = b, a
+        width *= 2
+    return a
+
+
+@njit(cache=True, nogil=True)
 def _scan(mine, cands, gs, sliced, costs, sets):
     """The place in ``candidates`` of the best guess: the scan of
     :func:`_best_guess_sliced_py` with its early stops.
 
     Scoring a guess is written as inner functions over the arrays unpacked here,
     which numba pastes in where they are called: as module-level functions taking
-    those arrays as arguments, they made the scan twice as slow (measured)."""
+    those arrays as arguments, they made the scan twice as slow (measured).
+    A long kernel for that reason: the scoring step is pasted in once, from the
+    one loop over the guesses, and needs the arrays unpacked here."""
     candidates, by_set, set_start, mark = cands
     gpos, gcnt, gbit_pos, gset, set_bits = gs
     secrets, spos, scnt, has_pos, has_cnt, valid, n = sliced
@@ -902,39 +943,60 @@ def _scan(mine, cands, gs, sliced, costs, sets):
             cost = _hist_cost(hist, rule, weight, True)
         return not dropped and cost < limit, cost
 
-    # the guesses that could be the secret, in order (a later one must do strictly better)
+    # One loop, so that ``cost_below`` is pasted in once (each copy is a second
+    # of compiling): first the guesses that could be the secret, in order (a
+    # later one must do strictly better); then the others, a set of colours at
+    # a time, lowest bound first, while a set can still do better (or as well,
+    # earlier in order).
     mine_best = -1
     mine_cost = none
-    for k in range(mine.shape[0]):
-        i = mine[k]
-        u = slot[gset[candidates[i]]]
-        if floor[u] < mine_cost:  # else it cannot beat the best
-            better, cost = cost_below(candidates[i], u, mine_cost)
-            if better:
-                mine_best, mine_cost = i, cost
-    if mine_cost == perfect:
-        return mine_best  # nothing does better
-    # the others, a set of colours at a time, lowest bound first, while a set
-    # can still do better (or as well, earlier in order)
     best = -1
     best_cost = none
-    worth = np.flatnonzero(floor < mine_cost)
-    for u in worth[np.argsort(floor[worth])]:
-        if floor[u] >= mine_cost or floor[u] > best_cost:
-            break  # nor does any set after it
-        for at in range(set_start[in_use[u]], set_start[in_use[u] + 1]):
+    k = 0  # the next of ``mine``; past its end, the others
+    order = mine[:0]  # the sets worth trying, lowest bound first
+    o = 0  # the next of them
+    u = 0  # the set of the guess at hand
+    at = 0  # the next place of set ``u`` in ``by_set``
+    end = 0
+    while True:
+        if k < mine.shape[0]:
+            i = mine[k]
+            k += 1
+            u = slot[gset[candidates[i]]]
+            limit = mine_cost
+        else:
+            if k == mine.shape[0]:  # the guesses that could be the secret are done
+                k += 1
+                if mine_cost == perfect:
+                    return mine_best  # nothing does better
+                order = _by_floor(floor, np.int64(mine_cost))  # not a literal: one compile
+            if at == end:  # the next set
+                if o == order.shape[0]:
+                    break
+                u = order[o]
+                o += 1
+                if floor[u] >= mine_cost or floor[u] > best_cost:
+                    break  # nor does any set after it
+                at = set_start[in_use[u]]
+                end = set_start[in_use[u] + 1]
+                continue
             i = by_set[at]
+            at += 1
             if mark[candidates[i]]:
                 continue  # done already
             if best >= 0 and i > best:
                 if floor[u] >= best_cost:
-                    break  # the rest of the set comes later in order: no better
+                    at = end  # the rest of the set comes later in order: no better
+                    continue
                 limit = min(mine_cost, best_cost)
             else:
                 limit = min(mine_cost, best_cost + 1)
-            if floor[u] < limit:  # else it cannot beat the best
-                better, cost = cost_below(candidates[i], u, limit)
-                if better:
+        if floor[u] < limit:  # else it cannot beat the best
+            better, cost = cost_below(candidates[i], u, limit)
+            if better:
+                if k <= mine.shape[0]:
+                    mine_best, mine_cost = i, cost
+                else:
                     best, best_cost = i, cost
     return _tie_break(mine_best, mine_cost, best, best_cost)
 
