@@ -505,7 +505,7 @@ class _OnCluster:
         then = (*history, guess)
         answers = await asyncio.gather(*(self.task(complete_task, batch, then)
                                          for batch in batches))
-        grown = {id(part): tree for batch, (trees, count) in zip(batches, answers)
+        grown = {id(part): _unpack(tree) for batch, (trees, count) in zip(batches, answers)
                  for part, tree in zip(batch, trees)}
         s.state.completions += sum(count for _, count in answers)
         return [(code, None if code == win else grown[id(part)]) for code, part in parts]
@@ -513,8 +513,9 @@ class _OnCluster:
     async def subtree_task(self, secrets: np.ndarray, history: tuple[int, ...], level: int
                            ) -> Grown:
         """The search of a small set, as one task; its decisions noted here."""
-        grown, decisions, nodes, completions, saved = await self.task(
+        packed, decisions, nodes, completions, saved = await self.task(
             subtree_task, secrets, history, level, self.known)
+        grown = _unpack(packed)
         state = self.search.state
         state.nodes += nodes
         state.completions += completions
@@ -572,16 +573,17 @@ def _worker_search(key: str) -> tuple[_Search, dict]:
 
 
 def complete_task(key: str, parts: list[np.ndarray], history: tuple[int, ...]
-                  ) -> tuple[list[Grown], int]:
+                  ) -> tuple[list[tuple], int]:
     """Run on a worker: the greedy subtree (the cheapest of the rules') of each
-    of ``parts`` after the guesses ``history``, and the completions built."""
+    of ``parts`` after the guesses ``history`` (packed: :func:`_pack`), and the
+    completions built."""
     from . import workers
 
     started = time.thread_time()
     search, groups = _worker_search(key)
     sym = workers.history_group(key, groups, history)
     search.state = _Count()
-    trees = [search.greedy(part, sym) for part in parts]
+    trees = [_pack(search.greedy(part, sym)) for part in parts]
     workers.SPENT[0] += time.thread_time() - started
     return trees, search.state.completions
 
@@ -589,9 +591,9 @@ def complete_task(key: str, parts: list[np.ndarray], history: tuple[int, ...]
 def subtree_task(
     key: str, secrets: np.ndarray, history: tuple[int, ...], level: int,
     known: dict[bytes, int] | None,
-) -> tuple[Grown, list[tuple[bytes, int]], int, int, int]:
+) -> tuple[tuple, list[tuple[bytes, int]], int, int, int]:
     """Run on a worker: the searched subtree of ``secrets`` at ``level`` after
-    the guesses ``history`` (``known``: the checkpoint's decisions, None: no
+    the guesses ``history`` (packed: :func:`_pack`) (``known``: the checkpoint's decisions, None: no
     checkpoint); with the decisions made, the nodes searched, the completions
     built and the guesses saved."""
     from . import workers
@@ -608,4 +610,41 @@ def subtree_task(
         search.checkpoint = None
     workers.SPENT[0] += time.thread_time() - started
     state = search.state
-    return grown, noted.new if noted is not None else [], state.nodes, state.completions, state.saved
+    return _pack(grown), noted.new if noted is not None else [], state.nodes, state.completions, state.saved
+
+
+def _pack(grown: Grown) -> tuple[list[str], list[int], int, int]:
+    """A subtree as flat lists, faster to ship than its nodes: the guesses in
+    preorder, and after each its branch count and each branch's reply (two numbers)."""
+    guesses: list[str] = []
+    numbers: list[int] = []
+    todo = [grown.node]
+    while todo:
+        node = todo.pop()
+        guesses.append(node.guess)
+        numbers.append(len(node.branches))
+        for reply, _ in node.branches:
+            numbers.extend(reply)
+        todo.extend(child for _, child in reversed(node.branches))
+    return guesses, numbers, grown.total, grown.depth
+
+
+def _unpack(packed: tuple[list[str], list[int], int, int]) -> Grown:
+    """The subtree :func:`_pack` flattened."""
+    guesses, numbers, total, depth = packed
+    replies: dict[tuple[int, int], Reply] = {}
+    at = iter(numbers)
+    texts = iter(guesses)
+
+    def node() -> Node:
+        guess = next(texts)
+        branches = []
+        for _ in range(next(at)):
+            pair = next(at), next(at)
+            reply = replies.get(pair)
+            if reply is None:
+                reply = replies[pair] = Reply(*pair)
+            branches.append(reply)
+        return Node(guess, tuple((reply, node()) for reply in branches))
+
+    return Grown(node(), total, depth)
