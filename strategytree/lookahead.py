@@ -36,6 +36,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -389,9 +390,9 @@ def _guess_text(game: Game, guess: int) -> str:
 #: a set of at least this many secrets is a node of the driver (its shortlist's
 #: completions as tasks); a smaller one below the root is one task (its whole search)
 SPLIT_MIN = 200
-#: a part of at least this many secrets is completed by a task of its own; the smaller
-#: parts below a guess share one
-PART_MIN = 100
+#: the parts below a guess go to tasks in turn, a task taking parts until they hold
+#: this many secrets (a bigger part: a task of its own)
+PART_MIN = 400
 
 
 @dataclass(frozen=True)
@@ -408,8 +409,9 @@ class _Spec:
 class _OnCluster:
     """Runs a lookahead on a Dask cluster: the nodes of at least :data:`SPLIT_MIN`
     secrets in the driver, the completions of their shortlists as tasks (a
-    task per part of at least :data:`PART_MIN` secrets, one for the smaller
-    parts of a guess), and each smaller part below a guess kept as one task
+    task taking a guess's parts in turn until they hold :data:`PART_MIN`
+    secrets; the subtrees come back flat, and only those of the guess kept are
+    rebuilt), and each smaller part below a guess kept as one task
     (:func:`subtree_task`: the in-process search of that part, the decisions it
     made sent back for the checkpoint).  Every node decides as the in-process
     search does, from the same completions: the same tree.  Each worker builds
@@ -475,6 +477,7 @@ class _OnCluster:
         key, known, shortlist = s.shortlist(secrets, sym, level)
         completed = await asyncio.gather(*(self.complete(secrets, history, g) for g in shortlist))
         guess, below = s.decide(secrets, key, known, list(zip(shortlist, completed)))
+        below = [(code, None if packed is None else _unpack(packed)) for code, packed in below]
         after = sym.after(s.game.guesses[guess])
         then = (*history, guess)
 
@@ -498,17 +501,18 @@ class _OnCluster:
         win = s.game.win
         if any(code != win and len(part) == len(secrets) for code, part in parts):
             return []  # the guess does not split: never the best
-        todo = [part for code, part in parts if code != win]
-        big = [part for part in todo if len(part) >= PART_MIN]
-        small = [part for part in todo if len(part) < PART_MIN]
-        batches = [[part] for part in big] + ([small] if small else [])
+        batches: list[list[np.ndarray]] = [[]]
+        for code, part in parts:
+            if code != win:
+                if sum(map(len, batches[-1])) >= PART_MIN:
+                    batches.append([])
+                batches[-1].append(part)
         then = (*history, guess)
         answers = await asyncio.gather(*(self.task(complete_task, batch, then)
-                                         for batch in batches))
-        grown = {id(part): _unpack(tree) for batch, (trees, count) in zip(batches, answers)
-                 for part, tree in zip(batch, trees)}
+                                         for batch in batches if batch))
+        trees = iter([tree for packed, _ in answers for tree in packed])
         s.state.completions += sum(count for _, count in answers)
-        return [(code, None if code == win else grown[id(part)]) for code, part in parts]
+        return [(code, None if code == win else _Packed(*next(trees))) for code, part in parts]
 
     async def subtree_task(self, secrets: np.ndarray, history: tuple[int, ...], level: int
                            ) -> Grown:
@@ -613,6 +617,19 @@ def subtree_task(
     return _pack(grown), noted.new if noted is not None else [], state.nodes, state.completions, state.saved
 
 
+class _Packed(NamedTuple):
+    """A subtree as flat lists (:func:`_pack`), faster to ship than its nodes."""
+
+    guesses: list[str]
+    """the guesses, in preorder"""
+    numbers: list[int]
+    """after each guess, its branch count and each branch's reply (two numbers)"""
+    total: int
+    """as :attr:`Grown.total`"""
+    depth: int
+    """as :attr:`Grown.depth`"""
+
+
 def _pack(grown: Grown) -> tuple[list[str], list[int], int, int]:
     """A subtree as flat lists, faster to ship than its nodes: the guesses in
     preorder, and after each its branch count and each branch's reply (two numbers)."""
@@ -629,7 +646,7 @@ def _pack(grown: Grown) -> tuple[list[str], list[int], int, int]:
     return guesses, numbers, grown.total, grown.depth
 
 
-def _unpack(packed: tuple[list[str], list[int], int, int]) -> Grown:
+def _unpack(packed: tuple[list[str], list[int], int, int] | _Packed) -> Grown:
     """The subtree :func:`_pack` flattened."""
     guesses, numbers, total, depth = packed
     replies: dict[tuple[int, int], Reply] = {}
