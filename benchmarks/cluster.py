@@ -75,25 +75,27 @@ def lookahead_main() -> None:
     print(f"load average at the start: {os.getloadavg()}, {os.cpu_count()} cores")
     build_lookahead(st.mastermind(3, 4), widths=(2,), also=also)  # this process's kernels
 
-    def run(client=None) -> tuple[float, str, str, float]:
+    def run(client=None) -> tuple[float, str, str, float, float]:
         seen = []
         if client is not None:
             client.run(lambda: workers.SPENT.__setitem__(0, 0.0))
         started, cpu = time.perf_counter(), time.process_time()
         tree = build_lookahead(game, widths=widths, also=also, client=client,
                                progress=seen.append)
-        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        seconds, driver = time.perf_counter() - started, time.process_time() - cpu
+        cpu = driver
         if client is not None:
             cpu = sum(client.run(lambda: workers.SPENT[0]).values())
-        return seconds, st.dumps(tree), seen[-1].detail, cpu
+        return seconds, st.dumps(tree), seen[-1].detail, cpu, driver
 
     print(f"MM(5,8) --widths {widths} --also {also}")
-    print("| workers | total | completions | tasks | CPU in tasks (s) | time (s) | same file |")
-    print("|---|---:|---:|---:|---:|---:|---|")
-    seconds, here, detail, cpu = run()
+    print("| workers | total | completions | tasks | CPU in tasks (s) | driver CPU (s) | time (s) "
+          "| same file |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    seconds, here, detail, cpu, _ = run()
     total = st.verify(st.loads(here), game).total
     completions = detail.split(" completions")[0]
-    print(f"| in-process | {total:,} | {completions} | - | {cpu:.1f} | {seconds:.1f} | - |",
+    print(f"| in-process | {total:,} | {completions} | - | {cpu:.1f} | - | {seconds:.1f} | - |",
           flush=True)
     times: dict[int, list[float]] = {1: [], 2: []}
     for _ in range(rounds):
@@ -101,15 +103,15 @@ def lookahead_main() -> None:
             local, client = cluster(count)
             try:
                 build_lookahead(st.mastermind(3, 4), widths=(2,), also=also, client=client)
-                seconds, there, detail, cpu = run(client)
+                seconds, there, detail, cpu, driver = run(client)
             finally:
                 client.close()
                 local.close()
             times[count].append(seconds)
             done = detail.split("tasks ")[1].split(" done")[0]
             print(f"| {count} | {st.verify(st.loads(there), game).total:,} | "
-                  f"{detail.split(' completions')[0]} | {done} | {cpu:.1f} | {seconds:.1f} | "
-                  f"{there == here} |", flush=True)
+                  f"{detail.split(' completions')[0]} | {done} | {cpu:.1f} | {driver:.1f} | "
+                  f"{seconds:.1f} | {there == here} |", flush=True)
     ratios = [a / b for a, b in zip(times[1], times[2])]
     print("2 workers over 1: " + ", ".join(f"{r:.2f}x" for r in ratios), flush=True)
     print(f"load average at the end: {os.getloadavg()}")

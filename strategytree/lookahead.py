@@ -389,10 +389,10 @@ def _guess_text(game: Game, guess: int) -> str:
 # -- on a Dask cluster ---------------------------------------------------------------------
 #: a set of at least this many secrets is a node of the driver (its shortlist's
 #: completions as tasks); a smaller one below the root is one task (its whole search)
-SPLIT_MIN = 200
+SPLIT_MIN = 1000
 #: the parts below a guess go to tasks in turn, a task taking parts until they hold
 #: this many secrets (a bigger part: a task of its own)
-PART_MIN = 400
+PART_MIN = 2000
 
 
 @dataclass(frozen=True)
