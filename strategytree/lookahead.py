@@ -450,7 +450,10 @@ class _OnCluster:
             if saved is not None:  # the decisions known, once to every worker
                 self.known = self.client.scatter([saved.decisions], broadcast=True)[0] \
                     if saved.decisions else {}
-            return asyncio.run(self.subtree(secrets, sym, (), 0))
+            grown = asyncio.run(self.subtree(secrets, sym, (), 0))
+            if self.search.progress is not None:  # the last completions counted
+                self.search.progress(self.search.state.progress())
+            return grown
         except StrategyTreeError:
             raise
         except Exception as failure:  # a task failed (its workers died), the cluster is gone
