@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -98,6 +99,24 @@ def test_the_checkpoint_holds_the_in_process_decisions_and_resumes(client, tmp_p
     copy.write_bytes(stopped.read_bytes())
     assert st.dumps(build_lookahead(game, widths=widths, client=client, checkpoint=stopped)) == plain
     assert st.dumps(build_lookahead(game, widths=widths, checkpoint=copy)) == plain
+
+
+def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
+    """A worker process dies after a few tasks: Dask starts another and reruns
+    its tasks, and the file is the same."""
+    game, widths = st.mastermind(4, 6), (4, 3)
+    plain = st.dumps(build_lookahead(game, widths=widths))
+    pids = sorted(client.run(os.getpid).values())
+    killed = []
+
+    def progress(seen) -> None:
+        if not killed and int(seen.detail.split("tasks ")[1].split()[0]) >= 3:
+            killed.append(pids[0])
+            os.kill(pids[0], signal.SIGKILL)
+
+    assert st.dumps(build_lookahead(game, widths=widths, client=client, progress=progress)) == plain
+    assert killed
+    client.wait_for_workers(2, timeout=60)
 
 
 def test_generate_passes_the_client_to_the_lookahead_only(client) -> None:
