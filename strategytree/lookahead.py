@@ -20,6 +20,10 @@ whole game per level searched, so the widths trade time for quality:
 ``(16, 8, 8, 4, 2)`` a long run
 ===================  ==============================================
 
+Given a ``distributed.Client``, the same search runs on a Dask cluster: the
+completions of the shortlists and the searches of the smaller parts below a
+kept guess are tasks (:class:`_OnCluster`), and the tree is the in-process one.
+
 >>> from strategytree.game import mastermind
 >>> from strategytree.verify import verify
 >>> game = mastermind(3, 4)
