@@ -12,9 +12,13 @@ timed beside them for scale.  The machine's load average is printed first and
 last: the figures are only as quiet as the machine was.
 
     python benchmarks/cluster.py [--quick] [--rounds N] [--bulls] [--no-in-process]
+    python benchmarks/cluster.py --lookahead [--rounds N] [--widths 8,8,4] [--also parts]
 
 ``--quick``: MM(4,6) and MM(4,7) only (seconds); default: MM(4,7) and MM(4,8)
-(a few minutes); ``--bulls``: Bulls and Cows too.
+(a few minutes); ``--bulls``: Bulls and Cows too.  ``--lookahead``: the
+lookahead of MM(5,8) instead (``--widths``, ``--also``; default 8,8,4 and
+parts, about 40 s in-process on an idle machine), in-process and then on 1
+and 2 workers, each run's file compared with the in-process one.
 """
 
 from __future__ import annotations
@@ -47,8 +51,78 @@ def timed(game, client=None) -> tuple[float, int, str, int, float]:
     return seconds, seen[-1].done, seen[-1].detail, st.verify(tree, game).total, cpu
 
 
+def cluster(workers: int):
+    """A local cluster of ``workers`` single-threaded worker processes, and its client."""
+    from distributed import Client, LocalCluster
+
+    local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                         dashboard_address=":0", silence_logs=logging.ERROR)
+    return local, Client(local)
+
+
+def option(name: str, default: str) -> str:
+    """The text after ``name`` on the command line, or ``default``."""
+    return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
+
+
+def lookahead_main() -> None:
+    """The lookahead of MM(5,8): in-process, then 1 and 2 workers in turn."""
+    from strategytree import workers
+    from strategytree.lookahead import build_lookahead
+
+    game, widths, also = st.mastermind(5, 8), option("--widths", "8,8,4"), option("--also", "parts")
+    rounds = arg("--rounds", 1)
+    print(f"load average at the start: {os.getloadavg()}, {os.cpu_count()} cores")
+    build_lookahead(st.mastermind(3, 4), widths=(2,), also=also)  # this process's kernels
+
+    def run(client=None) -> tuple[float, str, str, float, float]:
+        seen = []
+        if client is not None:
+            client.run(lambda: workers.SPENT.__setitem__(0, 0.0))
+        started, cpu = time.perf_counter(), time.process_time()
+        tree = build_lookahead(game, widths=widths, also=also, client=client,
+                               progress=seen.append)
+        seconds, driver = time.perf_counter() - started, time.process_time() - cpu
+        cpu = driver
+        if client is not None:
+            cpu = sum(client.run(lambda: workers.SPENT[0]).values())
+        return seconds, st.dumps(tree), seen[-1].detail, cpu, driver
+
+    print(f"MM(5,8) --widths {widths} --also {also}")
+    print("| workers | total | completions | tasks | CPU in tasks (s) | driver CPU (s) | time (s) "
+          "| same file |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    seconds, here, detail, cpu, _ = run()
+    total = st.verify(st.loads(here), game).total
+    completions = detail.split(" completions")[0]
+    print(f"| in-process | {total:,} | {completions} | - | {cpu:.1f} | - | {seconds:.1f} | - |",
+          flush=True)
+    times: dict[int, list[float]] = {1: [], 2: []}
+    for _ in range(rounds):
+        for count in (1, 2):
+            local, client = cluster(count)
+            try:
+                build_lookahead(st.mastermind(3, 4), widths=(2,), also=also, client=client)
+                seconds, there, detail, cpu, driver = run(client)
+            finally:
+                client.close()
+                local.close()
+            times[count].append(seconds)
+            done = detail.split("tasks ")[1].split(" done")[0]
+            print(f"| {count} | {st.verify(st.loads(there), game).total:,} | "
+                  f"{detail.split(' completions')[0]} | {done} | {cpu:.1f} | {driver:.1f} | "
+                  f"{seconds:.1f} | {there == here} |", flush=True)
+    ratios = [a / b for a, b in zip(times[1], times[2])]
+    print("2 workers over 1: " + ", ".join(f"{r:.2f}x" for r in ratios), flush=True)
+    print(f"load average at the end: {os.getloadavg()}")
+
+
 def main() -> None:
     from distributed import Client, LocalCluster
+
+    if "--lookahead" in sys.argv:
+        lookahead_main()
+        return
 
     games = [("MM(4,6)", st.mastermind(4, 6)), ("MM(4,7)", st.mastermind(4, 7))]
     if "--quick" not in sys.argv:

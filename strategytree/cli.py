@@ -191,7 +191,7 @@ Workers = Annotated[
     Optional[str],
     typer.Option(
         "--workers",
-        help="optimal, bound: search on a local Dask cluster of N worker processes "
+        help="lookahead, optimal, bound: search on a local Dask cluster of N worker processes "
         "(auto: one per core), started and stopped with the command.",
     ),
 ]
@@ -199,7 +199,7 @@ Scheduler = Annotated[
     Optional[str],
     typer.Option(
         "--scheduler",
-        help="optimal, bound: search on the Dask cluster of this scheduler (e.g. "
+        help="lookahead, optimal, bound: search on the Dask cluster of this scheduler (e.g. "
         "tcp://host:8786; default $STRATEGYTREE_SCHEDULER).",
     ),
 ]
@@ -919,7 +919,7 @@ def generate_command(
         _warmed(game, lambda small: generate(
             small, method, **asked, symmetry=not no_symmetry, max_guesses=max_guesses,
         ))
-        with _cluster(workers, scheduler, method == "optimal") as client, \
+        with _cluster(workers, scheduler, method != "greedy") as client, \
                 _progress("building" if method == "greedy" else "searching", game) as show:
             started = time.perf_counter()  # (a cluster's start-up not counted)
             strategy = generate(

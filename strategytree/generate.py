@@ -6,7 +6,7 @@ method      what it builds                                    the arguments it t
 greedy      a one-step rule at every node (:mod:`.builders`)  ``rule``, ``pool``, ``seed``,
                                                               ``first``
 lookahead   the rule's best guesses searched level by level   ``rule``, ``widths``, ``also``,
-            (:mod:`.lookahead`)                               ``checkpoint``
+            (:mod:`.lookahead`)                               ``checkpoint``, ``client``
 optimal     the exact search (:mod:`.search`)                 ``max_guesses``, ``checkpoint``
 ==========  ================================================  =================================
 
@@ -56,7 +56,7 @@ METHODS = ("greedy", "lookahead", "optimal")
 #: the arguments each method takes (besides the game and ``symmetry``)
 TAKES = {
     "greedy": ("rule", "pool", "seed", "first"),
-    "lookahead": ("rule", "widths", "also", "checkpoint"),
+    "lookahead": ("rule", "widths", "also", "checkpoint", "client"),
     "optimal": ("max_guesses", "checkpoint", "client"),
 }
 
@@ -124,8 +124,8 @@ def generate(
     may be written as text, ``8,8,4`` and ``parts,expected``) and
     :func:`~strategytree.search.build_optimal`.  Ctrl-C raises
     KeyboardInterrupt; a lookahead or optimal run keeps its work in
-    ``checkpoint`` first.  ``client`` (a ``distributed.Client``): the optimal
-    search runs on its Dask cluster.
+    ``checkpoint`` first.  ``client`` (a ``distributed.Client``): the lookahead
+    or optimal search runs on its Dask cluster.
     """
     check_method(
         method, rule=rule, pool=pool, seed=seed, first=first, widths=widths, also=also,
@@ -136,7 +136,7 @@ def generate(
         return build_lookahead(
             game, rule, DEFAULTS["widths"] if widths is None else widths, symmetry=symmetry,
             checkpoint=checkpoint, also=DEFAULTS["also"] if also is None else also,
-            progress=progress,
+            progress=progress, client=client,
         )
     if method == "optimal":
         from . import search  # numba compiles its kernels: imported only when used

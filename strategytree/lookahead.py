@@ -20,6 +20,10 @@ whole game per level searched, so the widths trade time for quality:
 ``(16, 8, 8, 4, 2)`` a long run
 ===================  ==============================================
 
+Given a ``distributed.Client``, the same search runs on a Dask cluster: the
+completions of the shortlists and the searches of the smaller parts below a
+kept guess are tasks (:class:`_OnCluster`), and the tree is the in-process one.
+
 >>> from strategytree.game import mastermind
 >>> from strategytree.verify import verify
 >>> game = mastermind(3, 4)
@@ -34,8 +38,9 @@ from __future__ import annotations
 import hashlib
 import os
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -82,13 +87,16 @@ class _Count:
     """guesses saved so far against the greedy subtrees they replaced"""
     started: float = 0.0
     """``time.perf_counter()`` at the start"""
+    tasks: Callable[[], str] | None = None
+    """the tasks of a run on a cluster, in words (None: in-process)"""
 
     def progress(self) -> Progress:
         """The count as a :class:`~strategytree.progress.Progress`."""
+        tasks = "" if self.tasks is None else f", {self.tasks()}"
         return Progress(
             self.nodes, None, "nodes searched", time.perf_counter() - self.started,
             detail=f"{plural(self.completions, 'completion')}, "
-            f"{plural(self.saved, 'guess')} saved",
+            f"{plural(self.saved, 'guess')} saved{tasks}",
         )
 
 
@@ -105,6 +113,7 @@ def build_lookahead(
     progress: ProgressCallback | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     also: Sequence[str] | str = (),
+    client: object | None = None,
 ) -> Strategy:
     """A strategy for ``game`` found by searching the ``widths[d]`` best guesses
     of ``rule`` at depth ``d`` (see the module doc).
@@ -120,6 +129,12 @@ def build_lookahead(
 
     ``progress`` is called after each node decided by search, with the nodes
     decided so far (its detail: completions built, guesses saved).
+
+    ``client`` (a ``distributed.Client``): the completions of the shortlists
+    near the root, and the searches of the smaller parts below the guesses
+    kept, run as tasks on its Dask cluster (:class:`_OnCluster`); the tree is
+    the in-process run's, and progress also counts the tasks done, running
+    and queued.
     """
     if isinstance(widths, str):
         widths = parse_widths(widths)
@@ -142,7 +157,10 @@ def build_lookahead(
     search = _Search(chooser, levels, state, progress, saved, others)
     secrets = np.arange(len(game.secrets))
     try:
-        root = search.subtree(secrets, chooser.root_symmetry(), 0).node
+        if client is not None:
+            root = _OnCluster(client, search, symmetry).run(secrets, chooser.root_symmetry()).node
+        else:
+            root = search.subtree(secrets, chooser.root_symmetry(), 0).node
     finally:
         if saved is not None:
             saved.save()
@@ -279,25 +297,56 @@ class _Search:
                 depth = max(depth, grown.depth + 1)
         return total, depth
 
+    def width(self, level: int) -> int:
+        """The shortlist's width at ``level`` (1 below the widths: greedy)."""
+        return self.widths[level] if level < len(self.widths) else 1
+
+    def deeper(self, part: np.ndarray, level: int) -> bool:
+        """Whether a part below a node of ``level`` is searched at ``level + 1``."""
+        return self.width(level + 1) > 1 and len(part) > 2
+
     def subtree(self, secrets: np.ndarray, sym: Symmetry, level: int) -> Grown:
         """The searched subtree for ``secrets`` at ``level`` (0 at the root)."""
-        width = self.widths[level] if level < len(self.widths) else 1
-        if width <= 1 or len(secrets) <= 2:
+        if self.width(level) <= 1 or len(secrets) <= 2:
             return self.greedy(secrets, sym)
-        best: tuple[tuple[int, int], int, list] | None = None
-        greedy_cost = None
+        key, known, shortlist = self.shortlist(secrets, sym, level)
+        completed = [(guess, self.complete(secrets, sym, guess)) for guess in shortlist]
+        guess, below = self.decide(secrets, key, known, completed)
+        # search again below the kept guess, one level deeper
+        after = sym.after(self.game.guesses[guess])
+        searched = [
+            self.subtree(part, after, level + 1) if grown is not None and self.deeper(part, level)
+            else None
+            for (_, grown), (_, part) in zip(below, self.parts(secrets, guess))
+        ]
+        return self.assemble(secrets, guess, below, searched)
+
+    def shortlist(self, secrets: np.ndarray, sym: Symmetry, level: int
+                  ) -> tuple[bytes, int | None, list[int]]:
+        """The node's checkpoint key, its decision already known (None: not
+        known), and the guesses to complete (the known one alone; else the first
+        rule's choice first, whose completion is the greedy tree)."""
         key = _Decisions.key(secrets, level) if self.checkpoint is not None else b""
         known = self.checkpoint.decisions.get(key) if self.checkpoint is not None else None
         if known is not None:
-            shortlist = [known]
-        else:  # the first rule's choice first: its completion is the greedy tree
-            shortlist = []
-            for chooser in self.choosers:
-                for guess in chooser.shortlist(secrets, sym, width).tolist():
-                    if guess not in shortlist:
-                        shortlist.append(guess)
-        for guess in shortlist:
-            below = self.complete(secrets, sym, guess)
+            return key, known, [known]
+        shortlist: list[int] = []
+        for chooser in self.choosers:
+            for guess in chooser.shortlist(secrets, sym, self.width(level)).tolist():
+                if guess not in shortlist:
+                    shortlist.append(guess)
+        return key, known, shortlist
+
+    def decide(
+        self, secrets: np.ndarray, key: bytes, known: int | None,
+        completed: list[tuple[int, list[tuple[int, Grown | None]]]],
+    ) -> tuple[int, list[tuple[int, Grown | None]]]:
+        """The kept guess of the shortlist's ``completed`` ones (the first of
+        least cost; an empty completion: a guess that does not split), and its
+        completion; noted in the checkpoint and the count."""
+        best: tuple[tuple[int, int], int, list] | None = None
+        greedy_cost = None
+        for guess, below in completed:
             if not below:
                 continue
             cost = self.cost(secrets, below)
@@ -306,7 +355,7 @@ class _Search:
             if best is None or cost < best[0]:
                 best = (cost, guess, below)
         assert best is not None and greedy_cost is not None
-        (total, depth), guess, below = best
+        (total, _), guess, below = best
         self.state.nodes += 1
         if known is None:
             self.state.saved += greedy_cost[0] - total
@@ -314,18 +363,22 @@ class _Search:
             self.checkpoint.note(key, guess)
         if self.progress is not None:
             self.progress(self.state.progress())
-        # search again below the kept guess, one level deeper
-        after = sym.after(self.game.guesses[guess])
+        return guess, below
+
+    def assemble(
+        self, secrets: np.ndarray, guess: int, below: list[tuple[int, Grown | None]],
+        searched: list[Grown | None],
+    ) -> Grown:
+        """The node of ``guess``: below it each part's completion, or its
+        ``searched`` subtree (None: not searched) where that costs less."""
         branches: list[tuple[Reply, Node]] = []
         total, depth = len(secrets), 1
-        for (code, grown), (_, part) in zip(below, self.parts(secrets, guess)):
+        for (code, grown), deeper in zip(below, searched):
             if grown is None:
                 continue
-            if level + 1 < len(self.widths) and self.widths[level + 1] > 1 and len(part) > 2:
-                searched = self.subtree(part, after, level + 1)
-                if (searched.total, searched.depth) < (grown.total, grown.depth):
-                    self.state.saved += grown.total - searched.total
-                    grown = searched
+            if deeper is not None and (deeper.total, deeper.depth) < (grown.total, grown.depth):
+                self.state.saved += grown.total - deeper.total
+                grown = deeper
             branches.append((self.replies[code], grown.node))
             total += grown.total
             depth = max(depth, grown.depth + 1)
@@ -335,3 +388,287 @@ class _Search:
 
 def _guess_text(game: Game, guess: int) -> str:
     return game.code_text(game.guesses[guess])
+
+
+# -- on a Dask cluster ---------------------------------------------------------------------
+#: a set of at least this many secrets is a node of the driver (its shortlist's
+#: completions as tasks); a smaller one below the root is one task (its whole search)
+SPLIT_MIN = 1000
+#: the parts below a guess go to tasks in turn, a task taking parts until they hold
+#: this many secrets (a bigger part: a task of its own)
+PART_MIN = 2000
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What a worker needs to build a lookahead's tables (see :mod:`strategytree.workers`)."""
+
+    game: Game
+    rules: tuple[str, ...]
+    symmetry: bool
+    widths: tuple[int, ...]
+    key: str
+
+
+class _OnCluster:
+    """Runs a lookahead on a Dask cluster: the nodes of at least :data:`SPLIT_MIN`
+    secrets in the driver, the completions of their shortlists as tasks (a
+    task taking a guess's parts in turn until they hold :data:`PART_MIN`
+    secrets; the subtrees come back flat, and only those of the guess kept are
+    rebuilt), and each smaller part below a guess kept as one task
+    (:func:`subtree_task`: the in-process search of that part, the decisions it
+    made sent back for the checkpoint).  Every node decides as the in-process
+    search does, from the same completions: the same tree.  Each worker builds
+    the game's tables and the rules' choosers once (:mod:`strategytree.workers`);
+    a task carries its sets of secrets and the guesses played before them."""
+
+    def __init__(self, client, search: _Search, symmetry: bool) -> None:
+        from . import workers
+
+        self.client = client
+        self.search = search
+        game = search.game
+        rules = tuple(chooser.rule for chooser in search.choosers)
+        key = _digest(game.secrets, game.guesses, game.table) + hashlib.blake2b(
+            repr((game.pegs, game.colors, game.scoring, rules, bool(symmetry),
+                  search.widths)).encode(), digest_size=6).hexdigest()
+        self.spec = _Spec(replace(game), rules, bool(symmetry), search.widths, key)
+        self.count = workers.TaskCount(client)
+        self.futures: set = set()
+        self.known: object | None = None
+
+    def run(self, secrets: np.ndarray, sym: Symmetry) -> Grown:
+        """The searched tree of ``secrets`` (the root); a cluster that fails (its
+        workers gone) raises :class:`~strategytree.errors.StrategyTreeError`."""
+        import asyncio
+
+        from . import workers
+
+        plugin = workers.GamePlugin(self.spec)
+        self.search.state.tasks = self.count.detail
+        try:
+            self.client.register_plugin(plugin)
+            if not self.count.look():
+                raise StrategyTreeError("the cluster has no workers")
+            saved = self.search.checkpoint
+            if saved is not None:  # the decisions known, once to every worker
+                self.known = self.client.scatter([saved.decisions], broadcast=True)[0] \
+                    if saved.decisions else {}
+            grown = asyncio.run(self.subtree(secrets, sym, (), 0))
+            if self.search.progress is not None:  # the last completions counted
+                self.search.progress(self.search.state.progress())
+            return grown
+        except StrategyTreeError:
+            raise
+        except Exception as failure:  # a task failed (its workers died), the cluster is gone
+            raise StrategyTreeError(f"the cluster failed: {type(failure).__name__}: {failure}"
+                                    ) from None
+        finally:
+            try:
+                if self.futures:
+                    self.client.cancel(list(self.futures))
+                self.client.unregister_worker_plugin(plugin.name)
+            except Exception:  # the cluster is gone: nothing to tidy
+                pass
+
+    async def subtree(self, secrets: np.ndarray, sym: Symmetry, history: tuple[int, ...],
+                      level: int) -> Grown:
+        """:meth:`_Search.subtree`, its completions and the searches below as tasks."""
+        import asyncio
+
+        s = self.search
+        if s.width(level) <= 1 or len(secrets) <= 2:
+            return s.greedy(secrets, sym)
+        if level > 0 and len(secrets) < SPLIT_MIN:
+            return await self.subtree_task(secrets, history, level)
+        key, known, shortlist = s.shortlist(secrets, sym, level)
+        completed = await asyncio.gather(*(self.complete(secrets, history, g) for g in shortlist))
+        guess, below = s.decide(secrets, key, known, list(zip(shortlist, completed)))
+        below = [(code, None if packed is None else _unpack(packed)) for code, packed in below]
+        after = sym.after(s.game.guesses[guess])
+        then = (*history, guess)
+
+        async def deeper(grown: Grown | None, part: np.ndarray) -> Grown | None:
+            if grown is None or not s.deeper(part, level):
+                return None
+            return await self.subtree(part, after, then, level + 1)
+
+        searched = await asyncio.gather(
+            *(deeper(grown, part) for (_, grown), (_, part) in zip(below, s.parts(secrets, guess)))
+        )
+        return s.assemble(secrets, guess, below, list(searched))
+
+    async def complete(self, secrets: np.ndarray, history: tuple[int, ...], guess: int
+                       ) -> list[tuple[int, Grown | None]]:
+        """:meth:`_Search.complete`, the parts' greedy subtrees built by tasks."""
+        import asyncio
+
+        s = self.search
+        parts = s.parts(secrets, guess)
+        win = s.game.win
+        if any(code != win and len(part) == len(secrets) for code, part in parts):
+            return []  # the guess does not split: never the best
+        batches: list[list[np.ndarray]] = [[]]
+        for code, part in parts:
+            if code != win:
+                if sum(map(len, batches[-1])) >= PART_MIN:
+                    batches.append([])
+                batches[-1].append(part)
+        then = (*history, guess)
+        answers = await asyncio.gather(*(self.task(complete_task, batch, then)
+                                         for batch in batches if batch))
+        trees = iter([tree for packed, _ in answers for tree in packed])
+        s.state.completions += sum(count for _, count in answers)
+        return [(code, None if code == win else _Packed(*next(trees))) for code, part in parts]
+
+    async def subtree_task(self, secrets: np.ndarray, history: tuple[int, ...], level: int
+                           ) -> Grown:
+        """The search of a small set, as one task; its decisions noted here."""
+        packed, decisions, nodes, completions, saved = await self.task(
+            subtree_task, secrets, history, level, self.known)
+        grown = _unpack(packed)
+        state = self.search.state
+        state.nodes += nodes
+        state.completions += completions
+        state.saved += saved
+        if self.search.checkpoint is not None:
+            for key, guess in decisions:
+                self.search.checkpoint.note(key, guess)
+        return grown
+
+    async def task(self, function: Callable, *args: object):
+        """The answer of ``function(key, *args)`` run as a task (progress told when done)."""
+        import asyncio
+
+        from . import workers
+
+        future = self.client.submit(function, self.spec.key, *args, pure=False)
+        self.futures.add(future)
+        self.count.in_flight += 1
+        try:
+            answer = await workers.awaitable(future, asyncio.get_running_loop())
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        finally:
+            self.count.in_flight -= 1
+            self.futures.discard(future)
+        self.count.finished += 1
+        if self.search.progress is not None:
+            self.search.progress(self.search.state.progress())
+        return answer
+
+
+class _Noted:
+    """A worker's view of the checkpoint: the decisions known, and those made."""
+
+    def __init__(self, decisions: dict[bytes, int]) -> None:
+        self.decisions = decisions
+        self.new: list[tuple[bytes, int]] = []
+
+    def note(self, key: bytes, guess: int) -> None:
+        self.new.append((key, guess))
+
+
+def _worker_search(key: str) -> tuple[_Search, dict]:
+    """This worker thread's search of the run ``key`` (the game's tables built
+    once per worker, the rules' choosers once per thread), and its memo of
+    symmetry groups."""
+    from . import workers
+
+    def own(spec: _Spec, first: bool) -> _Search:
+        choosers = [GreedyChooser(spec.game, rule, symmetry=spec.symmetry) for rule in spec.rules]
+        return _Search(choosers[0], spec.widths, _Count(), None, None, choosers[1:])
+
+    return workers.on_this_thread(key, lambda spec: spec, own)
+
+
+def complete_task(key: str, parts: list[np.ndarray], history: tuple[int, ...]
+                  ) -> tuple[list[tuple], int]:
+    """Run on a worker: the greedy subtree (the cheapest of the rules') of each
+    of ``parts`` after the guesses ``history`` (packed: :func:`_pack`), and the
+    completions built."""
+    from . import workers
+
+    started = time.thread_time()
+    search, groups = _worker_search(key)
+    sym = workers.history_group(key, groups, history)
+    search.state = _Count()
+    trees = [_pack(search.greedy(part, sym)) for part in parts]
+    workers.SPENT[0] += time.thread_time() - started
+    return trees, search.state.completions
+
+
+def subtree_task(
+    key: str, secrets: np.ndarray, history: tuple[int, ...], level: int,
+    known: dict[bytes, int] | None,
+) -> tuple[tuple, list[tuple[bytes, int]], int, int, int]:
+    """Run on a worker: the searched subtree of ``secrets`` at ``level`` after
+    the guesses ``history`` (packed: :func:`_pack`) (``known``: the checkpoint's decisions, None: no
+    checkpoint); with the decisions made, the nodes searched, the completions
+    built and the guesses saved."""
+    from . import workers
+
+    started = time.thread_time()
+    search, groups = _worker_search(key)
+    sym = workers.history_group(key, groups, history)
+    search.state = _Count()
+    noted = _Noted(known) if known is not None else None
+    search.checkpoint = noted  # type: ignore[assignment]
+    try:
+        grown = search.subtree(secrets, sym, level)
+    finally:
+        search.checkpoint = None
+    workers.SPENT[0] += time.thread_time() - started
+    state = search.state
+    return _pack(grown), noted.new if noted is not None else [], state.nodes, state.completions, state.saved
+
+
+class _Packed(NamedTuple):
+    """A subtree as flat lists (:func:`_pack`), faster to ship than its nodes."""
+
+    guesses: list[str]
+    """the guesses, in preorder"""
+    numbers: list[int]
+    """after each guess, its branch count and each branch's reply (two numbers)"""
+    total: int
+    """as :attr:`Grown.total`"""
+    depth: int
+    """as :attr:`Grown.depth`"""
+
+
+def _pack(grown: Grown) -> tuple[list[str], list[int], int, int]:
+    """A subtree as flat lists, faster to ship than its nodes: the guesses in
+    preorder, and after each its branch count and each branch's reply (two numbers)."""
+    guesses: list[str] = []
+    numbers: list[int] = []
+    todo = [grown.node]
+    while todo:
+        node = todo.pop()
+        guesses.append(node.guess)
+        numbers.append(len(node.branches))
+        for reply, _ in node.branches:
+            numbers.extend(reply)
+        todo.extend(child for _, child in reversed(node.branches))
+    return guesses, numbers, grown.total, grown.depth
+
+
+def _unpack(packed: tuple[list[str], list[int], int, int] | _Packed) -> Grown:
+    """The subtree :func:`_pack` flattened."""
+    guesses, numbers, total, depth = packed
+    replies: dict[tuple[int, int], Reply] = {}
+    at = iter(numbers)
+    texts = iter(guesses)
+
+    def node() -> Node:
+        guess = next(texts)
+        branches = []
+        for _ in range(next(at)):
+            pair = next(at), next(at)
+            reply = replies.get(pair)
+            if reply is None:
+                reply = replies[pair] = Reply(*pair)
+            branches.append(reply)
+        return Node(guess, tuple((reply, node()) for reply in branches))
+
+    return Grown(node(), total, depth)

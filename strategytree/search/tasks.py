@@ -46,17 +46,17 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import threading
 import time
 from dataclasses import dataclass, replace
 
 import numpy as np
-from distributed import WorkerPlugin
 
+from .. import workers
 from ..checkpoint import CheckpointError
 from ..errors import StrategyTreeError
 from ..game import Game
 from ..symmetry import Symmetry
+from ..workers import WORKERS_EVERY, GamePlugin, history_group
 from .bounds import INF
 from .compiled import NODES, STOP, cache_load, set_key
 from .problem import Problem, SearchError, Stopped
@@ -75,12 +75,8 @@ CHUNKS = 8
 SPLIT_LEVELS = 1
 #: tasks in flight per worker thread
 PER_THREAD = 1
-#: the searches whose tables a worker keeps (the last used)
-KEPT = 2
 #: seconds between two saves of the finished tasks (with a checkpoint)
 SAVE_EVERY = 0.5
-#: seconds between two looks at the number of workers alive
-WORKERS_EVERY = 2.0
 #: a task's record in the checkpoint: key, key, its first candidate (-1: the whole
 #: node), its candidates, the limit, the cost, the place of the best candidate (-1: none)
 RECORD = 7
@@ -113,66 +109,20 @@ class Spec:
 
 
 # -- on a worker ------------------------------------------------------------------------
-_specs: dict[str, Spec] = {}
-_homes: dict[str, Problem] = {}
-_lock = threading.Lock()
-_local = threading.local()
 #: CPU seconds this worker process has spent in tasks (read by benchmarks/cluster.py)
-SPENT = [0.0]
-
-
-class GamePlugin(WorkerPlugin):
-    """Gives a search's :class:`Spec` to every worker (those that join later too);
-    the tables are built on a worker's first task of the search."""
-
-    def __init__(self, spec: Spec) -> None:
-        self.spec = spec
-        self.name = f"strategytree-{spec.key}"
-
-    def setup(self, worker: object) -> None:
-        """Keep the spec, under its key."""
-        _specs[self.spec.key] = self.spec
+SPENT = workers.SPENT
 
 
 def worker_problem(key: str) -> tuple[Problem, dict]:
     """This thread's problem of the search ``key`` (the tables built once per
     worker, a cache and state per thread), and its memo of symmetry groups.
 
-    A worker keeps the tables of its last :data:`KEPT` searches."""
-    mine = _local.__dict__.setdefault("problems", {})
-    with _lock:
-        for gone in [k for k, (_, _, home) in mine.items() if _homes.get(k) is not home]:
-            del mine[gone]
-        if key not in mine:
-            home = _homes.pop(key, None)
-            if home is None:
-                spec = _specs[key]
-                home = Problem.of(spec.game, spec.max_guesses, spec.symmetry, spec.mode)
-                mine[key] = (home, {}, home)
-            else:
-                mine[key] = (home.sibling(own_stats=True), {}, home)
-            _homes[key] = home  # (the last used last)
-            while len(_homes) > KEPT:
-                del _homes[next(iter(_homes))]
-    problem, groups, _ = mine[key]
-    return problem, groups
-
-
-def history_group(key: str, groups: dict, history: tuple[int, ...]) -> Symmetry:
-    """The symmetry group after the guesses ``history`` (worked out once per history)."""
-    if history not in groups:
-        spec = _specs[key]
-        group = groups.get(history[:-1]) if history else None
-        if group is None:
-            group = Symmetry.of(spec.game, spec.symmetry)
-            for g in history:
-                group = group.after(spec.game.guesses[g])
-        else:
-            group = group.after(spec.game.guesses[history[-1]])
-        if len(groups) > 10_000:
-            groups.clear()
-        groups[history] = group
-    return groups[history]
+    A worker keeps the tables of its last :data:`~strategytree.workers.KEPT` searches."""
+    return workers.on_this_thread(
+        key,
+        lambda spec: Problem.of(spec.game, spec.max_guesses, spec.symmetry, spec.mode),
+        lambda home, first: home if first else home.sibling(own_stats=True),
+    )
 
 
 def solve_task(
@@ -269,10 +219,8 @@ class Tasks:
                 self.workers, self.threads = len(threads), max(1, sum(threads.values()))
             except Exception:  # the cluster is going away: keep the last figures
                 pass
-        running = min(self.in_flight, self.threads)
-        queued = self.in_flight - running + self.waiting
-        return (f"tasks {self.finished:,} done, {running:,} running, {queued:,} queued, "
-                f"{self.workers} worker{'s' if self.workers != 1 else ''}")
+        return workers.task_words(self.finished, self.in_flight, self.waiting, self.workers,
+                                  self.threads)
 
     def root(self, search, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
         """The cost of the whole set ``S`` (as :meth:`.driver.Search.node`), the
@@ -468,29 +416,5 @@ class Tasks:
         self.log.append((key1, key2, first, count, limit, cost, found))
 
     def result(self, future) -> asyncio.Future:
-        """The result of a Dask future, awaitable in this loop (fetched in Dask's
-        callback thread)."""
-        loop = self.loop
-        waiter = loop.create_future()
-
-        def settle(value: object, error: BaseException | None) -> None:
-            if waiter.done():
-                return
-            if error is not None:
-                waiter.set_exception(error)
-            else:
-                waiter.set_result(value)
-
-        def done(finished) -> None:
-            value, error = None, None
-            try:
-                value = finished.result()
-            except BaseException as failure:  # handed to the waiter
-                error = failure
-            try:
-                loop.call_soon_threadsafe(settle, value, error)
-            except RuntimeError:  # the loop is closed: the run has stopped
-                pass
-
-        future.add_done_callback(done)
-        return waiter
+        """The result of a Dask future, awaitable in this loop."""
+        return workers.awaitable(future, self.loop)

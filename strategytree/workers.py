@@ -1,0 +1,168 @@
+"""What a run on Dask shares between its searches: the tables of a game built
+once per worker, and the driver's count of its tasks.
+
+A run names itself by a key (a digest of the game's codes and the search's
+settings) and gives every worker (also one that joins later) its spec with a
+:class:`GamePlugin`: any picklable object with ``key``, ``game`` (without the
+tables derived from it) and ``symmetry``.  A task then asks
+:func:`on_this_thread` for its tables: built on the worker's first task of the
+run, kept for every later one (the last :data:`KEPT` runs), with a view and a
+memo per worker thread.  The exact search (:mod:`strategytree.search.tasks`)
+keeps its :class:`~strategytree.search.problem.Problem` so, the lookahead
+(:mod:`strategytree.lookahead`) its game and rules.
+
+Imported only when a run has a ``distributed.Client``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from distributed import WorkerPlugin
+
+from .symmetry import Symmetry
+
+__all__ = ["KEPT", "SPENT", "GamePlugin", "TaskCount", "awaitable", "history_group",
+           "on_this_thread", "task_words"]
+
+#: the runs whose tables a worker keeps (the last used)
+KEPT = 2
+#: CPU seconds this worker process has spent in tasks (read by benchmarks/cluster.py)
+SPENT = [0.0]
+#: seconds between two looks at the number of workers alive
+WORKERS_EVERY = 2.0
+
+_specs: dict[str, Any] = {}
+_shared: dict[str, Any] = {}
+_lock = threading.Lock()
+_local = threading.local()
+
+
+class GamePlugin(WorkerPlugin):
+    """Gives a run's spec to every worker (those that join later too), under
+    its key; the tables are built on a worker's first task of the run."""
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+        self.name = f"strategytree-{spec.key}"
+
+    def setup(self, worker: object) -> None:
+        """Keep the spec, under its key."""
+        _specs[self.spec.key] = self.spec
+
+
+def on_this_thread(
+    key: str, build: Callable[[Any], Any], own: Callable[[Any, bool], Any]
+) -> tuple[Any, dict]:
+    """This thread's view of the tables of the run ``key``, and its memo (a dict).
+
+    ``build(spec)`` makes the tables, once per worker process (the tables of the
+    last :data:`KEPT` runs are kept); ``own(tables, first)`` this thread's view
+    of them (``first``: the thread that built them)."""
+    mine = _local.__dict__.setdefault("runs", {})
+    with _lock:
+        for gone in [k for k, (_, _, home) in mine.items() if _shared.get(k) is not home]:
+            del mine[gone]
+        if key not in mine:
+            home = _shared.pop(key, None)
+            if home is None:
+                home = build(_specs[key])
+                mine[key] = (own(home, True), {}, home)
+            else:
+                mine[key] = (own(home, False), {}, home)
+            _shared[key] = home  # (the last used last)
+            while len(_shared) > KEPT:
+                del _shared[next(iter(_shared))]
+    view, memo, _ = mine[key]
+    return view, memo
+
+
+def history_group(key: str, groups: dict, history: tuple[int, ...]) -> Symmetry:
+    """The symmetry group of the run ``key`` after the guesses ``history``
+    (worked out once per history, kept in ``groups``)."""
+    if history not in groups:
+        spec = _specs[key]
+        group = groups.get(history[:-1]) if history else None
+        if group is None:
+            group = Symmetry.of(spec.game, spec.symmetry)
+            for g in history:
+                group = group.after(spec.game.guesses[g])
+        else:
+            group = group.after(spec.game.guesses[history[-1]])
+        if len(groups) > 10_000:
+            groups.clear()
+        groups[history] = group
+    return groups[history]
+
+
+class TaskCount:
+    """The driver's count of a run's tasks, and the workers alive."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.finished = self.in_flight = self.waiting = 0
+        """tasks finished; sent and not finished; not sent yet"""
+        self.workers, self.threads, self.looked = 0, 1, -WORKERS_EVERY
+
+    def look(self) -> int:
+        """Ask the scheduler for the workers alive now; the number of worker threads."""
+        threads = self.client.nthreads()
+        self.workers, self.threads = len(threads), max(1, sum(threads.values()))
+        self.looked = time.monotonic()
+        return sum(threads.values())
+
+    def detail(self) -> str:
+        """Tasks done, running and queued, and workers alive, in words (running:
+        at most one per worker thread of the tasks sent; the rest queued)."""
+        if time.monotonic() - self.looked >= WORKERS_EVERY:
+            try:
+                self.look()
+            except Exception:  # the cluster is going away: keep the last figures
+                self.looked = time.monotonic()
+        return task_words(self.finished, self.in_flight, self.waiting, self.workers,
+                          self.threads)
+
+
+def task_words(finished: int, in_flight: int, waiting: int, workers: int, threads: int) -> str:
+    """Tasks done, running and queued, and workers alive, in words (running: at
+    most one per worker thread of the ``in_flight`` tasks sent; the rest queued).
+
+    >>> task_words(12, 3, 4, 2, 2)
+    'tasks 12 done, 2 running, 5 queued, 2 workers'
+    """
+    running = min(in_flight, threads)
+    queued = in_flight - running + waiting
+    return (f"tasks {finished:,} done, {running:,} running, {queued:,} queued, "
+            f"{workers} worker{'s' if workers != 1 else ''}")
+
+
+def awaitable(future, loop: asyncio.AbstractEventLoop) -> asyncio.Future:
+    """The result of a Dask future, awaitable in ``loop`` (fetched in Dask's
+    callback thread)."""
+    waiter = loop.create_future()
+
+    def settle(value: object, error: BaseException | None) -> None:
+        if waiter.done():
+            return
+        if error is not None:
+            waiter.set_exception(error)
+        else:
+            waiter.set_result(value)
+
+    def done(finished) -> None:
+        value, error = None, None
+        try:
+            value = finished.result()
+        except BaseException as failure:  # handed to the waiter
+            error = failure
+        try:
+            loop.call_soon_threadsafe(settle, value, error)
+        except RuntimeError:  # the loop is closed: the run has stopped
+            pass
+
+    future.add_done_callback(done)
+    return waiter
