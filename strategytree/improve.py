@@ -405,19 +405,7 @@ class Improver:
                 self.check()
                 if self.stale(index, i):
                     continue
-                key = set_key(index.sets[i], level, index.total[i], 1)
-                if key in self.done:
-                    continue
-                self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets, greedy)"
-                found = self.research(index, i, width, exact=False)
-                self.tally.searched += 1
-                if found is not None:
-                    node, total, depth = found
-                    with self.lock:
-                        index.replace(i, node, total, depth)
-                    self.better(index)
-                    key = set_key(index.sets[i], level, total, 1)
-                self.done.add(key)
+                self.attempt(index, i, width, exact=False)
             self.index_of_tree()
 
     def index_of_tree(self) -> None:
@@ -488,20 +476,27 @@ class Improver:
             width = self.width(index.level[i])
             if width < 1:
                 continue
-            key = set_key(index.sets[i], index.level[i], index.total[i])
-            if key in self.done:
-                continue
-            self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets)"
-            found = self.research(index, i, width)
-            self.tally.searched += 1
-            if found is not None:
-                node, total, depth = found
-                with self.lock:
-                    index.replace(i, node, total, depth)
-                self.better(index)
-                key = set_key(index.sets[i], index.level[i], total)
-            self.done.add(key)
+            self.attempt(index, i, width)
         self.index_of_tree()
+
+    def attempt(self, index: Index, i: int, width: int, exact: bool = True) -> None:
+        """Search node ``i`` again (greedy completions only unless ``exact``), keep
+        what is better, and remember the subtree as tried (unless it was)."""
+        kind, level = int(not exact), int(index.level[i])
+        key = set_key(index.sets[i], level, index.total[i], kind)
+        if key in self.done:
+            return
+        how = "" if exact else ", greedy"
+        self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets{how})"
+        found = self.research(index, i, width, exact=exact)
+        self.tally.searched += 1
+        if found is not None:
+            node, total, depth = found
+            with self.lock:
+                index.replace(i, node, total, depth)
+            self.better(index)
+            key = set_key(index.sets[i], level, total, kind)
+        self.done.add(key)
 
     @staticmethod
     def stale(index: Index, i: int) -> bool:
