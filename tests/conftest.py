@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 import sys
 from pathlib import Path
@@ -24,3 +25,14 @@ def console_script() -> list[str]:
         return [str(beside)]
     found = shutil.which("strategytree")
     return [found] if found else [sys.executable, "-m", "strategytree"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A Dask client of two single-threaded worker processes, as ``--workers 2``
+    starts them (one cluster per test module; skipped without dask.distributed)."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
+            distributed.Client(cluster) as client:
+        yield client

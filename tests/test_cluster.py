@@ -30,15 +30,6 @@ from strategytree.search import build_optimal, driver, prove_bound
 distributed = pytest.importorskip("distributed")
 
 
-@pytest.fixture(scope="module")
-def client():
-    """Two single-threaded worker processes, as ``--workers 2`` starts them."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
-            distributed.Client(cluster) as client:
-        yield client
-
-
 def total(tree: st.Strategy, game: st.Game) -> int:
     report = st.verify(tree, game)
     assert report.valid

@@ -7,7 +7,6 @@ the in-process run writes, and leave the same decisions in its checkpoint.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -24,15 +23,6 @@ from strategytree.generate import generate
 from strategytree.lookahead import build_lookahead
 
 distributed = pytest.importorskip("distributed")
-
-
-@pytest.fixture(scope="module")
-def client():
-    """Two single-threaded worker processes, as ``--workers 2`` starts them."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
-            distributed.Client(cluster) as client:
-        yield client
 
 
 CASES = [
