@@ -332,6 +332,13 @@ def set_key(S: np.ndarray, level: int, total: int, kind: int = 0) -> bytes:
     return bytes((kind, level)) + total.to_bytes(4, "little") + digest.digest()
 
 
+def best_grown(choosers, S: np.ndarray, sym: Symmetry):
+    """The greedy subtree of ``S`` with the least (total, depth) over ``choosers``
+    (:func:`grow_greedy` with each; the first wins a tie)."""
+    grown = [grow_greedy(chooser, S, sym) for chooser in choosers]
+    return min(grown, key=lambda tree: (tree.total, tree.depth))
+
+
 # -- the search ------------------------------------------------------------------------
 class Improver:
     """One run of :func:`improve`: the tree being improved and the searches."""
@@ -572,12 +579,7 @@ class Improver:
         if len(S) == 1:
             return (Node(game.code_text(game.secrets[S[0]])), 1, 1) if limit > 1 else None
         if not exact:
-            best = None
-            for chooser in self.completers:
-                grown = grow_greedy(chooser, S, sym)
-                if best is None or (grown.total, grown.depth) < (best.total, best.depth):
-                    best = grown
-            assert best is not None
+            best = best_grown(self.completers, S, sym)
             return (best.node, best.total, best.depth) if best.total < limit else None
         if len(S) <= self.exact_below and self.exact.usable:
             found = self.exact.solve(S, level, sym, played, limit)
@@ -585,12 +587,7 @@ class Improver:
                 return None
             cost, node = found
             return node, cost, Index(game, node, S, level, sym, played, self.exact.masks).depth[0]
-        best = None
-        for chooser in self.choosers:
-            grown = grow_greedy(chooser, S, sym)
-            if best is None or (grown.total, grown.depth) < (best.total, best.depth):
-                best = grown
-        assert best is not None
+        best = best_grown(self.choosers, S, sym)
         part = self.index_of(best.node, S, level, sym, played)
         self.exact_pass(part, limit=limit)
         if part.total[0] >= limit:
