@@ -128,21 +128,21 @@ PROGRESS_SECONDS = 10.0
 
 Pegs = Annotated[
     Optional[int],
-    typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: the first guess's length]."),
+    typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code \\[default: the first guess's length]."),
 ]
 Colors = Annotated[
     Optional[int],
     typer.Option(
-        "--colors", "-c", min=1, max=26, help="Number of colours [default: the highest letter used]."
+        "--colors", "-c", min=1, max=26, help="Number of colours \\[default: the highest letter used]."
     ),
 ]
 NewPegs = Annotated[
     Optional[int],
-    typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code [default: 4, or the game's]."),
+    typer.Option("--pegs", "-p", min=1, max=9, help="Pegs per code \\[default: 4, or the game's]."),
 ]
 NewColors = Annotated[
     Optional[int],
-    typer.Option("--colors", "-c", min=1, max=26, help="Number of colours [default: 6, or the game's]."),
+    typer.Option("--colors", "-c", min=1, max=26, help="Number of colours \\[default: 6, or the game's]."),
 ]
 Distinct = Annotated[
     bool, typer.Option("--distinct", help="Secrets have no repeated colour.")
@@ -164,7 +164,7 @@ SourceFormat = Annotated[
     typer.Option(
         "--from",
         help="The strategy file's format: brace, json, mmstrat, arfst-table, arfst-yaml, "
-        "mikemag, dot or csv [default: told from the content].",
+        "mikemag, dot or csv \\[default: told from the content].",
     ),
 ]
 Lenient = Annotated[
@@ -216,6 +216,62 @@ JsonOption = Annotated[
     bool,
     typer.Option("--json", help="Print the report as JSON on stdout, and nothing else there "
                  "(the shapes are in the README)."),
+]
+
+AlphabetOption = Annotated[
+    str,
+    typer.Option(
+        "--alphabet", help="Show colours as letters or digits \\[default: as the game shows them, "
+        "digits for bulls-and-cows and bagel]."
+    ),
+]
+StrategyOption = Annotated[
+    Optional[Path],
+    typer.Option("--strategy", "-s", help="Follow this strategy file instead of a --rule."),
+]
+RuleOption = Annotated[
+    str, typer.Option("--rule", "-r", help="entropy, expected, minimax, parts, first or random.")
+]
+PoolOption = Annotated[
+    str, typer.Option("--pool", help="Candidate guesses of the rule: all, consistent or sample:N.")
+]
+FirstOption = Annotated[
+    Optional[str], typer.Option("--first", help="Force the rule's opening guess, e.g. AABB.")
+]
+
+# the options of generate (and of the commands that share them)
+NewOutput = Annotated[Path, typer.Option("--output", "-o", help="Where to write the strategy file.")]
+Indent = Annotated[Optional[int], typer.Option("--indent", min=0, help="Write the file indented.")]
+Method = Annotated[
+    str,
+    typer.Option(
+        "--method", "-m",
+        help="greedy (a one-step --rule), lookahead (search the best --widths guesses "
+        "of the rule, level by level) or optimal (exact search).",
+    ),
+]
+LookaheadWidths = Annotated[
+    str,
+    typer.Option(
+        "--widths", "-w",
+        help="lookahead: how many of the rule's best guesses to try at each level, e.g. 8,8,4.",
+    ),
+]
+Also = Annotated[
+    str,
+    typer.Option(
+        "--also",
+        help="lookahead: more rules whose best guesses join the shortlist and whose "
+        "completions compete, e.g. parts,expected.",
+    ),
+]
+MaxGuesses = Annotated[
+    Optional[int],
+    typer.Option("--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret."),
+]
+SearchCheckpoint = Annotated[
+    Optional[Path],
+    typer.Option("--checkpoint", help="lookahead, optimal: save the search here and resume from it."),
 ]
 
 #: the flag of each library argument whose flag is not its name
@@ -822,67 +878,26 @@ def stats_command(
 @app.command("generate")
 def generate_command(
     ctx: typer.Context,
-    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the strategy file.")],
+    output: NewOutput,
     pegs: NewPegs = None,
     colors: NewColors = None,
-    rule: Annotated[
-        str,
-        typer.Option(
-            "--rule", "-r", help="entropy, expected, minimax, parts, first or random."
-        ),
-    ] = "entropy",
-    pool: Annotated[
-        str, typer.Option("--pool", help="Candidate guesses: all, consistent or sample:N.")
-    ] = "all",
+    rule: RuleOption = "entropy",
+    pool: PoolOption = "all",
     seed: Annotated[int, typer.Option("--seed", help="Seed for random rules and sampled pools.")] = 0,
-    first: Annotated[
-        Optional[str], typer.Option("--first", help="Force the opening guess, e.g. AABBC.")
-    ] = None,
+    first: FirstOption = None,
     distinct: Distinct = False,
     distinct_guesses: DistinctGuesses = False,
     no_symmetry: Annotated[
         bool, typer.Option("--no-symmetry", help="Score every candidate (slower, same tree).")
     ] = False,
     game_name: GameName = "mastermind",
-    indent: Annotated[
-        Optional[int], typer.Option("--indent", min=0, help="Write the file indented.")
-    ] = None,
+    indent: Indent = None,
     force: Force = False,
-    method: Annotated[
-        str,
-        typer.Option(
-            "--method", "-m",
-            help="greedy (a one-step --rule), lookahead (search the best --widths guesses "
-            "of the rule, level by level) or optimal (exact search).",
-        ),
-    ] = "greedy",
-    widths: Annotated[
-        str,
-        typer.Option(
-            "--widths", "-w",
-            help="lookahead: how many of the rule's best guesses to try at each level, e.g. 8,8,4.",
-        ),
-    ] = "8,4",
-    also: Annotated[
-        str,
-        typer.Option(
-            "--also",
-            help="lookahead: more rules whose best guesses join the shortlist and whose "
-            "completions compete, e.g. parts,expected.",
-        ),
-    ] = "",
-    max_guesses: Annotated[
-        Optional[int],
-        typer.Option(
-            "--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret."
-        ),
-    ] = None,
-    checkpoint: Annotated[
-        Optional[Path],
-        typer.Option(
-            "--checkpoint", help="lookahead, optimal: save the search here and resume from it."
-        ),
-    ] = None,
+    method: Method = "greedy",
+    widths: LookaheadWidths = "8,4",
+    also: Also = "",
+    max_guesses: MaxGuesses = None,
+    checkpoint: SearchCheckpoint = None,
     as_json: JsonOption = False,
     workers: Workers = None,
     scheduler: Scheduler = None,
@@ -1066,26 +1081,6 @@ BreakerOption = Annotated[
     str,
     typer.Option("--breaker", "-b", help="Who guesses: computer (you reply) or you (the computer keeps a secret)."),
 ]
-AlphabetOption = Annotated[
-    str,
-    typer.Option(
-        "--alphabet", help="Show colours as letters or digits [default: as the game shows them, "
-        "digits for bulls-and-cows and bagel]."
-    ),
-]
-StrategyOption = Annotated[
-    Optional[Path],
-    typer.Option("--strategy", "-s", help="Follow this strategy file instead of a --rule."),
-]
-RuleOption = Annotated[
-    str, typer.Option("--rule", "-r", help="entropy, expected, minimax, parts, first or random.")
-]
-PoolOption = Annotated[
-    str, typer.Option("--pool", help="Candidate guesses of the rule: all, consistent or sample:N.")
-]
-FirstOption = Annotated[
-    Optional[str], typer.Option("--first", help="Force the rule's opening guess, e.g. AABB.")
-]
 AdversaryOption = Annotated[
     bool,
     typer.Option("--adversary", help="Reply so as to keep the most secrets possible (the worst case)."),
@@ -1198,36 +1193,51 @@ def play_command(
         raise typer.Exit(EXIT_INVALID)
 
 
+# the options of simulate
+SimulateSeed = Annotated[
+    int,
+    typer.Option("--seed", help="Seed for the secrets drawn and for random rules (run k: seed + k)."),
+]
+Fraction = Annotated[
+    Optional[float],
+    typer.Option("--fraction", help="Play this fraction of the secrets, drawn at random."),
+]
+GamesDrawn = Annotated[
+    Optional[int],
+    typer.Option("--games", "-n", min=1, help="Play this many secrets drawn at random (with repeats)."),
+]
+Runs = Annotated[
+    int, typer.Option("--runs", min=1, help="Repeat with this many seeds and report the spread.")
+]
+GamesCsv = Annotated[
+    Optional[Path], typer.Option("--csv", help="Write one row per game to this file (atomically).")
+]
+HistogramPlot = Annotated[
+    Optional[Path],
+    typer.Option("--plot", help="Draw the histogram into this PNG (needs matplotlib)."),
+]
+AgainstAdversary = Annotated[
+    bool,
+    typer.Option("--adversary",
+                 help="Play one game against the adversary instead (the worst case it finds)."),
+]
+
+
 @app.command("simulate")
 def simulate_command(
     ctx: typer.Context,
     strategy_file: StrategyOption = None,
     rule: RuleOption = "entropy",
     pool: PoolOption = "all",
-    seed: Annotated[
-        int, typer.Option("--seed", help="Seed for the secrets drawn and for random rules (run k: seed + k).")
-    ] = 0,
+    seed: SimulateSeed = 0,
     first: FirstOption = None,
-    fraction: Annotated[
-        Optional[float], typer.Option("--fraction", help="Play this fraction of the secrets, drawn at random.")
-    ] = None,
-    games: Annotated[
-        Optional[int],
-        typer.Option("--games", "-n", min=1, help="Play this many secrets drawn at random (with repeats)."),
-    ] = None,
-    runs: Annotated[
-        int, typer.Option("--runs", min=1, help="Repeat with this many seeds and report the spread.")
-    ] = 1,
-    csv_file: Annotated[
-        Optional[Path], typer.Option("--csv", help="Write one row per game to this file (atomically).")
-    ] = None,
-    plot: Annotated[
-        Optional[Path], typer.Option("--plot", help="Draw the histogram into this PNG (needs matplotlib).")
-    ] = None,
+    fraction: Fraction = None,
+    games: GamesDrawn = None,
+    runs: Runs = 1,
+    csv_file: GamesCsv = None,
+    plot: HistogramPlot = None,
     force: Force = False,
-    adversary: Annotated[
-        bool, typer.Option("--adversary", help="Play one game against the adversary instead (the worst case it finds).")
-    ] = False,
+    adversary: AgainstAdversary = False,
     game_name: GameName = "mastermind",
     pegs: NewPegs = None,
     colors: NewColors = None,
@@ -1248,9 +1258,8 @@ def simulate_command(
     """
     from .builders import GreedyChooser
     from .files import write_text_atomic
-    from .play import adversary_game, alphabet_for, breaker_for, moves_text
+    from .play import alphabet_for, breaker_for
     from .simulate import (
-        adversary_json,
         check_simulate,
         games_csv,
         plot_histogram,
@@ -1281,16 +1290,8 @@ def simulate_command(
         shown = alphabet_for(game, alphabet)
         if adversary:
             guesser = breaker_for(game, strategy, rule, pool, seed=seed, first=first)
-            outcome = adversary_game(game, guesser)
             what = str(strategy_file) if strategy is not None else f"the {guesser.chooser.rule} rule"
-            if as_json:
-                _print_json(adversary_json(game, outcome, what, time.perf_counter() - started))
-                return
-            out.print(f"{escape(game.name)}: {escape(what)} against the adversary", soft_wrap=True)
-            out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
-            if outcome.note:
-                out.print(outcome.note, markup=False, soft_wrap=True)
-            out.print(f"{plural(outcome.guesses, 'guess')} ({time.perf_counter() - started:.2f} s)")
+            _against_adversary(game, guesser, what, shown, as_json, started)
             return
         if strategy is None:
             _warmed(game, lambda small: simulate_runs(
@@ -1324,6 +1325,23 @@ def simulate_command(
         notes.print(f"histogram drawn to {escape(str(plot))}")
     if any(r.unsolved for r in results):
         raise typer.Exit(EXIT_INVALID)
+
+
+def _against_adversary(game: Game, guesser, what: str, shown, as_json: bool,
+                       started: float) -> None:
+    """``simulate --adversary``: one game against the adversary, printed or as JSON."""
+    from .play import adversary_game, moves_text
+    from .simulate import adversary_json
+
+    outcome = adversary_game(game, guesser)
+    if as_json:
+        _print_json(adversary_json(game, outcome, what, time.perf_counter() - started))
+        return
+    out.print(f"{escape(game.name)}: {escape(what)} against the adversary", soft_wrap=True)
+    out.print(moves_text(game, outcome.moves, shown), markup=False, soft_wrap=True)
+    if outcome.note:
+        out.print(outcome.note, markup=False, soft_wrap=True)
+    out.print(f"{plural(outcome.guesses, 'guess')} ({time.perf_counter() - started:.2f} s)")
 
 
 def _print_simulation(results: list, shown) -> None:

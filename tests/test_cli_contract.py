@@ -230,3 +230,19 @@ def test_the_library_refuses_what_the_command_line_refuses() -> None:
     with pytest.raises(ArgumentError, match="games=5 has no effect against adversary=True"):
         check_simulate(adversary=True, games=5)
     check_simulate(strategy="s.txt", games=5, seed=2, runs=3)  # the secrets are drawn: all apply
+
+
+def _option_helps() -> list[tuple[str, str]]:
+    """Every (command, option help) of the app whose text holds square brackets."""
+    import typer.main
+
+    group = typer.main.get_command(st.cli.app)
+    return [(name, param.help) for name, command in group.commands.items()
+            for param in command.params if "[" in (getattr(param, "help", None) or "")]
+
+
+@pytest.mark.parametrize("command, text", _option_helps())
+def test_bracketed_help_text_is_shown_not_swallowed_as_markup(command: str, text: str) -> None:
+    squeezed = "".join(invoke([command, "--help"]).output.replace("│", "").split())
+    bracketed = "".join(text.replace("\\[", "[").split())
+    assert bracketed[bracketed.index("["):] in squeezed
