@@ -13,12 +13,15 @@ last: the figures are only as quiet as the machine was.
 
     python benchmarks/cluster.py [--quick] [--rounds N] [--bulls] [--no-in-process]
     python benchmarks/cluster.py --lookahead [--rounds N] [--widths 8,8,4] [--also parts]
+    python benchmarks/cluster.py --total [--depth 3] [--rounds N] [--no-in-process]
 
 ``--quick``: MM(4,6) and MM(4,7) only (seconds); default: MM(4,7) and MM(4,8)
 (a few minutes); ``--bulls``: Bulls and Cows too.  ``--lookahead``: the
 lookahead of MM(5,8) instead (``--widths``, ``--also``; default 8,8,4 and
 parts, about 40 s in-process on an idle machine), in-process and then on 1
-and 2 workers, each run's file compared with the in-process one.
+and 2 workers, each run's file compared with the in-process one.  ``--total``:
+``bound --total`` of MM(4,8) and MM(5,6) at ``--depth`` (3), in-process and then
+on 1 and 2 workers (the bound and the sets bounded beside each time).
 """
 
 from __future__ import annotations
@@ -117,11 +120,63 @@ def lookahead_main() -> None:
     print(f"load average at the end: {os.getloadavg()}")
 
 
+def total_main() -> None:
+    """``bound --total``: in-process, then 1 and 2 workers in turn, per game."""
+    from strategytree import workers
+    from strategytree.search.total import total_lower_bound
+
+    depth, rounds = arg("--depth", 3), arg("--rounds", 1)
+    games = [("MM(4,8)", st.mastermind(4, 8)), ("MM(5,6)", st.mastermind(5, 6))]
+    print(f"load average at the start: {os.getloadavg()}, {os.cpu_count()} cores")
+    total_lower_bound(st.mastermind(3, 4), depth=3)  # this process's kernels
+    print(f"bound --total --depth {depth}")
+    print("| game | workers | bound | sets bounded | tasks | CPU in tasks (s) | time (s) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+
+    def run(game, client=None) -> tuple[float, int, int, str, float]:
+        seen = []
+        if client is not None:
+            client.run(lambda: workers.SPENT.__setitem__(0, 0.0))
+        started, cpu = time.perf_counter(), time.process_time()
+        result = total_lower_bound(game, depth, client=client, progress=seen.append)
+        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+        tasks = "-"
+        if client is not None:
+            cpu = sum(client.run(lambda: workers.SPENT[0]).values())
+            tasks = seen[-1].detail.split("tasks ")[1].split(" done")[0]
+        return seconds, result.bound, result.sets, tasks, cpu
+
+    for label, game in games:
+        if "--no-in-process" not in sys.argv:
+            seconds, bound, sets, _, cpu = run(game)
+            print(f"| {label} | in-process | {bound:,} | {sets:,} | - | {cpu:.1f} | {seconds:.1f} |",
+                  flush=True)
+        times: dict[int, list[float]] = {1: [], 2: []}
+        for _ in range(rounds):
+            for count in (1, 2):
+                local, client = cluster(count)
+                try:
+                    total_lower_bound(st.mastermind(3, 4), 3, client=client)  # the kernels
+                    seconds, bound, sets, tasks, cpu = run(game, client)
+                finally:
+                    client.close()
+                    local.close()
+                times[count].append(seconds)
+                print(f"| {label} | {count} | {bound:,} | {sets:,} | {tasks} | {cpu:.1f} "
+                      f"| {seconds:.1f} |", flush=True)
+        ratios = [a / b for a, b in zip(times[1], times[2])]
+        print(f"{label}: 2 workers over 1: " + ", ".join(f"{r:.2f}x" for r in ratios), flush=True)
+    print(f"load average at the end: {os.getloadavg()}")
+
+
 def main() -> None:
     from distributed import Client, LocalCluster
 
     if "--lookahead" in sys.argv:
         lookahead_main()
+        return
+    if "--total" in sys.argv:
+        total_main()
         return
 
     games = [("MM(4,6)", st.mastermind(4, 6)), ("MM(4,7)", st.mastermind(4, 7))]

@@ -960,6 +960,7 @@ def generate_command(
 
 @app.command("bound")
 def bound_command(
+    ctx: typer.Context,
     pegs: NewPegs = None,
     colors: NewColors = None,
     distinct: Distinct = False,
@@ -982,6 +983,11 @@ def bound_command(
         typer.Option("--seconds", min=0.001, help="--total: stop after this long with the bound "
                      "proved so far."),
     ] = None,
+    checkpoint: Annotated[
+        Optional[Path],
+        typer.Option("--checkpoint", help="--total: keep the bound of every part of a first "
+                     "guess here, and start from them."),
+    ] = None,
     as_json: JsonOption = False,
     workers: Workers = None,
     scheduler: Scheduler = None,
@@ -995,16 +1001,19 @@ def bound_command(
     With --total: a proven lower bound on the least total number of guesses of
     any strategy (--depth levels worked out exactly, counting below), next to
     the published optimum when there is one; Ctrl-C, SIGTERM or --seconds stop
-    it with the bound proved so far, printed.
+    it with the bound proved so far, printed (and kept with --checkpoint, from
+    which a later run of any depth starts).
     """
     from .search import prove_bound
 
     options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
     if total:
-        if workers is not None or scheduler is not None:
-            raise _fail("--total runs in-process: --workers and --scheduler do not apply to it")
-        _bound_total(options, depth, seconds, not no_symmetry, as_json)
+        _check_outputs([], force=False, checkpoint=checkpoint)
+        _bound_total(options, depth, seconds, not no_symmetry, as_json, checkpoint,
+                     workers, scheduler)
         return
+    _refuse_inert(_given(ctx, depth=depth, seconds=seconds, checkpoint=checkpoint), (),
+                  "without {total}", total=True)
     try:
         game, _ = options.game()
         _warmed(game, lambda small: prove_bound(small, symmetry=not no_symmetry))
@@ -1031,7 +1040,8 @@ def bound_command(
 
 
 def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmetry: bool,
-                 as_json: bool) -> None:
+                 as_json: bool, checkpoint: Path | None, workers: str | None,
+                 scheduler: str | None) -> None:
     """``bound --total``: prove a lower bound on the least total, print it (also when stopped)."""
     from .literature import optimum as published_optimum
     from .search.total import BoundInterrupted, total_lower_bound
@@ -1040,15 +1050,15 @@ def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmet
     try:
         game, _ = options.game()
         _warmed(game, lambda small: total_lower_bound(small, min(depth, 2), symmetry=symmetry))
-        with _progress("bounding", game) as show:
+        with _cluster(workers, scheduler) as client, _progress("bounding", game) as show:
             result = total_lower_bound(game, depth, progress=show, seconds=seconds,
-                                       symmetry=symmetry)
+                                       symmetry=symmetry, checkpoint=checkpoint, client=client)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
     except BoundInterrupted as interrupted:
         result, stopped = interrupted.result, True
     except KeyboardInterrupt:
-        raise _interrupted() from None
+        raise _interrupted(checkpoint) from None
     optimum = published_optimum(game)
     if as_json:
         answer = result.as_dict()
@@ -1064,7 +1074,7 @@ def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmet
             soft_wrap=True,
         )
     if stopped:
-        raise _interrupted()
+        raise _interrupted(checkpoint)
 
 
 class _Terminal:

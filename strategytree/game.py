@@ -26,6 +26,7 @@ Reply(black=2, white=2)
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
@@ -195,6 +196,20 @@ class Game:
         if value is None:
             value = kept[name] = make()
         return value
+
+    @cached_property
+    def digest(self) -> str:
+        """A short digest of the game's codes (secrets, guesses, table): what names
+        the game in checkpoints and in runs on workers (with the rest of the
+        settings beside it).
+
+        >>> mastermind(4, 6).digest == mastermind(4, 6).digest != mastermind(4, 7).digest
+        True
+        """
+        made = hashlib.blake2b(digest_size=12)
+        for array in (self.secrets, self.guesses, self.table):
+            made.update(b"-" if array is None else np.ascontiguousarray(array).tobytes() + b"|")
+        return made.hexdigest()
 
     @cached_property
     def symmetric(self) -> bool:

@@ -607,13 +607,11 @@ class Saved:
         from .notation import dumps
 
         digest = hashlib.blake2b(dumps(strategy).encode("ascii"), digest_size=12)
-        codes = hashlib.blake2b(game.secrets.tobytes() + b"|" + game.guesses.tobytes(),
-                                digest_size=12)
         self.header = {
             "search": "improve",
             "game": game.name,
             "scoring": game.scoring,
-            "codes": codes.hexdigest(),
+            "codes": game.digest,
             "input": digest.hexdigest(),
             "exact_below": exact_below,
             "widths": list(widths),

@@ -181,7 +181,7 @@ class _Decisions:
             "colors": game.colors,
             "scoring": game.scoring,
             # the game's codes and replies, not its name, say which game it is
-            "codes": _digest(game.secrets, game.guesses, game.table),
+            "codes": game.digest,
             "rule": rule,
             "widths": list(widths),
         }
@@ -225,14 +225,6 @@ class _Decisions:
     def _arrays(items: list[tuple[bytes, int]]) -> dict[str, np.ndarray]:
         keys = np.frombuffer(b"".join(k for k, _ in items), dtype=np.uint8).reshape(len(items), 14)
         return {"keys": keys, "decisions": np.array([g for _, g in items], dtype=np.int64)}
-
-
-def _digest(*arrays: np.ndarray | None) -> str:
-    """A short digest of some arrays (None for a missing one)."""
-    digest = hashlib.blake2b(digest_size=12)
-    for array in arrays:
-        digest.update(b"-" if array is None else np.ascontiguousarray(array).tobytes() + b"|")
-    return digest.hexdigest()
 
 
 class _Search:
@@ -429,7 +421,7 @@ class _OnCluster:
         self.search = search
         game = search.game
         rules = tuple(chooser.rule for chooser in search.choosers)
-        key = _digest(game.secrets, game.guesses, game.table) + hashlib.blake2b(
+        key = game.digest + hashlib.blake2b(
             repr((game.pegs, game.colors, game.scoring, rules, bool(symmetry),
                   search.widths)).encode(), digest_size=6).hexdigest()
         self.spec = _Spec(replace(game), rules, bool(symmetry), search.widths, key)

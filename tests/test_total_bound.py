@@ -226,6 +226,34 @@ def test_sigterm_prints_the_bound_so_far(console_script: list[str]) -> None:
     assert 5196 <= bound <= 5625 and "stopped before depth 8" in out
 
 
-def test_command_total_runs_in_process() -> None:
-    result = invoke(["bound", "--total", "--workers", "2"])
-    assert result.exit_code == 2 and "--workers" in result.output
+def test_options_of_the_total_bound_are_refused_without_it() -> None:
+    for extra in (["--depth", "2"], ["--seconds", "1"], ["--checkpoint", "x.ckpt"]):
+        result = invoke(["bound", "-p", "2", "-c", "3", *extra])
+        assert result.exit_code == 2 and f"{extra[0]} " in result.output
+        assert "no effect without --total" in result.output
+
+
+# -- the checkpoint --------------------------------------------------------------------------
+def test_a_checkpoint_keeps_the_first_guesses_parts(tmp_path) -> None:
+    """A run stopped early keeps what it proved; a deeper run starts from it and
+    bounds fewer sets than a fresh one, to the same bound."""
+    game, saved = mastermind(4, 6), tmp_path / "bound.ckpt"
+    first = total_lower_bound(game, depth=3, checkpoint=saved)
+    fresh = total_lower_bound(game, depth=4)
+    resumed = total_lower_bound(game, depth=4, checkpoint=saved)
+    assert first.bound == total_lower_bound(game, depth=3).bound
+    assert resumed.bound == fresh.bound == 5625 and resumed.complete
+    assert resumed.sets < fresh.sets
+    again = total_lower_bound(game, depth=4, checkpoint=saved)  # all kept: nothing to bound
+    assert again.bound == 5625 and again.sets < resumed.sets
+
+
+def test_a_checkpoint_of_another_game_is_refused(tmp_path) -> None:
+    from strategytree.checkpoint import CheckpointError
+
+    saved = tmp_path / "bound.ckpt"
+    total_lower_bound(mastermind(3, 3), depth=2, checkpoint=saved)
+    with pytest.raises(CheckpointError, match="another search"):
+        total_lower_bound(mastermind(3, 4), depth=2, checkpoint=saved)
+    result = invoke(["bound", "--total", "-p", "3", "-c", "4", "--checkpoint", str(saved)])
+    assert result.exit_code == 2 and "another search" in result.output

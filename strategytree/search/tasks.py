@@ -100,12 +100,9 @@ class Spec:
     @classmethod
     def of(cls, game: Game, max_guesses: int | None, symmetry: bool, mode: int) -> Spec:
         """The spec of a search of ``game`` (a copy without its memos: it travels)."""
-        digest = hashlib.sha256()
-        for part in (game.secrets, game.guesses, game.table):
-            digest.update(b"-" if part is None else np.ascontiguousarray(part).tobytes())
-        digest.update(repr((game.pegs, game.colors, game.scoring, max_guesses, symmetry,
-                            mode)).encode())
-        return cls(replace(game), max_guesses, bool(symmetry), int(mode), digest.hexdigest()[:24])
+        settings = repr((game.pegs, game.colors, game.scoring, max_guesses, symmetry, mode))
+        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
+        return cls(replace(game), max_guesses, bool(symmetry), int(mode), key)
 
 
 # -- on a worker ------------------------------------------------------------------------

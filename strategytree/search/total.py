@@ -31,17 +31,21 @@ over the guesses is a valid bound of the set at every moment: a run stopped
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import heapq
+import os
 import threading
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from ..builders import colour_masks
-from ..errors import ArgumentError
+from ..errors import ArgumentError, StrategyTreeError
 from ..feedback import replies as reply_row
 from ..feedback import table as reply_table
 from ..game import Game
@@ -200,6 +204,19 @@ def scan_bounds(fbT, S, cands, lbtab, most, win, n_replies, counts, out_lb, out_
 SCAN_FROM = 12
 
 
+def parts_of(row: np.ndarray, S: np.ndarray, win: int) -> list[np.ndarray]:
+    """The parts of ``S`` by the replies ``row`` (one per secret of ``S``), the
+    win left out, largest first (in reply order between equals).
+
+    >>> parts_of(np.array([3, 0, 3, 1, 0, 3]), np.arange(6), win=1)
+    [array([0, 2, 5]), array([1, 4])]
+    """
+    order = np.argsort(row, kind="stable")
+    cuts = np.flatnonzero(np.diff(row[order])) + 1
+    pieces = [S[idx] for idx in np.split(order, cuts) if row[idx[0]] != win]
+    return sorted(pieces, key=len, reverse=True)
+
+
 @dataclass
 class SetBounder:
     """Lower bounds on the cost of sets of secrets of one game, at any depth.
@@ -217,6 +234,9 @@ class SetBounder:
     """sets bounded (one depth-1 scan, or one deeper node), for progress"""
     root: int = 0
     """the root's bound so far, as a run of :func:`total_lower_bound` raises it"""
+    noted: Callable[[int, int, int, int], None] | None = None
+    """told (guess, part, bound, depth) of each part of a root's guess bounded (the
+    parts of a guess as :func:`parts_of` lists them): what a checkpoint keeps"""
 
     def __post_init__(self) -> None:
         game = self.game
@@ -252,11 +272,7 @@ class SetBounder:
 
     def parts(self, S: np.ndarray, guess: int) -> list[np.ndarray]:
         """The parts ``guess`` makes of ``S`` besides the win, largest first."""
-        row = self.fb[guess, S]
-        order = np.argsort(row, kind="stable")
-        cuts = np.flatnonzero(np.diff(row[order])) + 1
-        pieces = [S[idx] for idx in np.split(order, cuts) if row[idx[0]] != self.win]
-        return sorted(pieces, key=len, reverse=True)
+        return parts_of(self.fb[guess, S], S, self.win)
 
     def split_bounds(self, S: np.ndarray, cands: np.ndarray, most: int) -> tuple[np.ndarray, int]:
         """Rows (bound, parts, sum of squares, can win) of each guess of ``cands`` on ``S``,
@@ -270,6 +286,15 @@ class SetBounder:
             candidate_bounds(S, cands, 2, 0, self.fb, self.lbtab[most], np.full(3, INF),
                              self.win, self.n_replies, out[0], out[1], out[4], out[2], out[3])
         return out[:4], int(most)
+
+    def sibling(self) -> SetBounder:
+        """A bounder of the same game sharing this one's tables, with its own
+        scratch and memo (for another thread)."""
+        twin = copy.copy(self)
+        twin.stop, twin.known, twin.merged = threading.Event(), {}, {}
+        twin.counts = np.empty_like(self.counts)
+        twin.sets = twin.root = 0
+        return twin
 
     def learn(self, S: np.ndarray, bound: int, depth: int) -> None:
         """Keep ``bound`` for ``S`` (complete for ``depth``) if it is better."""
@@ -355,6 +380,8 @@ class SetBounder:
                 b, cur[j], done[j] = b + v - cur[j], v, dj
                 if top:  # every other guess is bounded by nxt at least
                     self.root = max(self.root, min(b, nxt))
+                    if self.noted is not None:
+                        self.noted(int(cands[i]), j, v, dj)
                 if b > nxt or self.stop.is_set():
                     break
             heapq.heappush(heap, (b, order, i))
@@ -415,6 +442,8 @@ def total_lower_bound(
     seconds: float | None = None,
     symmetry: bool = True,
     every: float = 0.25,
+    checkpoint: str | os.PathLike[str] | None = None,
+    client: object | None = None,
 ) -> TotalBound:
     """A proven lower bound on the least total number of guesses any strategy for
     ``game`` needs over all secrets, at ``depth`` (0 counting, 1 one level, ...).
@@ -423,7 +452,11 @@ def total_lower_bound(
     a second with a :class:`~strategytree.progress.Progress` (sets bounded, the
     bound so far in ``detail``).  After ``seconds`` the run stops with the bound
     proved so far (``complete`` False).  Ctrl-C raises :class:`BoundInterrupted`,
-    a KeyboardInterrupt that carries that bound.
+    a KeyboardInterrupt that carries that bound.  ``checkpoint``: a file that
+    keeps the bound of every part of a first guess as it is proved, and from
+    which a later run (of any depth, in-process or on a cluster) starts.
+    ``client`` (a ``distributed.Client``): the parts of the first guesses are
+    bounded by tasks on its workers (:class:`OnCluster`).
 
     >>> from strategytree.game import mastermind
     >>> total_lower_bound(mastermind(4, 6), depth=1).bound
@@ -433,32 +466,42 @@ def total_lower_bound(
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
         raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
     started = time.perf_counter()
-
-    bounder: SetBounder | None = None
+    runner: SetBounder | OnCluster | None = None
 
     def answer(bound: int, reached: int, complete: bool) -> TotalBound:
         return TotalBound(game.name, int(bound), reached, method_name(reached),
                           round(time.perf_counter() - started, 3), complete,
-                          bounder.sets if bounder is not None else 0)
+                          runner.sets if runner is not None else 0)
 
     if depth <= 1:
         return answer(counting_bound(game) if depth == 0 else one_level(game, symmetry),
                       depth, True)
-    bounder = SetBounder(game, symmetry)
-    S = np.arange(len(game.secrets), dtype=np.int32)
+    saved = PartsKept(checkpoint, game, symmetry) if checkpoint is not None else None
+    root = RootGuesses(game, symmetry) if saved is not None or client is not None else None
     sym = Symmetry.of(game, symmetry)
+    if client is not None:
+        runner = OnCluster(client, game, symmetry, root)
+    else:
+        runner = SetBounder(game, symmetry)
+    if saved is not None:
+        saved.restore(runner, root)
+        runner.noted = saved.note
     reached = [1]
-    bounder.root = one_level(game, symmetry)
+    runner.root = one_level(game, symmetry)
     failures: list[BaseException] = []
 
     def work() -> None:
         try:
-            deepen()
+            if isinstance(runner, OnCluster):
+                runner.deepen(depth, reached)
+            else:
+                deepen(runner)
         except BaseException as failure:  # raised again in the caller's thread
             failures.append(failure)
-            bounder.stop.set()
+            runner.stop.set()
 
-    def deepen() -> None:
+    def deepen(bounder: SetBounder) -> None:
+        S = np.arange(len(game.secrets), dtype=np.int32)
         for d in range(2, depth + 1):
             bound, got = bounder.bound(S, d, INF, sym, top=True)
             bounder.root = max(bounder.root, bound)
@@ -467,9 +510,13 @@ def total_lower_bound(
             reached[0] = d
 
     def report() -> None:
+        if saved is not None and time.perf_counter() - saved.last >= SAVE_EVERY:
+            saved.save()
         if progress is not None:
-            detail = f"bound {bounder.root:,} (depth {reached[0]} done)"
-            progress(Progress(bounder.sets, None, UNIT, time.perf_counter() - started,
+            detail = f"bound {runner.root:,} (depth {reached[0]} done)"
+            if isinstance(runner, OnCluster):
+                detail += ", " + runner.count.detail()
+            progress(Progress(runner.sets, None, UNIT, time.perf_counter() - started,
                               detail=detail))
 
     worker = threading.Thread(target=work, name="strategytree-bound", daemon=True)
@@ -479,16 +526,286 @@ def total_lower_bound(
             worker.join(every)
             report()
             if seconds is not None and time.perf_counter() - started >= seconds:
-                bounder.stop.set()
+                runner.stop.set()
     except KeyboardInterrupt:
-        bounder.stop.set()
+        runner.stop.set()
         while worker.is_alive():
             try:
                 worker.join(0.1)
             except KeyboardInterrupt:
                 pass
-        raise BoundInterrupted(answer(bounder.root, reached[0], False)) from None
+        if saved is not None:
+            saved.save()
+        raise BoundInterrupted(answer(runner.root, reached[0], False)) from None
+    if saved is not None:
+        saved.save()
     if failures:
         raise failures[0]
     report()
-    return answer(bounder.root, reached[0], reached[0] == depth)
+    return answer(runner.root, reached[0], reached[0] == depth)
+
+
+#: seconds between two saves of a checkpoint (and at the end, or a stop)
+SAVE_EVERY = 1.0
+
+
+class RootGuesses:
+    """The first guesses of a game (one per class of its symmetry group), the
+    sizes of the parts each makes of the secrets, and the parts themselves
+    (:func:`parts_of`) when asked: worked out from the guesses' rows of replies
+    (no reply table)."""
+
+    def __init__(self, game: Game, symmetry: bool) -> None:
+        self.game = game
+        self.sym = Symmetry.of(game, symmetry)
+        self.guesses = [int(g) for g in self.sym.representatives(np.arange(len(game.guesses)))]
+        self.sizes, self.wins = [], []
+        for g in self.guesses:
+            counts = np.bincount(reply_row(game, g), minlength=game.n_replies)
+            self.wins.append(bool(counts[game.win]))
+            counts[game.win] = 0
+            self.sizes.append(sorted((int(k) for k in counts if k), reverse=True))
+        self.made: dict[int, list[np.ndarray]] = {}
+
+    def parts(self, i: int) -> list[np.ndarray]:
+        """The parts first guess ``i`` makes, largest first (as ``sizes[i]``)."""
+        if i not in self.made:
+            secrets = np.arange(len(self.game.secrets), dtype=np.int32)
+            self.made[i] = parts_of(reply_row(self.game, self.guesses[i]), secrets,
+                                    int(self.game.win))
+        return self.made[i]
+
+
+class PartsKept:
+    """The checkpoint of a total bound (:mod:`strategytree.checkpoint`): rows
+    (first guess, its part, bound, depth it is complete for) of the parts of the
+    first guesses bounded so far; a run starts from the best kept for each."""
+
+    def __init__(self, path: str | os.PathLike[str], game: Game, symmetry: bool) -> None:
+        from ..checkpoint import Checkpoint, load
+
+        header = {"search": "total bound", "game": game.name, "scoring": game.scoring,
+                  "codes": game.digest, "symmetry": bool(symmetry)}
+        self.file = Checkpoint(path, header)
+        found = load(path, header)
+        self.rows = found["parts"] if found is not None else np.zeros((0, 4), dtype=np.int64)
+        if found is None:
+            self.file.rewrite({"parts": self.rows})
+        self.new: list[tuple[int, int, int, int]] = []
+        self.last = time.perf_counter()
+
+    def note(self, guess: int, part: int, bound: int, depth: int) -> None:
+        """Keep a part's bound (saved at the next :meth:`save`)."""
+        self.new.append((guess, part, bound, depth))
+
+    def save(self) -> None:
+        """Append the parts bounded since the last save."""
+        new, self.new = self.new, []
+        self.last = time.perf_counter()
+        if new:
+            self.file.append({"parts": np.array(new, dtype=np.int64).reshape(-1, 4)})
+
+    def restore(self, runner: SetBounder | OnCluster, root: RootGuesses) -> None:
+        """Tell ``runner`` the best bound kept for each part."""
+        where = {g: i for i, g in enumerate(root.guesses)}
+        for guess, part, bound, depth in self.rows.tolist():
+            i = where.get(guess)
+            if i is None or not 0 <= part < len(root.sizes[i]):
+                from ..checkpoint import CheckpointError
+
+                raise CheckpointError(f"{self.file.path}: a checkpoint of another bound "
+                                      "(its first guesses differ); use another file")
+            if isinstance(runner, OnCluster):
+                runner.learn_part(i, part, bound, depth)
+            else:
+                runner.learn(root.parts(i)[part], bound, depth)
+
+
+# -- on a Dask cluster ----------------------------------------------------------------------
+#: tasks in flight per worker thread (each starts with the tightest cap known)
+PER_THREAD = 1
+
+
+@dataclass(frozen=True)
+class BoundSpec:
+    """What a worker needs to bound sets of a game (see :mod:`strategytree.workers`)."""
+
+    game: Game
+    """the game (without the tables derived from it: each worker makes them)"""
+    symmetry: bool
+    """whether symmetry is used"""
+    key: str
+    """names the run: the key of the workers' tables"""
+
+
+def worker_bounder(key: str) -> tuple[SetBounder, dict]:
+    """This worker thread's bounder of the run ``key`` (the reply table built once
+    per worker, a memo of bounds per thread), and its memo of symmetry groups."""
+    from .. import workers
+
+    return workers.on_this_thread(key, lambda spec: SetBounder(spec.game, spec.symmetry),
+                                  lambda home, first: home if first else home.sibling())
+
+
+def bound_task(key: str, S: np.ndarray, d: int, cap: int, history: tuple[int, ...],
+               most: int) -> tuple[int, int, int]:
+    """Run on a worker: :meth:`SetBounder.bound` of the set ``S`` (sorted int32
+    indices) after the guesses ``history`` at depth ``d`` (or at least ``cap``);
+    ``(bound, depth it is complete for, sets bounded)``."""
+    from .. import workers
+
+    started = time.thread_time()
+    bounder, groups = worker_bounder(key)
+    sym = workers.history_group(key, groups, history)
+    before = bounder.sets
+    bound, reached = bounder.bound(S, d, cap, sym, most=most)
+    workers.SPENT[0] += time.thread_time() - started
+    return int(bound), int(reached), bounder.sets - before
+
+
+class OnCluster:
+    """The root of :func:`total_lower_bound` in this process, its guesses' parts
+    bounded by tasks of a Dask cluster.
+
+    The root is the in-process best-first branch and bound over the first
+    guesses (:class:`RootGuesses`; no reply table in this process): the guess
+    with the least bound is refined, all its parts not yet bounded at the depth
+    asked for side by side (smallest first, at most one task per worker thread
+    in flight, each held to a cap that puts the guess behind the next one),
+    until its bound passes the next guess's or all its parts are bounded.  A task
+    (:func:`bound_task`) carries a part (int32 indices), the depth, the cap and
+    the guess played; a worker builds the reply table once and keeps a memo of
+    the sets it bounded for every task of the run.  The least bound over the
+    guesses is proved at every moment, so a stop (or a cluster that fails)
+    still has it."""
+
+    def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses) -> None:
+        from .. import workers
+
+        self.client, self.game, self.guesses = client, game, root
+        settings = repr((game.pegs, game.colors, game.scoring, bool(symmetry), "total bound"))
+        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
+        self.spec = BoundSpec(replace(game), bool(symmetry), key)
+        self.count = workers.TaskCount(client)
+        self.stop = threading.Event()
+        self.sets = self.root = 0
+        self.noted: Callable[[int, int, int, int], None] | None = None
+        n = len(game.secrets)
+        self.n = n
+        self.most = max(1, min(branching(game), max(len(k) for k in root.sizes)))
+        lbt = lower_bounds(n, self.most)[0]
+        self.floor = int(lbt[n])
+        self.cur = [[int(lbt[k]) for k in sizes] for sizes in root.sizes]
+        self.done = [[EXACT if k <= 2 else 0 for k in sizes] for sizes in root.sizes]
+        self.order = [sum(k * k for k in sizes) for sizes in root.sizes]
+        self.perfect = any(len(sizes) == n - 1 and wins
+                           for sizes, wins in zip(root.sizes, root.wins))
+
+    def learn_part(self, i: int, j: int, bound: int, depth: int) -> None:
+        """Start from ``bound`` (complete for ``depth``) for part ``j`` of first guess ``i``."""
+        self.cur[i][j] = max(self.cur[i][j], bound)
+        self.done[i][j] = max(self.done[i][j], depth)
+
+    def deepen(self, depth: int, reached: list[int]) -> None:
+        """Bound the root at depths 2 .. ``depth`` in turn (``reached[0]``: the last
+        complete); stops early when :attr:`stop` is set."""
+        import asyncio
+
+        from .. import workers
+
+        if self.perfect:
+            self.root, reached[0] = 2 * self.n - 1, depth
+            return
+        plugin = workers.GamePlugin(self.spec)
+        self.futures: set = set()
+        try:
+            self.client.register_plugin(plugin)
+            if not self.count.look():
+                raise StrategyTreeError("the cluster has no workers")
+            asyncio.run(self.levels(depth, reached))
+        except StrategyTreeError:
+            raise
+        except Exception as failure:  # a task failed (its workers died), the cluster is gone
+            raise StrategyTreeError(f"the cluster failed: {type(failure).__name__}: {failure}"
+                                    ) from None
+        finally:
+            try:
+                if self.futures:
+                    self.client.cancel(list(self.futures))
+                self.client.unregister_worker_plugin(plugin.name)
+            except Exception:  # the cluster is gone: nothing to tidy
+                pass
+
+    def bounds(self) -> list[int]:
+        """Each first guess's bound so far."""
+        return [self.n + sum(cur) for cur in self.cur]
+
+    async def levels(self, depth: int, reached: list[int]) -> None:
+        for d in range(2, depth + 1):
+            if not await self.level(d):
+                return
+            reached[0] = d
+
+    async def level(self, d: int) -> bool:
+        """Bound the root at depth ``d``; False when stopped first."""
+        import asyncio
+
+        running: dict[asyncio.Future, tuple[int, int]] = {}
+        slots = PER_THREAD * self.count.threads
+        try:
+            while not self.stop.is_set():
+                b = self.bounds()
+                ranked = sorted(range(len(b)), key=lambda i: (b[i], self.order[i], i))
+                i, lead = ranked[0], b[ranked[0]]
+                self.root = max(self.root, min(lead, INF), self.floor)
+                waiting = [j for j, done in enumerate(self.done[i]) if done < d - 1]
+                if not waiting:
+                    return True
+                nxt = b[ranked[1]] if len(ranked) > 1 else INF
+                busy = set(running.values())
+                waiting = [j for j in waiting if (i, j) not in busy]
+                for j in reversed(waiting):  # smallest first: the cheapest gains
+                    if len(running) >= slots:
+                        break
+                    cap = nxt + 1 - (lead - self.cur[i][j])
+                    running[asyncio.ensure_future(self.task(i, j, d - 1, cap))] = (i, j)
+                self.count.waiting = len(waiting) - sum(1 for k in running.values() if k[0] == i)
+                finished, _ = await asyncio.wait(running, timeout=0.25,
+                                                 return_when=asyncio.FIRST_COMPLETED)
+                for future in finished:
+                    gi, j = running.pop(future)
+                    bound, reached, sets = future.result()
+                    self.sets += sets
+                    self.learn_part(gi, j, bound, reached)
+                    if self.noted is not None:
+                        self.noted(self.guesses.guesses[gi], j, bound, reached)
+            return False
+        finally:
+            self.count.waiting = 0
+            for future in running:
+                future.cancel()
+            if running:
+                await asyncio.gather(*running, return_exceptions=True)
+
+    async def task(self, i: int, j: int, d: int, cap: int) -> tuple[int, int, int]:
+        """The bound of part ``j`` of first guess ``i`` at depth ``d`` (or at least
+        ``cap``), from a task."""
+        import asyncio
+
+        from .. import workers
+
+        guess = self.guesses.guesses[i]
+        future = self.client.submit(bound_task, self.spec.key, self.guesses.parts(i)[j], d,
+                                    int(cap), (guess,), self.most, pure=False)
+        self.futures.add(future)
+        self.count.in_flight += 1
+        try:
+            answer = await workers.awaitable(future, asyncio.get_running_loop())
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        finally:
+            self.count.in_flight -= 1
+            self.futures.discard(future)
+        self.count.finished += 1
+        return answer

@@ -1,0 +1,98 @@
+"""``bound --total`` on a Dask cluster (:class:`strategytree.search.total.OnCluster`):
+the parts of the first guesses bounded by tasks on a 2-worker ``LocalCluster``.
+
+The same bound as the in-process run where the bound is a function of the game
+(two levels; the full depth, where it is the optimum), never more than the
+optimum otherwise; a worker killed mid-run changes nothing; the checkpoint is
+the in-process run's; the command line takes --workers.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+import strategytree as st
+from strategytree.game import black_only
+from strategytree.search.total import total_lower_bound
+
+distributed = pytest.importorskip("distributed")
+
+SMALL = [st.mastermind(3, 3), st.mastermind(3, 4), black_only(3, 3), st.distinct(3, 5),
+         st.distinct(4, 6, distinct_guesses=True)]
+
+
+@pytest.mark.parametrize("game", SMALL, ids=lambda g: g.name)
+def test_two_levels_as_in_process(client, game) -> None:
+    assert total_lower_bound(game, 2, client=client).bound == total_lower_bound(game, 2).bound
+
+
+def test_deeper_between_the_levels_and_the_optimum(client) -> None:
+    game = st.mastermind(4, 6)
+    three = total_lower_bound(game, 3, client=client)
+    assert three.complete and total_lower_bound(game, 2).bound <= three.bound <= 5625
+    assert three.sets > 0 and "tasks" not in str(three)
+    assert total_lower_bound(game, 4, client=client).bound == 5625  # full depth: the optimum
+
+
+def test_progress_names_the_tasks(client) -> None:
+    seen = []
+    total_lower_bound(st.mastermind(3, 4), 3, client=client, progress=seen.append)
+    assert seen and "tasks" in seen[-1].detail and "2 workers" in seen[-1].detail
+
+
+def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
+    """A worker process dies once tasks are done: Dask starts another and
+    reruns its task; the bound at full depth is still the optimum."""
+    game = st.mastermind(4, 6)
+    pids = sorted(client.run(os.getpid).values())
+    killed = []
+
+    def progress(seen) -> None:
+        done = int(seen.detail.split("tasks ")[1].split()[0].replace(",", ""))
+        if not killed and done >= 2:
+            killed.append(pids[0])
+            os.kill(pids[0], signal.SIGKILL)
+
+    result = total_lower_bound(game, 4, client=client, progress=progress, every=0.05)
+    assert killed and result.bound == 5625 and result.complete
+    client.wait_for_workers(2, timeout=60)
+    assert pids[0] not in client.run(os.getpid).values()
+
+
+def test_the_checkpoint_is_the_in_process_one(client, tmp_path) -> None:
+    """Stopped on the cluster, resumed in-process and the other way round."""
+    game, saved = st.mastermind(4, 6), tmp_path / "bound.ckpt"
+    first = total_lower_bound(game, 3, client=client, checkpoint=saved)
+    assert first.complete
+    here = total_lower_bound(game, 4, checkpoint=saved)
+    there = total_lower_bound(game, 4, client=client, checkpoint=saved)
+    assert here.bound == there.bound == 5625 and there.sets == 0
+
+
+def test_a_cluster_gone_is_an_error() -> None:
+    import logging
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster:
+        client = distributed.Client(cluster)
+    client.close()
+    with pytest.raises(st.StrategyTreeError, match="cluster"):
+        total_lower_bound(st.mastermind(3, 4), 3, client=client)
+
+
+def test_the_command_line_runs_on_workers(tmp_path) -> None:
+    env = dict(os.environ, STRATEGYTREE_PROGRESS_SECONDS="0")
+    env.pop("STRATEGYTREE_SCHEDULER", None)
+    run = subprocess.run([sys.executable, "-m", "strategytree", "bound", "--total", "-p", "3",
+                          "-c", "4", "--depth", "3", "--workers", "2", "--checkpoint",
+                          str(tmp_path / "b.ckpt")], env=env, capture_output=True, text=True,
+                         timeout=180)
+    assert run.returncode == 0, run.stderr
+    here = total_lower_bound(st.mastermind(3, 4), 3).bound
+    assert f"at least {here:,} guesses" in run.stdout and "tasks" in run.stderr
+    assert (tmp_path / "b.ckpt").exists()
