@@ -26,7 +26,7 @@ from distributed import WorkerPlugin
 
 from .symmetry import Symmetry
 
-__all__ = ["KEPT", "SPENT", "GamePlugin", "TaskCount", "awaitable", "history_group",
+__all__ = ["KEPT", "SPENT", "GamePlugin", "TaskCount", "awaitable", "drop", "history_group",
            "on_this_thread", "task_words"]
 
 #: the runs whose tables a worker keeps (the last used)
@@ -138,6 +138,14 @@ def task_words(finished: int, in_flight: int, waiting: int, workers: int, thread
     queued = in_flight - running + waiting
     return (f"tasks {finished:,} done, {running:,} running, {queued:,} queued, "
             f"{workers} worker{'s' if workers != 1 else ''}")
+
+
+async def drop(running) -> None:
+    """Cancel the coroutines (asyncio tasks) still running and let them finish."""
+    for task in running:
+        task.cancel()
+    if running:
+        await asyncio.gather(*running, return_exceptions=True)
 
 
 def awaitable(future, loop: asyncio.AbstractEventLoop) -> asyncio.Future:

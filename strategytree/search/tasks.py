@@ -56,7 +56,7 @@ from ..checkpoint import CheckpointError
 from ..errors import StrategyTreeError
 from ..game import Game
 from ..symmetry import Symmetry
-from ..workers import WORKERS_EVERY, GamePlugin, history_group
+from ..workers import GamePlugin, history_group
 from .bounds import INF
 from .compiled import NODES, STOP, cache_load, set_key
 from .problem import Problem, SearchError, Stopped
@@ -196,8 +196,7 @@ class Tasks:
             raise CheckpointError("a checkpoint whose task records are not this search's")
         for row in np.zeros((0, RECORD), dtype=np.int64) if done is None else done:
             self.remember(*(int(x) for x in row))
-        self.finished = self.in_flight = self.waiting = 0
-        self.workers, self.threads, self.looked = 0, 1, -WORKERS_EVERY
+        self.count = workers.TaskCount(client)
         self.search = None
 
     # -- what the driver's Search asks
@@ -206,18 +205,8 @@ class Tasks:
         return np.array(self.log, dtype=np.int64).reshape(-1, RECORD)
 
     def detail(self) -> str:
-        """Tasks done, running and queued, and workers alive, in words (running:
-        at most one per worker thread of the tasks sent; the rest queued)."""
-        now = time.monotonic()
-        if now - self.looked >= WORKERS_EVERY:
-            self.looked = now
-            try:
-                threads = self.client.nthreads()
-                self.workers, self.threads = len(threads), max(1, sum(threads.values()))
-            except Exception:  # the cluster is going away: keep the last figures
-                pass
-        return workers.task_words(self.finished, self.in_flight, self.waiting, self.workers,
-                                  self.threads)
+        """Tasks done, running and queued, and workers alive, in words."""
+        return self.count.detail()
 
     def root(self, search, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
         """The cost of the whole set ``S`` (as :meth:`.driver.Search.node`), the
@@ -229,9 +218,7 @@ class Tasks:
         plugin = GamePlugin(self.spec)
         try:
             self.client.register_plugin(plugin)
-            threads = self.client.nthreads()
-            self.workers, self.threads = len(threads), max(1, sum(threads.values()))
-            if not threads:
+            if not self.count.look():
                 raise SearchError("the cluster has no workers")
             return asyncio.run(self.main(S, d, limit, sym))
         except (Stopped, StrategyTreeError):
@@ -247,7 +234,7 @@ class Tasks:
     async def main(self, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
         """:meth:`node` of the root, stopped when the search's stop flag is set."""
         self.loop = asyncio.get_running_loop()
-        self.slots_total = PER_THREAD * self.threads
+        self.slots_total = PER_THREAD * self.count.threads
         self.slots = asyncio.Semaphore(self.slots_total)
         top = asyncio.ensure_future(self.node(S, d, limit, sym, (), 0, 0))  # the root: level 0
         stats = self.search.p.stats
@@ -319,7 +306,7 @@ class Tasks:
                         task.cancel()
                         del running[task]
         finally:
-            await self.drop(running)
+            await workers.drop(running)
         return search.close(S, d, best, best_guess, fail, lb)
 
     async def part(self, S, d, limit, sym, history, played, level) -> int:
@@ -357,16 +344,8 @@ class Tasks:
                         total += c - known[i]
                         known[i] = c
         finally:
-            await self.drop(running)
+            await workers.drop(running)
         return total
-
-    @staticmethod
-    async def drop(running) -> None:
-        """Cancel the coroutines still running and let them finish."""
-        for task in running:
-            task.cancel()
-        if running:
-            await asyncio.gather(*running, return_exceptions=True)
 
     async def task(self, S, d, limit, played, history, forces, bounds, lb) -> tuple[int, int]:
         """One task (:func:`solve_task`): its cost and the place of its best
@@ -378,12 +357,12 @@ class Tasks:
         known = self.known.get(key)
         if known is not None and (known[2] >= 0 or known[1] >= limit):
             return known[1], known[2]
-        self.waiting += 1
+        self.count.waiting += 1
         try:
             await self.slots.acquire()
         finally:
-            self.waiting -= 1
-        self.in_flight += 1
+            self.count.waiting -= 1
+        self.count.in_flight += 1
         try:
             future = self.client.submit(solve_task, self.spec.key, S, d, limit, played, history,
                                         np.asarray(forces, dtype=np.int64),
@@ -394,9 +373,9 @@ class Tasks:
                 future.cancel()
                 raise
         finally:
-            self.in_flight -= 1
+            self.count.in_flight -= 1
             self.slots.release()
-        self.finished += 1
+        self.count.finished += 1
         p.stats[NODES] += searched
         if len(rows):
             cache_load(p.cache, rows)

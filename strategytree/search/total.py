@@ -232,11 +232,6 @@ class SetBounder:
     """set (bytes of its sorted indices) -> (bound, depth it is complete for)"""
     sets: int = 0
     """sets bounded (one depth-1 scan, or one deeper node), for progress"""
-    root: int = 0
-    """the root's bound so far, as a run of :func:`total_lower_bound` raises it"""
-    noted: Callable[[int, int, int, int], None] | None = None
-    """told (guess, part, bound, depth) of each part of a root's guess bounded (the
-    parts of a guess as :func:`parts_of` lists them): what a checkpoint keeps"""
 
     def __post_init__(self) -> None:
         game = self.game
@@ -293,7 +288,7 @@ class SetBounder:
         twin = copy.copy(self)
         twin.stop, twin.known, twin.merged = threading.Event(), {}, {}
         twin.counts = np.empty_like(self.counts)
-        twin.sets = twin.root = 0
+        twin.sets = 0
         return twin
 
     def learn(self, S: np.ndarray, bound: int, depth: int) -> None:
@@ -306,7 +301,7 @@ class SetBounder:
 
     # -- the bound --------------------------------------------------------------
     def bound(self, S: np.ndarray, d: int, cap: int = INF, sym: Symmetry | None = None,
-              top: bool = False, most: int | None = None) -> tuple[int, int]:
+              most: int | None = None) -> tuple[int, int]:
         """``(bound, depth)``: a lower bound on the cost of the sorted set ``S`` at
         least its bound at depth ``d`` (``depth`` >= ``d``), or one at least ``cap``,
         or, when stopped, the best so far (``depth`` -1).  ``most``: the most parts
@@ -337,9 +332,9 @@ class SetBounder:
             b, depth = max(b, lb), EXACT if b == 2 * n - 1 else 1
             self.learn(S, b, depth)
             return b, depth
-        return self.refine(S, d, cap, sym, cands, lb, top, most)
+        return self.refine(S, d, cap, sym, cands, lb, most)
 
-    def refine(self, S, d, cap, sym, cands, lb, top, most) -> tuple[int, int]:
+    def refine(self, S, d, cap, sym, cands, lb, most) -> tuple[int, int]:
         """:meth:`bound` at depth ``d`` >= 2: best first over the guesses ``cands``."""
         n = len(S)
         (lbg, nparts, sq, cons), most = self.split_bounds(S, cands, most)
@@ -357,8 +352,6 @@ class SetBounder:
             b, order, i = heap[0]
             if b >= cap:
                 break
-            if top:
-                self.root = max(self.root, b)
             heapq.heappop(heap)
             if i not in state:
                 g = int(cands[i])
@@ -378,10 +371,6 @@ class SetBounder:
                 # enough: a bound that puts this guess behind the next one
                 v, dj = self.bound(part, d - 1, nxt + 1 - (b - cur[j]), child, most=most)
                 b, cur[j], done[j] = b + v - cur[j], v, dj
-                if top:  # every other guess is bounded by nxt at least
-                    self.root = max(self.root, min(b, nxt))
-                    if self.noted is not None:
-                        self.noted(int(cands[i]), j, v, dj)
                 if b > nxt or self.stop.is_set():
                     break
             heapq.heappush(heap, (b, order, i))
@@ -389,8 +378,6 @@ class SetBounder:
             result = heap[0][0] if heap else INF
         result = max(result, lb)
         self.learn(S, result, depth)
-        if top:
-            self.root = max(self.root, result)
         return result, depth
 
 
@@ -421,19 +408,6 @@ def check_depth(depth: object) -> int:
     return int(depth)
 
 
-def one_level(game: Game, symmetry: bool = True) -> int:
-    """The one-level bound without the whole reply table: the first guesses' rows only."""
-    n = len(game.secrets)
-    lbt = lower_bounds(n, branching(game))[0]
-    guesses = Symmetry.of(game, symmetry).representatives(np.arange(len(game.guesses)))
-    best = INF
-    for g in guesses:
-        sizes = np.bincount(reply_row(game, int(g)), minlength=game.n_replies)
-        sizes[game.win] = 0
-        best = min(best, n + int(lbt[sizes].sum()))
-    return max(best, int(lbt[n]))
-
-
 def total_lower_bound(
     game: Game,
     depth: int = 3,
@@ -448,15 +422,15 @@ def total_lower_bound(
     """A proven lower bound on the least total number of guesses any strategy for
     ``game`` needs over all secrets, at ``depth`` (0 counting, 1 one level, ...).
 
-    The root deepens one level at a time; ``progress`` is called about four times
-    a second with a :class:`~strategytree.progress.Progress` (sets bounded, the
-    bound so far in ``detail``).  After ``seconds`` the run stops with the bound
-    proved so far (``complete`` False).  Ctrl-C raises :class:`BoundInterrupted`,
-    a KeyboardInterrupt that carries that bound.  ``checkpoint``: a file that
-    keeps the bound of every part of a first guess as it is proved, and from
-    which a later run (of any depth, in-process or on a cluster) starts.
-    ``client`` (a ``distributed.Client``): the parts of the first guesses are
-    bounded by tasks on its workers (:class:`OnCluster`).
+    The root deepens one level at a time (:class:`RootBound`); ``progress`` is
+    called about four times a second with a :class:`~strategytree.progress.Progress`
+    (sets bounded, the bound so far in ``detail``).  After ``seconds`` the run
+    stops with the bound proved so far (``complete`` False).  Ctrl-C raises
+    :class:`BoundInterrupted`, a KeyboardInterrupt that carries that bound.
+    ``checkpoint``: a file that keeps the bound of every part of a first guess as
+    it is proved, and from which a later run (of any depth, in-process or on a
+    cluster) starts.  ``client`` (a ``distributed.Client``): the parts of the
+    first guesses are bounded by tasks on its workers (:class:`OnCluster`).
 
     >>> from strategytree.game import mastermind
     >>> total_lower_bound(mastermind(4, 6), depth=1).bound
@@ -466,7 +440,7 @@ def total_lower_bound(
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
         raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
     started = time.perf_counter()
-    runner: SetBounder | OnCluster | None = None
+    runner: RootBound | None = None
 
     def answer(bound: int, reached: int, complete: bool) -> TotalBound:
         return TotalBound(game.name, int(bound), reached, method_name(reached),
@@ -477,37 +451,21 @@ def total_lower_bound(
         return answer(counting_bound(game) if depth == 0 else one_level(game, symmetry),
                       depth, True)
     saved = PartsKept(checkpoint, game, symmetry) if checkpoint is not None else None
-    root = RootGuesses(game, symmetry) if saved is not None or client is not None else None
-    sym = Symmetry.of(game, symmetry)
-    if client is not None:
-        runner = OnCluster(client, game, symmetry, root)
-    else:
-        runner = SetBounder(game, symmetry)
+    root = RootGuesses(game, symmetry)
+    runner = InProcess(game, symmetry, root) if client is None else \
+        OnCluster(client, game, symmetry, root)
     if saved is not None:
-        saved.restore(runner, root)
+        saved.restore(runner)
         runner.noted = saved.note
     reached = [1]
-    runner.root = one_level(game, symmetry)
     failures: list[BaseException] = []
 
     def work() -> None:
         try:
-            if isinstance(runner, OnCluster):
-                runner.deepen(depth, reached)
-            else:
-                deepen(runner)
+            runner.deepen(depth, reached)
         except BaseException as failure:  # raised again in the caller's thread
             failures.append(failure)
             runner.stop.set()
-
-    def deepen(bounder: SetBounder) -> None:
-        S = np.arange(len(game.secrets), dtype=np.int32)
-        for d in range(2, depth + 1):
-            bound, got = bounder.bound(S, d, INF, sym, top=True)
-            bounder.root = max(bounder.root, bound)
-            if got < d or bounder.stop.is_set():
-                return
-            reached[0] = d
 
     def report() -> None:
         if saved is not None and time.perf_counter() - saved.last >= SAVE_EVERY:
@@ -575,6 +533,19 @@ class RootGuesses:
                                     int(self.game.win))
         return self.made[i]
 
+    def one_level(self) -> int:
+        """The one-level bound: the least over the first guesses of ``n`` plus the
+        counting bound of each part."""
+        n = len(self.game.secrets)
+        lbt = lower_bounds(n, branching(self.game))[0]
+        return max(min(n + sum(int(lbt[k]) for k in sizes) for sizes in self.sizes),
+                   int(lbt[n]))
+
+
+def one_level(game: Game, symmetry: bool = True) -> int:
+    """The one-level bound without the whole reply table: the first guesses' rows only."""
+    return RootGuesses(game, symmetry).one_level()
+
 
 class PartsKept:
     """The checkpoint of a total bound (:mod:`strategytree.checkpoint`): rows
@@ -605,20 +576,223 @@ class PartsKept:
         if new:
             self.file.append({"parts": np.array(new, dtype=np.int64).reshape(-1, 4)})
 
-    def restore(self, runner: SetBounder | OnCluster, root: RootGuesses) -> None:
+    def restore(self, runner: RootBound) -> None:
         """Tell ``runner`` the best bound kept for each part."""
-        where = {g: i for i, g in enumerate(root.guesses)}
+        where = {g: i for i, g in enumerate(runner.guesses.guesses)}
         for guess, part, bound, depth in self.rows.tolist():
             i = where.get(guess)
-            if i is None or not 0 <= part < len(root.sizes[i]):
+            if i is None or not 0 <= part < len(runner.guesses.sizes[i]):
                 from ..checkpoint import CheckpointError
 
                 raise CheckpointError(f"{self.file.path}: a checkpoint of another bound "
                                       "(its first guesses differ); use another file")
-            if isinstance(runner, OnCluster):
-                runner.learn_part(i, part, bound, depth)
-            else:
-                runner.learn(root.parts(i)[part], bound, depth)
+            runner.learn_part(i, part, bound, depth)
+
+
+#: a task takes a guess's parts, smallest first, until they hold this many secrets
+PART_MIN = 256
+
+
+def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d: int,
+                 lead: int, nxt: int, cur: list[int], most: int) -> list[tuple[int, int]]:
+    """Refine a first guess (bounded ``lead`` so far; the next guess ``nxt``) over
+    its parts ``parts`` (sorted int32 indices, bounded ``cur`` so far), in turn, at
+    depth ``d``: each part is held to the bound that would put the guess behind
+    the next one, and the refinement stops as soon as it is.  Each part bounded's
+    ``(bound, depth it is complete for)``."""
+    found = []
+    for part, known in zip(parts, cur):
+        bound, reached = bounder.bound(part, d, nxt + 1 - (lead - known), sym, most=most)
+        found.append((int(bound), int(reached)))
+        lead += bound - known
+        if lead > nxt or bounder.stop.is_set():
+            break
+    return found
+
+
+class RootBound:
+    """The root of :func:`total_lower_bound`: the first guesses (:class:`RootGuesses`)
+    bounded deeper and deeper, their parts bounded by :class:`SetBounder` in this
+    process (:class:`InProcess`) or in tasks on a Dask cluster (:class:`OnCluster`).
+
+    At each depth ``d``, the guess of least bound has all its parts bounded at
+    ``d - 1`` (smallest first, in runs of :data:`PART_MIN` secrets side by side),
+    which makes its bound the best; every other guess is then raised, its parts
+    in turn (smallest first: the cheapest gains) in one run, until its bound
+    reaches the best, or bounded whole below it (then it is the best).  The
+    runs of the other guesses go side by side, and start while the leading
+    guess's last parts are still bounded (raised to its bound so far).  The
+    least bound over the guesses is proved at every moment, so a run stopped
+    (Ctrl-C, a time limit, a cluster that fails) still has one."""
+
+    def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:
+        self.game, self.guesses = game, root
+        self.stop = threading.Event()
+        self.counted = 0
+        self.noted: Callable[[int, int, int, int], None] | None = None
+        n = len(game.secrets)
+        self.n = n
+        self.most = max(1, min(branching(game), max(len(k) for k in root.sizes)))
+        lbt = lower_bounds(n, self.most)[0]
+        self.floor = int(lbt[n])
+        self.cur = [[int(lbt[k]) for k in sizes] for sizes in root.sizes]
+        self.done = [[EXACT if k <= 2 else 0 for k in sizes] for sizes in root.sizes]
+        self.order = [sum(k * k for k in sizes) for sizes in root.sizes]
+        self.perfect = any(len(sizes) == n - 1 and wins
+                           for sizes, wins in zip(root.sizes, root.wins))
+        self.best = INF  # the least bound of a guess bounded whole at the depth under way
+        self.root = max(root.one_level(), self.floor)
+        """the root's bound so far"""
+
+    @property
+    def sets(self) -> int:
+        """Sets bounded so far."""
+        return self.counted
+
+    def learn_part(self, i: int, j: int, bound: int, depth: int) -> None:
+        """Start from ``bound`` (complete for ``depth``) for part ``j`` of first guess ``i``."""
+        self.cur[i][j] = max(self.cur[i][j], bound)
+        self.done[i][j] = max(self.done[i][j], depth)
+
+    def bounds(self) -> list[int]:
+        """Each first guess's bound so far."""
+        return [self.n + sum(cur) for cur in self.cur]
+
+    def pending(self, i: int, d: int) -> list[int]:
+        """The parts of first guess ``i`` not yet bounded at depth ``d``, smallest first."""
+        return [j for j in range(len(self.done[i]) - 1, -1, -1) if self.done[i][j] < d]
+
+    def batches(self, i: int, d: int) -> list[list[int]]:
+        """:meth:`pending` in runs of at least :data:`PART_MIN` secrets (a task each)."""
+        batches: list[list[int]] = []
+        for j in self.pending(i, d):
+            if not batches or sum(self.guesses.sizes[i][k] for k in batches[-1]) >= PART_MIN:
+                batches.append([])
+            batches[-1].append(j)
+        return batches
+
+    def deepen(self, depth: int, reached: list[int]) -> None:
+        """Bound the root at depths 2 .. ``depth`` in turn (``reached[0]``: the last
+        complete); stops early when :attr:`stop` is set."""
+        import asyncio
+
+        if self.perfect:
+            self.root, reached[0] = 2 * self.n - 1, depth
+            return
+        asyncio.run(self.levels(depth, reached))
+
+    async def levels(self, depth: int, reached: list[int]) -> None:
+        import asyncio
+
+        self.slots = asyncio.Semaphore(self.threads())
+        for d in range(2, depth + 1):
+            level = asyncio.ensure_future(self.level(d))
+            while not level.done():
+                await asyncio.wait([level], timeout=0.1)
+                if self.stop.is_set() and not level.done():
+                    level.cancel()
+            if level.cancelled() or self.stop.is_set():
+                await asyncio.gather(level, return_exceptions=True)
+                return
+            level.result()
+            reached[0] = d
+
+    async def level(self, d: int) -> None:
+        """Bound the root at depth ``d`` (see the class doc)."""
+        import asyncio
+
+        b = self.bounds()
+        lead = min(range(len(b)), key=lambda i: (b[i], self.order[i], i))
+        self.best = INF
+        others = sorted((i for i in range(len(b)) if i != lead), key=lambda i: b[i])
+        first = [asyncio.ensure_future(self.refine(lead, batch, d - 1, lambda: INF))
+                 for batch in self.batches(lead, d - 1)]
+        early = [asyncio.ensure_future(self.challenge(i, d, lambda: min(self.bounds()[lead],
+                                                                         self.best)))
+                 for i in others]  # (behind the leading guess's runs for a worker)
+        try:
+            await asyncio.gather(*first)
+            self.best = min(self.best, self.bounds()[lead])
+            await asyncio.gather(*early)
+        finally:
+            for task in first + early:
+                task.cancel()
+            await asyncio.gather(*first, *early, return_exceptions=True)
+        await asyncio.gather(*(self.challenge(i, d, lambda: self.best) for i in others))
+        self.root = max(self.root, self.best)
+
+    async def challenge(self, i: int, d: int, goal: Callable[[], int]) -> None:
+        """Raise first guess ``i`` to ``goal()`` (the least bound of a guess bounded
+        whole at depth ``d``, or before there is one the leading guess's bound so
+        far), or bound it whole below the best (then it is the best)."""
+        while True:
+            parts = self.pending(i, d - 1)  # in turn, in one run: only as many as it takes
+            if not parts:  # bounded whole
+                self.best = min(self.best, self.bounds()[i])
+                return
+            if not await self.refine(i, parts, d - 1, lambda: goal() - 1):
+                return
+
+    async def refine(self, i: int, batch: list[int], d: int, goal: Callable[[], int]) -> bool:
+        """Bound the parts ``batch`` of first guess ``i`` at depth ``d`` in turn, in
+        one run (:func:`refine_parts`), until the guess's bound passes ``goal()``
+        (read when a worker is free); False when nothing was left to do by then."""
+        import asyncio
+
+        await self.acquire()
+        try:
+            nxt = goal()
+            if self.bounds()[i] > nxt:
+                return False
+            found, sets = await self.run(i, batch, d, self.bounds()[i], nxt)
+        finally:
+            self.slots.release()
+        self.counted += sets
+        for j, (bound, reached) in zip(batch, found):
+            self.learn_part(i, j, bound, reached)
+            if self.noted is not None:
+                self.noted(self.guesses.guesses[i], j, bound, reached)
+        self.root = max(self.root, min(min(self.bounds()), self.best))
+        if self.stop.is_set():
+            raise asyncio.CancelledError
+        return True
+
+    # -- where the runs go
+    def threads(self) -> int:
+        """How many runs go side by side."""
+        return 1
+
+    async def acquire(self) -> None:
+        """Wait for a free worker."""
+        await self.slots.acquire()
+
+    async def run(self, i: int, batch: list[int], d: int, lead: int, nxt: int
+                  ) -> tuple[list[tuple[int, int]], int]:
+        """:func:`refine_parts` of the parts ``batch`` of first guess ``i``, and the
+        sets bounded."""
+        raise NotImplementedError
+
+
+class InProcess(RootBound):
+    """:class:`RootBound` with its parts bounded in this process, one run at a time."""
+
+    def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:
+        super().__init__(game, symmetry, root)
+        self.bounder = SetBounder(game, symmetry, stop=self.stop)
+        self.groups: dict[int, Symmetry] = {}
+
+    @property
+    def sets(self) -> int:
+        return self.bounder.sets
+
+    async def run(self, i, batch, d, lead, nxt):
+        g = self.guesses.guesses[i]
+        if g not in self.groups:
+            self.groups[g] = self.guesses.sym.after(self.game.guesses[g])
+        parts = self.guesses.parts(i)
+        found = refine_parts(self.bounder, self.groups[g], [parts[j] for j in batch], d, lead,
+                             nxt, [self.cur[i][j] for j in batch], self.most)
+        return found, 0
 
 
 # -- on a Dask cluster ----------------------------------------------------------------------
@@ -647,82 +821,51 @@ def worker_bounder(key: str) -> tuple[SetBounder, dict]:
                                   lambda home, first: home if first else home.sibling())
 
 
-def bound_task(key: str, S: np.ndarray, d: int, cap: int, history: tuple[int, ...],
-               most: int) -> tuple[int, int, int]:
-    """Run on a worker: :meth:`SetBounder.bound` of the set ``S`` (sorted int32
-    indices) after the guesses ``history`` at depth ``d`` (or at least ``cap``);
-    ``(bound, depth it is complete for, sets bounded)``."""
+def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
+               cur: list[int], history: tuple[int, ...], most: int
+               ) -> tuple[list[tuple[int, int]], int]:
+    """Run on a worker: :func:`refine_parts` after the guesses ``history``, and
+    the sets bounded."""
     from .. import workers
 
     started = time.thread_time()
     bounder, groups = worker_bounder(key)
     sym = workers.history_group(key, groups, history)
     before = bounder.sets
-    bound, reached = bounder.bound(S, d, cap, sym, most=most)
+    found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most)
     workers.SPENT[0] += time.thread_time() - started
-    return int(bound), int(reached), bounder.sets - before
+    return found, bounder.sets - before
 
 
-class OnCluster:
-    """The root of :func:`total_lower_bound` in this process, its guesses' parts
-    bounded by tasks of a Dask cluster.
-
-    The root is the in-process best-first branch and bound over the first
-    guesses (:class:`RootGuesses`; no reply table in this process): the guess
-    with the least bound is refined, all its parts not yet bounded at the depth
-    asked for side by side (smallest first, at most one task per worker thread
-    in flight, each held to a cap that puts the guess behind the next one),
-    until its bound passes the next guess's or all its parts are bounded.  A task
-    (:func:`bound_task`) carries a part (int32 indices), the depth, the cap and
-    the guess played; a worker builds the reply table once and keeps a memo of
-    the sets it bounded for every task of the run.  The least bound over the
-    guesses is proved at every moment, so a stop (or a cluster that fails)
-    still has it."""
+class OnCluster(RootBound):
+    """:class:`RootBound` with its parts bounded by tasks of a Dask cluster, at
+    most :data:`PER_THREAD` per worker thread in flight (each starts with the
+    tightest goal known); the driver needs no reply table.  A task
+    (:func:`bound_task`) carries the parts (int32 indices), their bounds so far,
+    the depth, the goal and the guess played; a worker builds the reply table
+    once and keeps a memo of the sets it bounded for every task of the run.  A
+    worker killed mid-run is replaced by Dask and its task run again."""
 
     def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses) -> None:
         from .. import workers
 
-        self.client, self.game, self.guesses = client, game, root
+        super().__init__(game, symmetry, root)
+        self.client = client
         settings = repr((game.pegs, game.colors, game.scoring, bool(symmetry), "total bound"))
         key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
         self.spec = BoundSpec(replace(game), bool(symmetry), key)
         self.count = workers.TaskCount(client)
-        self.stop = threading.Event()
-        self.sets = self.root = 0
-        self.noted: Callable[[int, int, int, int], None] | None = None
-        n = len(game.secrets)
-        self.n = n
-        self.most = max(1, min(branching(game), max(len(k) for k in root.sizes)))
-        lbt = lower_bounds(n, self.most)[0]
-        self.floor = int(lbt[n])
-        self.cur = [[int(lbt[k]) for k in sizes] for sizes in root.sizes]
-        self.done = [[EXACT if k <= 2 else 0 for k in sizes] for sizes in root.sizes]
-        self.order = [sum(k * k for k in sizes) for sizes in root.sizes]
-        self.perfect = any(len(sizes) == n - 1 and wins
-                           for sizes, wins in zip(root.sizes, root.wins))
-
-    def learn_part(self, i: int, j: int, bound: int, depth: int) -> None:
-        """Start from ``bound`` (complete for ``depth``) for part ``j`` of first guess ``i``."""
-        self.cur[i][j] = max(self.cur[i][j], bound)
-        self.done[i][j] = max(self.done[i][j], depth)
+        self.futures: set = set()
 
     def deepen(self, depth: int, reached: list[int]) -> None:
-        """Bound the root at depths 2 .. ``depth`` in turn (``reached[0]``: the last
-        complete); stops early when :attr:`stop` is set."""
-        import asyncio
-
         from .. import workers
 
-        if self.perfect:
-            self.root, reached[0] = 2 * self.n - 1, depth
-            return
         plugin = workers.GamePlugin(self.spec)
-        self.futures: set = set()
         try:
             self.client.register_plugin(plugin)
             if not self.count.look():
                 raise StrategyTreeError("the cluster has no workers")
-            asyncio.run(self.levels(depth, reached))
+            super().deepen(depth, reached)
         except StrategyTreeError:
             raise
         except Exception as failure:  # a task failed (its workers died), the cluster is gone
@@ -736,67 +879,25 @@ class OnCluster:
             except Exception:  # the cluster is gone: nothing to tidy
                 pass
 
-    def bounds(self) -> list[int]:
-        """Each first guess's bound so far."""
-        return [self.n + sum(cur) for cur in self.cur]
+    def threads(self) -> int:
+        return PER_THREAD * self.count.threads
 
-    async def levels(self, depth: int, reached: list[int]) -> None:
-        for d in range(2, depth + 1):
-            if not await self.level(d):
-                return
-            reached[0] = d
-
-    async def level(self, d: int) -> bool:
-        """Bound the root at depth ``d``; False when stopped first."""
-        import asyncio
-
-        running: dict[asyncio.Future, tuple[int, int]] = {}
-        slots = PER_THREAD * self.count.threads
+    async def acquire(self) -> None:
+        self.count.waiting += 1
         try:
-            while not self.stop.is_set():
-                b = self.bounds()
-                ranked = sorted(range(len(b)), key=lambda i: (b[i], self.order[i], i))
-                i, lead = ranked[0], b[ranked[0]]
-                self.root = max(self.root, min(lead, INF), self.floor)
-                waiting = [j for j, done in enumerate(self.done[i]) if done < d - 1]
-                if not waiting:
-                    return True
-                nxt = b[ranked[1]] if len(ranked) > 1 else INF
-                busy = set(running.values())
-                waiting = [j for j in waiting if (i, j) not in busy]
-                for j in reversed(waiting):  # smallest first: the cheapest gains
-                    if len(running) >= slots:
-                        break
-                    cap = nxt + 1 - (lead - self.cur[i][j])
-                    running[asyncio.ensure_future(self.task(i, j, d - 1, cap))] = (i, j)
-                self.count.waiting = len(waiting) - sum(1 for k in running.values() if k[0] == i)
-                finished, _ = await asyncio.wait(running, timeout=0.25,
-                                                 return_when=asyncio.FIRST_COMPLETED)
-                for future in finished:
-                    gi, j = running.pop(future)
-                    bound, reached, sets = future.result()
-                    self.sets += sets
-                    self.learn_part(gi, j, bound, reached)
-                    if self.noted is not None:
-                        self.noted(self.guesses.guesses[gi], j, bound, reached)
-            return False
+            await self.slots.acquire()
         finally:
-            self.count.waiting = 0
-            for future in running:
-                future.cancel()
-            if running:
-                await asyncio.gather(*running, return_exceptions=True)
+            self.count.waiting -= 1
 
-    async def task(self, i: int, j: int, d: int, cap: int) -> tuple[int, int, int]:
-        """The bound of part ``j`` of first guess ``i`` at depth ``d`` (or at least
-        ``cap``), from a task."""
+    async def run(self, i, batch, d, lead, nxt):
         import asyncio
 
         from .. import workers
 
-        guess = self.guesses.guesses[i]
-        future = self.client.submit(bound_task, self.spec.key, self.guesses.parts(i)[j], d,
-                                    int(cap), (guess,), self.most, pure=False)
+        parts = self.guesses.parts(i)
+        future = self.client.submit(
+            bound_task, self.spec.key, [parts[j] for j in batch], d, int(lead), int(nxt),
+            [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most, pure=False)
         self.futures.add(future)
         self.count.in_flight += 1
         try:
