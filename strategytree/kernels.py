@@ -28,6 +28,7 @@ from .errors import StrategyTreeError
 from .feedback import compiled as _feedback_loops
 from .feedback import popcount
 from .game import Game
+from .sorting import merge_order
 
 _feedback_loops()  # numba learns popcount as an instruction before any kernel compiles
 
@@ -828,33 +829,15 @@ def _tie_break(mine_best, mine_cost, other_best, other_cost):
 @njit(cache=True, nogil=True)
 def _by_floor(floor, below):
     """The sets ``u`` with ``floor[u] < below``, lowest bound first (ties in
-    order): a merge sort written out, which compiles in a fraction of the time
-    numba's ``np.argsort`` takes."""
+    order; :func:`~strategytree.sorting.merge_order`, which compiles in a
+    fraction of the time numba's ``np.argsort`` takes)."""
     a = np.empty(floor.shape[0], dtype=np.int64)
     n = 0
     for u in range(floor.shape[0]):
         if floor[u] < below:
             a[n] = u
             n += 1
-    a = a[:n]
-    b = np.empty(n, dtype=np.int64)
-    width = 1
-    while width < n:
-        for lo in range(0, n, 2 * width):
-            mid = min(lo + width, n)
-            hi = min(lo + 2 * width, n)
-            i = lo
-            j = mid
-            for t in range(lo, hi):
-                if j >= hi or (i < mid and floor[a[i]] <= floor[a[j]]):
-                    b[t] = a[i]
-                    i += 1
-                else:
-                    b[t] = a[j]
-                    j += 1
-        a, b = b, a
-        width *= 2
-    return a
+    return merge_order(floor, a, np.empty(n, dtype=np.int64), n)[:n]
 
 
 @njit(cache=True, nogil=True)

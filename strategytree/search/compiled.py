@@ -36,6 +36,7 @@ from numba import njit, types
 from numba.typed import Dict
 
 from ..feedback import popcount
+from ..sorting import merge_order
 from ..symmetry import compiled as symmetry_loops
 from ..symmetry import least_in_class, stabilizer
 from .bounds import INF, lay_out_parts, split_bound, split_sizes
@@ -178,6 +179,10 @@ class Scratch(NamedTuple):
     """(colours,) all -1: scratch of the symmetry tests"""
     free: np.ndarray
     """(colours,) the colours never played, increasing"""
+    order: np.ndarray
+    """(guesses,) the candidates kept, in order of their key"""
+    spare: np.ndarray
+    """(guesses,) scratch of that sort"""
 
 
 def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors: int = 1,
@@ -207,6 +212,8 @@ def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors:
         met=np.zeros(m, dtype=np.uint64),
         label=np.full(colors, -1, dtype=np.int64),
         free=np.empty(colors, dtype=np.int64),
+        order=np.empty(m, dtype=np.int64),
+        spare=np.empty(m, dtype=np.int64),
     )
     return state, scratch
 
@@ -571,7 +578,10 @@ def keep_sorted(cand, cand_lb, ws, count, fmin, lb):
     """The ``count`` candidates found, sorted by their key, as the level's
     (``cand``, ``cand_lb``: its rows); the set's bound, raised to the least bound
     of any guess (none costs less)."""
-    order = np.argsort(ws.order_key[:count])
+    order = ws.order
+    for i in range(count):
+        order[i] = i
+    order = merge_order(ws.order_key, order, ws.spare, count)  # ties: in the order found
     for i in range(count):
         cand[i] = ws.found[order[i]]
         cand_lb[i] = ws.found_lb[order[i]]
@@ -727,7 +737,8 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     cand, cand_lb, perms, taus = lv.cand, lv.cand_lb, lv.group_perm, lv.group_tau
     fb, codes, gmask, lbtab, captab = t.fb, t.codes, t.gmask, t.lbtab, t.captab
     dkeyed, n_replies, win, symm = t.dkeyed, t.n_replies, t.win, t.symm
-    sets[0, : S0.shape[0]] = S0
+    for i in range(S0.shape[0]):  # (a slice assignment compiles its error path: seconds)
+        sets[0, i] = S0[i]
     f = frames[0]
     f.offset = 0
     f.n_secrets = S0.shape[0]
