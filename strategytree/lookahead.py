@@ -424,9 +424,9 @@ class _OnCluster:
         key = game.digest + hashlib.blake2b(
             repr((game.pegs, game.colors, game.scoring, rules, bool(symmetry),
                   search.widths)).encode(), digest_size=6).hexdigest()
-        self.spec = _Spec(replace(game), rules, bool(symmetry), search.widths, key)
-        self.count = workers.TaskCount(client)
-        self.futures: set = set()
+        self.cluster = workers.Run(client, _Spec(replace(game), rules, bool(symmetry),
+                                                 search.widths, key))
+        self.count = self.cluster.count
         self.known: object | None = None
 
     def run(self, secrets: np.ndarray, sym: Symmetry) -> Grown:
@@ -434,14 +434,8 @@ class _OnCluster:
         workers gone) raises :class:`~strategytree.errors.StrategyTreeError`."""
         import asyncio
 
-        from . import workers
-
-        plugin = workers.GamePlugin(self.spec)
         self.search.state.tasks = self.count.detail
-        try:
-            self.client.register_plugin(plugin)
-            if not self.count.look():
-                raise StrategyTreeError("the cluster has no workers")
+        with self.cluster.installed():
             saved = self.search.checkpoint
             if saved is not None:  # the decisions known, once to every worker
                 self.known = self.client.scatter([saved.decisions], broadcast=True)[0] \
@@ -450,18 +444,6 @@ class _OnCluster:
             if self.search.progress is not None:  # the last completions counted
                 self.search.progress(self.search.state.progress())
             return grown
-        except StrategyTreeError:
-            raise
-        except Exception as failure:  # a task failed (its workers died), the cluster is gone
-            raise StrategyTreeError(f"the cluster failed: {type(failure).__name__}: {failure}"
-                                    ) from None
-        finally:
-            try:
-                if self.futures:
-                    self.client.cancel(list(self.futures))
-                self.client.unregister_worker_plugin(plugin.name)
-            except Exception:  # the cluster is gone: nothing to tidy
-                pass
 
     async def subtree(self, secrets: np.ndarray, sym: Symmetry, history: tuple[int, ...],
                       level: int) -> Grown:
@@ -530,22 +512,7 @@ class _OnCluster:
 
     async def task(self, function: Callable, *args: object):
         """The answer of ``function(key, *args)`` run as a task (progress told when done)."""
-        import asyncio
-
-        from . import workers
-
-        future = self.client.submit(function, self.spec.key, *args, pure=False)
-        self.futures.add(future)
-        self.count.in_flight += 1
-        try:
-            answer = await workers.awaitable(future, asyncio.get_running_loop())
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
-        finally:
-            self.count.in_flight -= 1
-            self.futures.discard(future)
-        self.count.finished += 1
+        answer = await self.cluster.result(function, *args)
         if self.search.progress is not None:
             self.search.progress(self.search.state.progress())
         return answer

@@ -19,14 +19,16 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from distributed import WorkerPlugin
 
+from .errors import StrategyTreeError
 from .symmetry import Symmetry
 
-__all__ = ["KEPT", "SPENT", "GamePlugin", "TaskCount", "awaitable", "drop", "history_group",
+__all__ = ["KEPT", "SPENT", "GamePlugin", "Run", "TaskCount", "awaitable", "drop", "history_group",
            "on_this_thread", "task_words"]
 
 #: the runs whose tables a worker keeps (the last used)
@@ -97,6 +99,59 @@ def history_group(key: str, groups: dict, history: tuple[int, ...]) -> Symmetry:
             groups.clear()
         groups[history] = group
     return groups[history]
+
+
+class Run:
+    """A run on the cluster of ``client``: its spec (see the module doc) on every
+    worker while it lasts (:meth:`installed`), its tasks counted (``count``)
+    and those still out cancelled at its end."""
+
+    def __init__(self, client, spec: Any) -> None:
+        self.client, self.spec = client, spec
+        self.count = TaskCount(client)
+        self.futures: set = set()
+
+    @contextmanager
+    def installed(self, failed: type[Exception] = StrategyTreeError,
+                  passing: tuple[type[BaseException], ...] = ()) -> Iterator[None]:
+        """The spec on every worker (also those that join later) while the block
+        runs.  A cluster without workers, or one that fails (a task whose workers
+        all died, the scheduler gone), raises ``failed`` with one line; errors of
+        strategytree and ``passing`` go through."""
+        plugin = GamePlugin(self.spec)
+        try:
+            self.client.register_plugin(plugin)
+            if not self.count.look():
+                raise failed("the cluster has no workers")
+            yield
+        except (StrategyTreeError, *passing):
+            raise
+        except Exception as failure:
+            raise failed(f"the cluster failed: {type(failure).__name__}: {failure}") from None
+        finally:
+            try:
+                if self.futures:
+                    self.client.cancel(list(self.futures))
+                self.client.unregister_worker_plugin(plugin.name)
+            except Exception:  # the cluster is gone: nothing to tidy
+                pass
+
+    async def result(self, function: Callable, *args: object) -> Any:
+        """``function(key, *args)`` run as a task (``key``: the spec's), its answer;
+        counted while it runs, cancelled when the waiting is."""
+        future = self.client.submit(function, self.spec.key, *args, pure=False)
+        self.futures.add(future)
+        self.count.in_flight += 1
+        try:
+            answer = await awaitable(future, asyncio.get_running_loop())
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        finally:
+            self.count.in_flight -= 1
+            self.futures.discard(future)
+        self.count.finished += 1
+        return answer
 
 
 class TaskCount:

@@ -53,7 +53,6 @@ import numpy as np
 
 from .. import workers
 from ..checkpoint import CheckpointError
-from ..errors import StrategyTreeError
 from ..game import Game
 from ..symmetry import Symmetry
 from ..workers import GamePlugin, history_group
@@ -187,8 +186,7 @@ class Tasks:
 
     def __init__(self, client, game: Game, max_guesses: int | None, symmetry: bool, mode: int,
                  done: np.ndarray | None = None) -> None:
-        self.client = client
-        self.spec = Spec.of(game, max_guesses, symmetry, mode)
+        self.cluster = workers.Run(client, Spec.of(game, max_guesses, symmetry, mode))
         self.log: list[tuple[int, ...]] = []
         self.known: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.total_secrets = len(game.secrets)
@@ -196,7 +194,7 @@ class Tasks:
             raise CheckpointError("a checkpoint whose task records are not this search's")
         for row in np.zeros((0, RECORD), dtype=np.int64) if done is None else done:
             self.remember(*(int(x) for x in row))
-        self.count = workers.TaskCount(client)
+        self.count = self.cluster.count
         self.search = None
 
     # -- what the driver's Search asks
@@ -215,25 +213,11 @@ class Tasks:
         self.search = search
         if len(S) <= 2:
             return search.node(S, d, limit, sym, 0, 0)
-        plugin = GamePlugin(self.spec)
-        try:
-            self.client.register_plugin(plugin)
-            if not self.count.look():
-                raise SearchError("the cluster has no workers")
+        with self.cluster.installed(SearchError, passing=(Stopped,)):
             return asyncio.run(self.main(S, d, limit, sym))
-        except (Stopped, StrategyTreeError):
-            raise
-        except Exception as failure:  # a task failed (its workers died), the cluster is gone
-            raise SearchError(f"the cluster failed: {type(failure).__name__}: {failure}") from None
-        finally:
-            try:
-                self.client.unregister_worker_plugin(plugin.name)
-            except Exception:  # the cluster is gone: nothing to tidy
-                pass
 
     async def main(self, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
         """:meth:`node` of the root, stopped when the search's stop flag is set."""
-        self.loop = asyncio.get_running_loop()
         self.slots_total = PER_THREAD * self.count.threads
         self.slots = asyncio.Semaphore(self.slots_total)
         top = asyncio.ensure_future(self.node(S, d, limit, sym, (), 0, 0))  # the root: level 0
@@ -362,20 +346,12 @@ class Tasks:
             await self.slots.acquire()
         finally:
             self.count.waiting -= 1
-        self.count.in_flight += 1
         try:
-            future = self.client.submit(solve_task, self.spec.key, S, d, limit, played, history,
-                                        np.asarray(forces, dtype=np.int64),
-                                        np.asarray(bounds, dtype=np.int64), int(lb), pure=False)
-            try:
-                cost, found, rows, searched = await self.result(future)
-            except asyncio.CancelledError:
-                future.cancel()
-                raise
+            cost, found, rows, searched = await self.cluster.result(
+                solve_task, S, d, limit, played, history, np.asarray(forces, dtype=np.int64),
+                np.asarray(bounds, dtype=np.int64), int(lb))
         finally:
-            self.count.in_flight -= 1
             self.slots.release()
-        self.count.finished += 1
         p.stats[NODES] += searched
         if len(rows):
             cache_load(p.cache, rows)
@@ -390,7 +366,3 @@ class Tasks:
         """Note a finished task (for the checkpoint, and to run it never again)."""
         self.known[(key1, key2, first, count)] = (limit, cost, found)
         self.log.append((key1, key2, first, count, limit, cost, found))
-
-    def result(self, future) -> asyncio.Future:
-        """The result of a Dask future, awaitable in this loop."""
-        return workers.awaitable(future, self.loop)

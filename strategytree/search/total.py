@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from ..builders import colour_masks
-from ..errors import ArgumentError, StrategyTreeError
+from ..errors import ArgumentError
 from ..feedback import replies as reply_row
 from ..feedback import table as reply_table
 from ..game import Game
@@ -850,34 +850,14 @@ class OnCluster(RootBound):
         from .. import workers
 
         super().__init__(game, symmetry, root)
-        self.client = client
         settings = repr((game.pegs, game.colors, game.scoring, bool(symmetry), "total bound"))
         key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
-        self.spec = BoundSpec(replace(game), bool(symmetry), key)
-        self.count = workers.TaskCount(client)
-        self.futures: set = set()
+        self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key))
+        self.count = self.cluster.count
 
     def deepen(self, depth: int, reached: list[int]) -> None:
-        from .. import workers
-
-        plugin = workers.GamePlugin(self.spec)
-        try:
-            self.client.register_plugin(plugin)
-            if not self.count.look():
-                raise StrategyTreeError("the cluster has no workers")
+        with self.cluster.installed():
             super().deepen(depth, reached)
-        except StrategyTreeError:
-            raise
-        except Exception as failure:  # a task failed (its workers died), the cluster is gone
-            raise StrategyTreeError(f"the cluster failed: {type(failure).__name__}: {failure}"
-                                    ) from None
-        finally:
-            try:
-                if self.futures:
-                    self.client.cancel(list(self.futures))
-                self.client.unregister_worker_plugin(plugin.name)
-            except Exception:  # the cluster is gone: nothing to tidy
-                pass
 
     def threads(self) -> int:
         return PER_THREAD * self.count.threads
@@ -890,23 +870,7 @@ class OnCluster(RootBound):
             self.count.waiting -= 1
 
     async def run(self, i, batch, d, lead, nxt):
-        import asyncio
-
-        from .. import workers
-
         parts = self.guesses.parts(i)
-        future = self.client.submit(
-            bound_task, self.spec.key, [parts[j] for j in batch], d, int(lead), int(nxt),
-            [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most, pure=False)
-        self.futures.add(future)
-        self.count.in_flight += 1
-        try:
-            answer = await workers.awaitable(future, asyncio.get_running_loop())
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
-        finally:
-            self.count.in_flight -= 1
-            self.futures.discard(future)
-        self.count.finished += 1
-        return answer
+        return await self.cluster.result(
+            bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
+            [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most)
