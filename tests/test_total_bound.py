@@ -257,3 +257,37 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path) -> None:
         total_lower_bound(mastermind(3, 4), depth=2, checkpoint=saved)
     result = invoke(["bound", "--total", "-p", "3", "-c", "4", "--checkpoint", str(saved)])
     assert result.exit_code == 2 and "another search" in result.output
+
+
+def test_sigterm_keeps_the_checkpoint(console_script: list[str], tmp_path) -> None:
+    """Stopped by SIGTERM, the run saves what it proved and says where; a later
+    run starts from it."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from strategytree.checkpoint import load
+
+    saved = tmp_path / "bound.ckpt"
+    env = dict(os.environ, STRATEGYTREE_PROGRESS_SECONDS="0", COLUMNS="200", NO_COLOR="1")
+    args = [*console_script, "bound", "--total", "-p", "4", "-c", "7", "--depth", "8",
+            "--checkpoint", str(saved)]
+    run = subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    header = {"search": "total bound", "game": "MM(4,7)", "scoring": "black-white",
+              "codes": mastermind(4, 7).digest, "symmetry": True}
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        time.sleep(0.2)
+        found = load(saved, header) if saved.exists() else None
+        if found is not None and len(found["parts"]) >= 10:
+            break
+    run.send_signal(signal.SIGTERM)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 143, err
+    assert f"saved in {saved}" in err and "at least" in out
+    kept = load(saved, header)["parts"]
+    assert len(kept) >= 10
+    again = total_lower_bound(mastermind(4, 7), depth=2, checkpoint=saved)  # deeper parts kept
+    assert total_lower_bound(mastermind(4, 7), depth=2).bound <= again.bound <= 11228
