@@ -472,6 +472,8 @@ def total_lower_bound(
             saved.save()
         if progress is not None:
             detail = f"bound {runner.root:,} (depth {reached[0]} done)"
+            if runner.detail() and reached[0] < depth:
+                detail += "; " + runner.detail()
             if isinstance(runner, OnCluster):
                 detail += ", " + runner.count.detail()
             progress(Progress(runner.sets, None, UNIT, time.perf_counter() - started,
@@ -641,6 +643,7 @@ class RootBound:
         self.perfect = any(len(sizes) == n - 1 and wins
                            for sizes, wins in zip(root.sizes, root.wins))
         self.best = INF  # the least bound of a guess bounded whole at the depth under way
+        self.lead, self.depth = -1, 0  # the leading first guess, the depth its parts go to
         self.root = max(root.one_level(), self.floor)
         """the root's bound so far"""
 
@@ -648,6 +651,20 @@ class RootBound:
     def sets(self) -> int:
         """Sets bounded so far."""
         return self.counted
+
+    def detail(self) -> str:
+        """Where the depth under way stands, in words: the leading first guess,
+        its parts bounded, and the first guesses raised to the best."""
+        if self.lead < 0:
+            return ""
+        b = self.bounds()
+        guess = self.game.code_text(self.game.guesses[self.guesses.guesses[self.lead]])
+        done = sum(1 for x in self.done[self.lead] if x >= self.depth)
+        words = f"leading {guess}: {done}/{len(self.done[self.lead])} parts at depth {self.depth}"
+        if self.best < INF:
+            raised = sum(1 for i in range(len(b)) if b[i] >= self.best)
+            words += f", {raised}/{len(b)} first guesses at {self.best:,}"
+        return words
 
     def learn_part(self, i: int, j: int, bound: int, depth: int) -> None:
         """Start from ``bound`` (complete for ``depth``) for part ``j`` of first guess ``i``."""
@@ -703,6 +720,7 @@ class RootBound:
 
         b = self.bounds()
         lead = min(range(len(b)), key=lambda i: (b[i], self.order[i], i))
+        self.lead, self.depth = lead, d - 1
         self.best = INF
         others = sorted((i for i in range(len(b)) if i != lead), key=lambda i: b[i])
         first = [asyncio.ensure_future(self.refine(lead, batch, d - 1, lambda: INF))
