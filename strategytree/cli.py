@@ -191,7 +191,7 @@ Workers = Annotated[
     Optional[str],
     typer.Option(
         "--workers",
-        help="lookahead, optimal, bound: search on a local Dask cluster of N worker processes "
+        help="lookahead, optimal, bound, improve: search on a local Dask cluster of N worker processes "
         "(auto: one per core), started and stopped with the command.",
     ),
 ]
@@ -199,7 +199,7 @@ Scheduler = Annotated[
     Optional[str],
     typer.Option(
         "--scheduler",
-        help="lookahead, optimal, bound: search on the Dask cluster of this scheduler (e.g. "
+        help="lookahead, optimal, bound, improve: search on the Dask cluster of this scheduler (e.g. "
         "tcp://host:8786; default $STRATEGYTREE_SCHEDULER).",
     ),
 ]
@@ -1570,6 +1570,8 @@ def improve_command(
     source_format: SourceFormat = None,
     max_input_mb: MaxInputMb = MAX_INPUT_MB,
     force: Force = False,
+    workers: Workers = None,
+    scheduler: Scheduler = None,
 ) -> None:
     """Make a strategy better (never worse) by searching its subtrees again.
 
@@ -1578,7 +1580,9 @@ def improve_command(
     exact search or greedily.  The best so far is written to -o (atomically) as
     it improves and when the --budget ends or the run is stopped (Ctrl-C,
     SIGTERM, SIGHUP: exit 130, 143, 129); with --checkpoint, a later run resumes.
-    An invalid input is refused with the verifier's report (exit 1).
+    With --workers or --scheduler, the subtrees solved exactly are solved side by
+    side on a Dask cluster.  An invalid input is refused with the verifier's
+    report (exit 1).
     """
     from .improve import ImproveError, improve, parse_budget
     from .notation import dump
@@ -1595,11 +1599,11 @@ def improve_command(
             _print_report(before)
             raise typer.Exit(EXIT_INVALID)
         started = time.perf_counter()
-        with _progress("improving", game) as show:
+        with _cluster(workers, scheduler) as client, _progress("improving", game) as show:
             best = improve(
                 strategy, game, exact_below=exact_below, widths=widths, budget_seconds=seconds,
                 max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
-                on_better=lambda better: dump(better, output, force=True),
+                on_better=lambda better: dump(better, output, force=True), client=client,
             )
         took = time.perf_counter() - started
         report = verify(best, game)

@@ -272,6 +272,14 @@ class Index:
             self.syms[i] = (sym.after(self.game.guesses[g]), played | int(self.masks[g]))
         return self.syms[i]
 
+    def history(self, i: int) -> tuple[int, ...]:
+        """The guesses (indices) played before node ``i``, from this index's root."""
+        played = []
+        while self.parent[i] >= 0:
+            i = self.parent[i]
+            played.append(self.guess[i])
+        return tuple(reversed(played))
+
     def replace(self, i: int, node: Node, total: int, depth: int) -> None:
         """Put ``node`` in the place of node ``i`` (its old subtree is forgotten)."""
         parent = self.parent[i]
@@ -345,8 +353,9 @@ class Improver:
 
     def __init__(self, strategy: Strategy, game: Game, *, exact_below: int,
                  widths: tuple[int, ...], rules: Sequence[str], max_guesses: int | None,
-                 stop: threading.Event, tally: Tally) -> None:
+                 stop: threading.Event, tally: Tally, client: object | None = None) -> None:
         self.game = game
+        self.cluster = None if client is None else ExactOnCluster(client, game, max_guesses)
         self.exact_below = exact_below
         self.widths = widths
         self.max_guesses = max_guesses
@@ -436,6 +445,11 @@ class Improver:
         whole cannot get below it."""
         saved = 0
         tops = self.small_tops(index)
+        if self.cluster is not None and index is self.index:
+            saved = self.cluster.exact_pass(self, tops)
+            if after is not None and saved:
+                after()
+            return saved
         slack = sum(index.total[i] - int(self.lbt[len(index.sets[i])]) for i in tops)
         for i in tops:
             self.check()
@@ -449,20 +463,30 @@ class Improver:
             if index is self.index:
                 self.tally.where = f"{index.where(i)} ({len(S)} secrets)"
             sym, played = index.symmetry(i)
-            found = self.exact.solve(S, level, sym, played, total)
-            self.tally.searched += 1
-            if found is not None:
-                cost, node = found
-                depth = Index(self.game, node, S, level, sym, played, self.exact.masks).depth[0]
-                if self.fits(level, depth):
-                    with self.lock:
-                        index.replace(i, node, cost, depth)
-                    saved += total - cost
-                    self.better(index)
-                    key = set_key(S, level, cost)
-            self.done.add(key)
+            saved += self.take(index, i, self.exact.solve(S, level, sym, played, total))
         if after is not None and saved:
             after()
+        return saved
+
+    def take(self, index: Index, i: int, found: tuple[int, Node] | None) -> int:
+        """Put the exact search's answer for node ``i`` (``(total, subtree)``, or
+        None: nothing better) in place when it keeps within the guesses allowed;
+        the guesses saved.  The node is noted as tried."""
+        S, level, total = index.sets[i], index.level[i], index.total[i]
+        self.tally.searched += 1
+        key = set_key(S, level, total)
+        saved = 0
+        if found is not None:
+            cost, node = found
+            sym, played = index.symmetry(i)
+            depth = Index(self.game, node, S, level, sym, played, self.exact.masks).depth[0]
+            if self.fits(level, depth):
+                with self.lock:
+                    index.replace(i, node, cost, depth)
+                saved = total - cost
+                self.better(index)
+                key = set_key(S, level, cost)
+        self.done.add(key)
         return saved
 
     def better(self, index: Index) -> None:
@@ -657,6 +681,7 @@ def improve(
     checkpoint: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
     on_better: Callable[[Strategy], None] | None = None,
+    client: object | None = None,
 ) -> Strategy:
     """A strategy for ``game`` never worse than ``strategy`` (see the module doc).
 
@@ -668,7 +693,9 @@ def improve(
     about four times a second (:class:`~strategytree.progress.Progress`: subtrees
     searched, the best total, guesses saved, where the run works); ``on_better``:
     called with the best strategy so far after improvements (at most once every
-    :data:`BETTER_EVERY` seconds) and at the end.
+    :data:`BETTER_EVERY` seconds) and at the end; ``client`` (a
+    ``distributed.Client``): the exact pass's subtrees are solved by tasks on
+    its workers, side by side (:class:`ExactOnCluster`).
 
     Raises :class:`ImproveError` (with the verifier's report) for an invalid
     strategy; KeyboardInterrupt (Ctrl-C) once the run has stopped and handed
@@ -697,7 +724,7 @@ def improve(
     stop = threading.Event()
     tally = Tally()
     run = Improver(strategy, game, exact_below=exact_below, widths=widths, rules=rules,
-                   max_guesses=max_guesses, stop=stop, tally=tally)
+                   max_guesses=max_guesses, stop=stop, tally=tally, client=client)
     tally.saved = report.total - run.total
     if saved is not None and checkpoint is not None and resumed is not None:
         run.done = resumed[1]
@@ -781,3 +808,97 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
     if interrupted:
         raise KeyboardInterrupt
     return Strategy(run.index.node[0], source=source)
+
+
+# -- on a Dask cluster ----------------------------------------------------------------
+#: tasks in flight per worker thread (the exact pass's subtrees are independent)
+PER_THREAD = 2
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """What a worker needs to solve subtrees exactly (see :mod:`strategytree.workers`)."""
+
+    game: Game
+    max_guesses: int | None
+    symmetry: bool
+    key: str
+
+
+class ExactOnCluster:
+    """The exact pass of :class:`Improver` on a Dask cluster: every small top
+    not tried yet is a task (:func:`exact_task`: the set, the guesses played
+    before it, the limit: its total now), :data:`PER_THREAD` per worker thread
+    in flight, the largest first; each answer is put in place as it comes
+    (the nodes are disjoint, so the order does not matter).  Each worker builds
+    the exact search's tables once (:class:`Exact`) for every task of the run."""
+
+    def __init__(self, client, game: Game, max_guesses: int | None) -> None:
+        from . import workers
+
+        settings = repr((game.pegs, game.colors, game.scoring, max_guesses, "improve"))
+        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
+        self.cluster = workers.Run(client, _Spec(replace(game), max_guesses, True, key))
+
+    def exact_pass(self, run: Improver, tops: list[int]) -> int:
+        """Solve the tops of the whole tree's index on the workers; the guesses saved."""
+        import asyncio
+
+        index = run.index
+        todo = [i for i in tops if set_key(index.sets[i], index.level[i], index.total[i])
+                not in run.done]
+        if not todo:
+            return 0
+        with self.cluster.installed(passing=(Stop,)):
+            return asyncio.run(self.solve_all(run, index, todo))
+
+    async def solve_all(self, run: Improver, index: Index, todo: list[int]) -> int:
+        import asyncio
+
+        from . import workers
+
+        slots = asyncio.Semaphore(PER_THREAD * self.cluster.count.threads)
+        saved = [0]
+
+        async def one(i: int) -> None:
+            async with slots:
+                if run.stop.is_set():
+                    return
+                S, level = index.sets[i], index.level[i]
+                found = await self.cluster.result(exact_task, S, level, index.history(i),
+                                                  index.symmetry(i)[1], index.total[i])
+            saved[0] += run.take(index, i, found)
+            run.tally.where = f"{self.cluster.count.detail()} ({len(todo)} subtrees)"
+            run.check()
+
+        solving = [asyncio.ensure_future(one(i)) for i in todo]
+        try:
+            while solving:
+                done, _ = await asyncio.wait(solving, timeout=0.25,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    solving.remove(future)
+                    future.result()  # (raises Stop, or a failure of the cluster)
+                if run.stop.is_set():
+                    raise Stop
+        finally:
+            await workers.drop(solving)
+        return saved[0]
+
+
+def exact_task(key: str, S: np.ndarray, level: int, history: tuple[int, ...], played: int,
+               limit: int) -> tuple[int, Node] | None:
+    """Run on a worker: :meth:`Exact.solve` of the secrets ``S`` after the
+    guesses ``history`` (``played``: their colours), under ``limit``."""
+    from . import workers
+
+    started = time.thread_time()
+    exact, groups = workers.on_this_thread(
+        key, lambda spec: Exact(spec.game, spec.max_guesses, threading.Event()),
+        lambda home, first: home if first else Exact(home.game, home.max_guesses,
+                                                     threading.Event()))
+    sym = workers.history_group(key, groups, history)
+    try:
+        return exact.solve(S, level, sym, played, limit)
+    finally:
+        workers.SPENT[0] += time.thread_time() - started
