@@ -291,3 +291,21 @@ def test_sigterm_keeps_the_checkpoint(console_script: list[str], tmp_path) -> No
     assert len(kept) >= 10
     again = total_lower_bound(mastermind(4, 7), depth=2, checkpoint=saved)  # deeper parts kept
     assert total_lower_bound(mastermind(4, 7), depth=2).bound <= again.bound <= 11228
+
+
+@pytest.mark.parametrize("game", [mastermind(4, 6), mastermind(4, 7), bulls_and_cows()],
+                         ids=lambda g: g.name)
+def test_two_levels_is_the_least_over_the_first_guesses(game) -> None:
+    """The root's answer at depth 2 is, by definition, the least over the first
+    guesses of ``n`` plus each part's depth-1 bound, worked out here guess by
+    guess with the same bounder."""
+    from strategytree.search.total import INF, RootGuesses, SetBounder, branching
+
+    root, bounder = RootGuesses(game, True), SetBounder(game, True)
+    most = max(1, min(branching(game), max(len(k) for k in root.sizes)))
+    n = len(game.secrets)
+    sums = []
+    for i, g in enumerate(root.guesses):
+        sym = root.sym.after(game.guesses[g])
+        sums.append(n + sum(bounder.bound(p, 1, INF, sym, most=most)[0] for p in root.parts(i)))
+    assert total_lower_bound(game, depth=2).bound == max(min(sums), root.one_level())
