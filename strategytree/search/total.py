@@ -32,13 +32,12 @@ over the guesses is a valid bound of the set at every moment: a run stopped
 from __future__ import annotations
 
 import copy
-import hashlib
 import heapq
 import os
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -430,7 +429,8 @@ def total_lower_bound(
     ``checkpoint``: a file that keeps the bound of every part of a first guess as
     it is proved, and from which a later run (of any depth, in-process or on a
     cluster) starts.  ``client`` (a ``distributed.Client``): the parts of the
-    first guesses are bounded by tasks on its workers (:class:`OnCluster`).
+    first guesses are bounded by tasks on its workers
+    (:class:`~strategytree.search.total_tasks.OnCluster`).
 
     >>> from strategytree.game import mastermind
     >>> total_lower_bound(mastermind(4, 6), depth=1).bound
@@ -452,8 +452,12 @@ def total_lower_bound(
                       depth, True)
     saved = PartsKept(checkpoint, game, symmetry) if checkpoint is not None else None
     root = RootGuesses(game, symmetry)
-    runner = InProcess(game, symmetry, root) if client is None else \
-        OnCluster(client, game, symmetry, root)
+    if client is None:
+        runner = InProcess(game, symmetry, root)
+    else:
+        from .total_tasks import OnCluster  # dask.distributed: imported only when used
+
+        runner = OnCluster(client, game, symmetry, root)
     if saved is not None:
         saved.restore(runner)
         runner.noted = saved.note
@@ -474,7 +478,7 @@ def total_lower_bound(
             detail = f"bound {runner.root:,} (depth {reached[0]} done)"
             if runner.detail() and reached[0] < depth:
                 detail += "; " + runner.detail()
-            if isinstance(runner, OnCluster):
+            if client is not None:
                 detail += ", " + runner.count.detail()
             progress(Progress(runner.sets, None, UNIT, time.perf_counter() - started,
                               detail=detail))
@@ -615,7 +619,8 @@ def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d:
 class RootBound:
     """The root of :func:`total_lower_bound`: the first guesses (:class:`RootGuesses`)
     bounded deeper and deeper, their parts bounded by :class:`SetBounder` in this
-    process (:class:`InProcess`) or in tasks on a Dask cluster (:class:`OnCluster`).
+    process (:class:`InProcess`) or in tasks on a Dask cluster
+    (:class:`~strategytree.search.total_tasks.OnCluster`).
 
     At each depth ``d``, the guess of least bound has all its parts bounded at
     ``d - 1`` (smallest first, in runs of :data:`PART_MIN` secrets side by side),
@@ -811,84 +816,3 @@ class InProcess(RootBound):
         found = refine_parts(self.bounder, self.groups[g], [parts[j] for j in batch], d, lead,
                              nxt, [self.cur[i][j] for j in batch], self.most)
         return found, 0
-
-
-# -- on a Dask cluster ----------------------------------------------------------------------
-#: tasks in flight per worker thread (each starts with the tightest cap known)
-PER_THREAD = 1
-
-
-@dataclass(frozen=True)
-class BoundSpec:
-    """What a worker needs to bound sets of a game (see :mod:`strategytree.workers`)."""
-
-    game: Game
-    """the game (without the tables derived from it: each worker makes them)"""
-    symmetry: bool
-    """whether symmetry is used"""
-    key: str
-    """names the run: the key of the workers' tables"""
-
-
-def worker_bounder(key: str) -> tuple[SetBounder, dict]:
-    """This worker thread's bounder of the run ``key`` (the reply table built once
-    per worker, a memo of bounds per thread), and its memo of symmetry groups."""
-    from .. import workers
-
-    return workers.on_this_thread(key, lambda spec: SetBounder(spec.game, spec.symmetry),
-                                  lambda home, first: home if first else home.sibling())
-
-
-def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
-               cur: list[int], history: tuple[int, ...], most: int
-               ) -> tuple[list[tuple[int, int]], int]:
-    """Run on a worker: :func:`refine_parts` after the guesses ``history``, and
-    the sets bounded."""
-    from .. import workers
-
-    started = time.thread_time()
-    bounder, groups = worker_bounder(key)
-    sym = workers.history_group(key, groups, history)
-    before = bounder.sets
-    found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most)
-    workers.SPENT[0] += time.thread_time() - started
-    return found, bounder.sets - before
-
-
-class OnCluster(RootBound):
-    """:class:`RootBound` with its parts bounded by tasks of a Dask cluster, at
-    most :data:`PER_THREAD` per worker thread in flight (each starts with the
-    tightest goal known); the driver needs no reply table.  A task
-    (:func:`bound_task`) carries the parts (int32 indices), their bounds so far,
-    the depth, the goal and the guess played; a worker builds the reply table
-    once and keeps a memo of the sets it bounded for every task of the run.  A
-    worker killed mid-run is replaced by Dask and its task run again."""
-
-    def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses) -> None:
-        from .. import workers
-
-        super().__init__(game, symmetry, root)
-        settings = repr((game.pegs, game.colors, game.scoring, bool(symmetry), "total bound"))
-        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
-        self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key))
-        self.count = self.cluster.count
-
-    def deepen(self, depth: int, reached: list[int]) -> None:
-        with self.cluster.installed():
-            super().deepen(depth, reached)
-
-    def threads(self) -> int:
-        return PER_THREAD * self.count.threads
-
-    async def acquire(self) -> None:
-        self.count.waiting += 1
-        try:
-            await self.slots.acquire()
-        finally:
-            self.count.waiting -= 1
-
-    async def run(self, i, batch, d, lead, nxt):
-        parts = self.guesses.parts(i)
-        return await self.cluster.result(
-            bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
-            [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most)

@@ -1,0 +1,97 @@
+"""The total bound (:func:`strategytree.search.total.total_lower_bound`) on a Dask
+cluster: its root (:class:`~strategytree.search.total.RootBound`) in the driver,
+the runs over the first guesses' parts as tasks.
+
+Each worker builds the game's reply table once (:mod:`strategytree.workers`)
+and keeps a memo of the sets it bounded for every task of the run; a task
+(:func:`bound_task`) carries its parts, their bounds so far, the depth, the
+goal and the guess played.  Imported only when a run has a
+``distributed.Client``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .. import workers
+from ..game import Game
+from .total import RootBound, RootGuesses, SetBounder, refine_parts
+
+__all__ = ["PER_THREAD", "BoundSpec", "OnCluster", "bound_task"]
+
+#: tasks in flight per worker thread (each starts with the tightest cap known)
+PER_THREAD = 1
+
+
+@dataclass(frozen=True)
+class BoundSpec:
+    """What a worker needs to bound sets of a game (see :mod:`strategytree.workers`)."""
+
+    game: Game
+    """the game (without the tables derived from it: each worker makes them)"""
+    symmetry: bool
+    """whether symmetry is used"""
+    key: str
+    """names the run: the key of the workers' tables"""
+
+
+def worker_bounder(key: str) -> tuple[SetBounder, dict]:
+    """This worker thread's bounder of the run ``key`` (the reply table built once
+    per worker, a memo of bounds per thread), and its memo of symmetry groups."""
+    return workers.on_this_thread(key, lambda spec: SetBounder(spec.game, spec.symmetry),
+                                  lambda home, first: home if first else home.sibling())
+
+
+def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
+               cur: list[int], history: tuple[int, ...], most: int
+               ) -> tuple[list[tuple[int, int]], int]:
+    """Run on a worker: :func:`~strategytree.search.total.refine_parts` after the
+    guesses ``history``, and the sets bounded."""
+    started = time.thread_time()
+    bounder, groups = worker_bounder(key)
+    sym = workers.history_group(key, groups, history)
+    before = bounder.sets
+    found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most)
+    workers.SPENT[0] += time.thread_time() - started
+    return found, bounder.sets - before
+
+
+class OnCluster(RootBound):
+    """:class:`~strategytree.search.total.RootBound` with its parts bounded by tasks of a Dask cluster, at
+    most :data:`PER_THREAD` per worker thread in flight (each starts with the
+    tightest goal known); the driver needs no reply table.  A task
+    (:func:`bound_task`) carries the parts (int32 indices), their bounds so far,
+    the depth, the goal and the guess played; a worker builds the reply table
+    once and keeps a memo of the sets it bounded for every task of the run.  A
+    worker killed mid-run is replaced by Dask and its task run again."""
+
+    def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses) -> None:
+        super().__init__(game, symmetry, root)
+        settings = repr((game.pegs, game.colors, game.scoring, bool(symmetry), "total bound"))
+        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
+        self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key))
+        self.count = self.cluster.count
+
+    def deepen(self, depth: int, reached: list[int]) -> None:
+        with self.cluster.installed():
+            super().deepen(depth, reached)
+
+    def threads(self) -> int:
+        return PER_THREAD * self.count.threads
+
+    async def acquire(self) -> None:
+        self.count.waiting += 1
+        try:
+            await self.slots.acquire()
+        finally:
+            self.count.waiting -= 1
+
+    async def run(self, i, batch, d, lead, nxt):
+        parts = self.guesses.parts(i)
+        return await self.cluster.result(
+            bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
+            [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most)
