@@ -231,31 +231,39 @@ def set_key(S, dkey):
     return (h1, h2)
 
 
-_KEY = types.UniTuple(types.int64, 2)
-_VALUE = types.UniTuple(types.int64, 3)
+# keyed by the first hash alone (an int64 hashes in no time, where a pair of them
+# compiles numba's tuple hashing: a second of every first compile); the second
+# hash is kept in the value and checked, so two sets sharing the first hash are
+# never taken one for the other (the later one replaces the earlier: a miss)
+_KEY = types.int64
+_VALUE = types.UniTuple(types.int64, 4)
 
 
 # the cache is only touched by compiled code: typed-dict methods called from
 # Python are compiled afresh in every process (seconds)
 @njit(cache=True)
 def new_cache():
-    """An empty cache: (key of a set) -> (cost, best guess or -1, 2 * size + exact)."""
+    """An empty cache: (first key of a set) -> (second key, cost, best guess or -1,
+    2 * size + exact)."""
     return Dict.empty(key_type=_KEY, value_type=_VALUE)
 
 
 @njit(cache=True)
 def cache_get(cache, S, dkey):
     """(cost, guess, 2 * size + exact) stored for the set ``S``, or (-1, -1, -1)."""
-    key = set_key(S, dkey)
-    if key in cache:
-        return cache[key]
+    key1, key2 = set_key(S, dkey)
+    if key1 in cache:
+        entry = cache[key1]
+        if entry[0] == key2:
+            return (entry[1], entry[2], entry[3])
     return (np.int64(-1), np.int64(-1), np.int64(-1))
 
 
 @njit(cache=True)
 def cache_put(cache, S, dkey, cost, guess, flags):
     """Store (cost, guess, flags) for the set ``S``."""
-    cache[set_key(S, dkey)] = (np.int64(cost), np.int64(guess), np.int64(flags))
+    key1, key2 = set_key(S, dkey)
+    cache[key1] = (key2, np.int64(cost), np.int64(guess), np.int64(flags))
 
 
 @njit(cache=True)
@@ -264,38 +272,35 @@ def cache_rows(cache, min_size):
     (key, key, cost, guess, flags), in the order they were first stored."""
     count = 0
     for value in cache.values():
-        if value[2] >> 1 >= min_size:
+        if value[3] >> 1 >= min_size:
             count += 1
     out = np.empty((count, 5), dtype=np.int64)
     i = 0
     for key, value in cache.items():
-        if value[2] >> 1 >= min_size:
-            out[i, 0] = key[0]
-            out[i, 1] = key[1]
-            out[i, 2] = value[0]
-            out[i, 3] = value[1]
-            out[i, 4] = value[2]
+        if value[3] >> 1 >= min_size:
+            out[i, 0] = key
+            for x in range(4):
+                out[i, 1 + x] = value[x]
             i += 1
     return out
 
 
 @njit(cache=True)
 def changed_rows(cache, min_size, known):
-    """:func:`cache_rows` of the entries new or changed since ``known`` (the values,
-    (cost, guess, flags) rows in the cache's order, at the last call), and the
-    values now (to give to the next call)."""
-    values = np.empty((len(cache), 3), dtype=np.int64)
+    """:func:`cache_rows` of the entries new or changed since ``known`` (the
+    values, rows in the cache's order, at the last call), and the values now (to
+    give to the next call)."""
+    values = np.empty((len(cache), 4), dtype=np.int64)
     changed = np.zeros(len(cache), dtype=np.bool_)
     count = 0
     i = 0  # (numba: no enumerate over a typed dict's views)
     for value in cache.values():
-        values[i, 0] = value[0]
-        values[i, 1] = value[1]
-        values[i, 2] = value[2]
-        if value[2] >> 1 >= min_size and (
-            i >= known.shape[0]
-            or known[i, 0] != value[0] or known[i, 1] != value[1] or known[i, 2] != value[2]
-        ):
+        same = i < known.shape[0]
+        for x in range(4):
+            values[i, x] = value[x]
+            if same and known[i, x] != value[x]:
+                same = False
+        if value[3] >> 1 >= min_size and not same:
             changed[i] = True
             count += 1
         i += 1
@@ -304,9 +309,9 @@ def changed_rows(cache, min_size, known):
     j = 0
     for key in cache:
         if changed[i]:
-            out[j, 0] = key[0]
-            out[j, 1] = key[1]
-            out[j, 2:] = values[i]
+            out[j, 0] = key
+            for x in range(4):
+                out[j, 1 + x] = values[i, x]
             j += 1
         i += 1
     return out, values
@@ -316,7 +321,7 @@ def changed_rows(cache, min_size, known):
 def cache_load(cache, rows):
     """Store the rows of :func:`cache_rows` (later rows win)."""
     for i in range(rows.shape[0]):
-        cache[(rows[i, 0], rows[i, 1])] = (rows[i, 2], rows[i, 3], rows[i, 4])
+        cache[rows[i, 0]] = (rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4])
 
 
 # -- the steps -----------------------------------------------------------------------
@@ -349,14 +354,13 @@ def enter(f, S, lbtab, captab, dkeyed, cache, stats):
             return True, lb
         if n == 2:
             return True, lbt[2]
-        key = set_key(S, d if dkeyed else 0)
-        f.key1 = key[0]
-        f.key2 = key[1]
-        if key in cache:
-            entry = cache[key]
-            if (entry[2] & 1) != 0 or entry[0] >= f.limit:
-                return True, entry[0]
-            lb = max(lb, entry[0])
+        f.key1, f.key2 = set_key(S, d if dkeyed else 0)
+        if f.key1 in cache:
+            entry = cache[f.key1]
+            if entry[0] == f.key2:
+                if (entry[3] & 1) != 0 or entry[1] >= f.limit:
+                    return True, entry[1]
+                lb = max(lb, entry[1])
     f.lb = lb
     stats[NODES] += 1
     return False, np.int64(0)
@@ -448,7 +452,7 @@ def replies_bound(n, touched, win):
 def settle(f, cache, cost, g, n):
     """The level's set of ``n`` secrets costs exactly ``cost``, with ``g`` first:
     cache it."""
-    cache[(f.key1, f.key2)] = (cost, np.int64(g), np.int64(2 * n + 1))
+    cache[f.key1] = (f.key2, cost, np.int64(g), np.int64(2 * n + 1))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -706,7 +710,7 @@ def finish(f, cache):
         settle(f, cache, f.best, f.best_guess, n)
         return f.best
     bound = max(f.lb, f.fail)
-    cache[(f.key1, f.key2)] = (bound, np.int64(-1), np.int64(2 * n))
+    cache[f.key1] = (f.key2, bound, np.int64(-1), np.int64(2 * n))
     return bound
 
 

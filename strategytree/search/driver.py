@@ -111,7 +111,7 @@ class Saver:
     def __init__(self, path: Path, header: dict) -> None:
         self.file = Checkpoint(path, header)
         self.started = False
-        self.known = np.zeros((0, 3), dtype=np.int64)
+        self.known = np.zeros((0, 4), dtype=np.int64)
         self.tasks_saved = 0
 
     def save(self, p: Problem, tasks: np.ndarray | None = None) -> None:
