@@ -569,15 +569,18 @@ class PartsKept:
         if found is None:
             self.file.rewrite({"parts": self.rows})
         self.new: list[tuple[int, int, int, int]] = []
+        self.lock = threading.Lock()  # noted by the bounding thread, saved by the caller's
         self.last = time.perf_counter()
 
     def note(self, guess: int, part: int, bound: int, depth: int) -> None:
         """Keep a part's bound (saved at the next :meth:`save`)."""
-        self.new.append((guess, part, bound, depth))
+        with self.lock:
+            self.new.append((guess, part, bound, depth))
 
     def save(self) -> None:
         """Append the parts bounded since the last save."""
-        new, self.new = self.new, []
+        with self.lock:
+            new, self.new = self.new, []
         self.last = time.perf_counter()
         if new:
             self.file.append({"parts": np.array(new, dtype=np.int64).reshape(-1, 4)})
