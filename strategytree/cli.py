@@ -265,6 +265,22 @@ Also = Annotated[
         "completions compete, e.g. parts,expected.",
     ),
 ]
+Complete = Annotated[
+    Optional[str],
+    typer.Option(
+        "--complete",
+        help="lookahead: complete the big parts below each guess tried by a lookahead of "
+        "these widths (e.g. 3) instead of greedily.",
+    ),
+]
+CompleteAbove = Annotated[
+    Optional[int],
+    typer.Option(
+        "--complete-above",
+        help="lookahead, with --complete: the parts of more than this many secrets get it "
+        "\\[default: 400].",
+    ),
+]
 MaxGuesses = Annotated[
     Optional[int],
     typer.Option("--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret."),
@@ -896,6 +912,8 @@ def generate_command(
     method: Method = "greedy",
     widths: LookaheadWidths = "8,4",
     also: Also = "",
+    complete: Complete = None,
+    complete_above: CompleteAbove = None,
     max_guesses: MaxGuesses = None,
     checkpoint: SearchCheckpoint = None,
     as_json: JsonOption = False,
@@ -921,7 +939,8 @@ def generate_command(
     from .notation import dump
     from .verify import verify
 
-    asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also)
+    asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also,
+                   complete=complete, complete_above=complete_above)
     try:  # an option without effect in the method asked for: before any work
         check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint,
                      client=workers or scheduler)

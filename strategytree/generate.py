@@ -6,7 +6,9 @@ method      what it builds                                    the arguments it t
 greedy      a one-step rule at every node (:mod:`.builders`)  ``rule``, ``pool``, ``seed``,
                                                               ``first``
 lookahead   the rule's best guesses searched level by level   ``rule``, ``widths``, ``also``,
-            (:mod:`.lookahead`)                               ``checkpoint``, ``client``
+            (:mod:`.lookahead`)                               ``complete``,
+                                                              ``complete_above``,
+                                                              ``checkpoint``, ``client``
 optimal     the exact search (:mod:`.search`)                 ``max_guesses``, ``checkpoint``
 ==========  ================================================  =================================
 
@@ -43,7 +45,7 @@ from collections.abc import Sequence
 from .builders import build_greedy, draws_at_random
 from .errors import ArgumentError
 from .game import Game
-from .lookahead import build_lookahead
+from .lookahead import COMPLETE_ABOVE, build_lookahead
 from .progress import ProgressCallback
 from .tree import Strategy
 
@@ -56,7 +58,7 @@ METHODS = ("greedy", "lookahead", "optimal")
 #: the arguments each method takes (besides the game and ``symmetry``)
 TAKES = {
     "greedy": ("rule", "pool", "seed", "first"),
-    "lookahead": ("rule", "widths", "also", "checkpoint", "client"),
+    "lookahead": ("rule", "widths", "also", "complete", "complete_above", "checkpoint", "client"),
     "optimal": ("max_guesses", "checkpoint", "client"),
 }
 
@@ -73,6 +75,8 @@ def check_method(
     first: str | None = None,
     widths: Sequence[int] | str | None = None,
     also: Sequence[str] | str | None = None,
+    complete: Sequence[int] | str | None = None,
+    complete_above: int | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     client: object | None = None,
@@ -84,7 +88,8 @@ def check_method(
         raise ArgumentError(f"unknown method {method!r}; choose greedy, lookahead or optimal")
     given = {
         "rule": rule, "pool": pool, "seed": seed, "first": first, "widths": widths,
-        "also": also, "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
+        "also": also, "complete": complete, "complete_above": complete_above,
+        "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
     }
     for name, value in given.items():
         if value is not None and name not in TAKES[method]:
@@ -95,6 +100,9 @@ def check_method(
                 f"{{{name}}} has no effect with {{method}} (it is for the {' and '.join(takers)} "
                 "methods)", **{name: value}, method=method,
             )
+    if complete_above is not None and not complete:
+        raise ArgumentError("{complete_above} has no effect without {complete}",
+                            complete_above=complete_above, complete=True)
     if seed is not None and not draws_at_random(rule or DEFAULTS["rule"], pool or DEFAULTS["pool"]):
         raise ArgumentError(
             "{seed} has no effect: nothing is drawn at random (the random rule, "
@@ -113,6 +121,8 @@ def generate(
     symmetry: bool = True,
     widths: Sequence[int] | str | None = None,
     also: Sequence[str] | str | None = None,
+    complete: Sequence[int] | str | None = None,
+    complete_above: int | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
@@ -129,14 +139,16 @@ def generate(
     """
     check_method(
         method, rule=rule, pool=pool, seed=seed, first=first, widths=widths, also=also,
-        max_guesses=max_guesses, checkpoint=checkpoint, client=client,
+        complete=complete, complete_above=complete_above, max_guesses=max_guesses,
+        checkpoint=checkpoint, client=client,
     )
     rule = rule or DEFAULTS["rule"]
     if method == "lookahead":
         return build_lookahead(
             game, rule, DEFAULTS["widths"] if widths is None else widths, symmetry=symmetry,
             checkpoint=checkpoint, also=DEFAULTS["also"] if also is None else also,
-            progress=progress, client=client,
+            progress=progress, client=client, complete=complete or (),
+            complete_above=COMPLETE_ABOVE if complete_above is None else complete_above,
         )
     if method == "optimal":
         from . import search  # numba compiles its kernels: imported only when used

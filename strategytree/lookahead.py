@@ -20,6 +20,12 @@ whole game per level searched, so the widths trade time for quality:
 ``(16, 8, 8, 4, 2)`` a long run
 ===================  ==============================================
 
+The completions need not be greedy: with ``complete`` (widths, e.g. ``(3,)``),
+every part of more than ``complete_above`` secrets below a shortlisted guess is
+completed by a lookahead of those widths (itself completing greedily), so the
+guesses near the root are judged by better subtrees than greedy ones, at a
+price of about the inner width per such part.
+
 Given a ``distributed.Client``, the same search runs on a Dask cluster: the
 completions of the shortlists and the searches of the smaller parts below a
 kept guess are tasks (:class:`_OnCluster`), and the tree is the in-process one.
@@ -57,21 +63,23 @@ from .words import plural
 __all__ = ["build_lookahead", "parse_widths"]
 
 
-def parse_widths(text: str) -> tuple[int, ...]:
-    """Widths written as text, ``8,8,4``, as numbers (each at least 1).
+def parse_widths(text: str, *, argument: str = "widths") -> tuple[int, ...]:
+    """Widths written as text, ``8,8,4``, as numbers (each at least 1); an error
+    names the text as ``argument``.
 
     >>> parse_widths("8, 8,4")
     (8, 8, 4)
     """
     items = text.split(",")
+    named = {argument: text}
     if text.strip() and not all(w.strip() for w in items):
-        raise ArgumentError("{widths}: a width is missing between two commas", widths=text)
+        raise ArgumentError(f"{{{argument}}}: a width is missing between two commas", **named)
     try:
         widths = tuple(int(w) for w in items if w.strip())
     except ValueError:
-        raise ArgumentError("{widths}: expected numbers such as 8,8,4", widths=text) from None
+        raise ArgumentError(f"{{{argument}}}: expected numbers such as 8,8,4", **named) from None
     if any(w < 1 for w in widths):
-        raise ArgumentError("{widths}: every width must be at least 1", widths=text)
+        raise ArgumentError(f"{{{argument}}}: every width must be at least 1", **named)
     return widths
 
 
@@ -102,6 +110,8 @@ class _Count:
 
 #: seconds between two saves of a checkpoint
 CHECKPOINT_EVERY = 5.0
+#: with ``complete``: the parts of more than this many secrets get the inner search
+COMPLETE_ABOVE = 400
 
 
 def build_lookahead(
@@ -114,6 +124,8 @@ def build_lookahead(
     checkpoint: str | os.PathLike[str] | None = None,
     also: Sequence[str] | str = (),
     client: object | None = None,
+    complete: Sequence[int] | str = (),
+    complete_above: int = COMPLETE_ABOVE,
 ) -> Strategy:
     """A strategy for ``game`` found by searching the ``widths[d]`` best guesses
     of ``rule`` at depth ``d`` (see the module doc).
@@ -130,6 +142,10 @@ def build_lookahead(
     ``progress`` is called after each node decided by search, with the nodes
     decided so far (its detail: completions built, guesses saved).
 
+    ``complete`` (widths, or text ``3`` / ``4,2``): the parts of more than
+    ``complete_above`` secrets are completed by a lookahead of those widths
+    instead of greedily (slower, judges the guesses near the root better).
+
     ``client`` (a ``distributed.Client``): the completions of the shortlists
     near the root, and the searches of the smaller parts below the guesses
     kept, run as tasks on its Dask cluster (:class:`_OnCluster`); the tree is
@@ -138,8 +154,15 @@ def build_lookahead(
     """
     if isinstance(widths, str):
         widths = parse_widths(widths)
-    if any(int(w) < 1 for w in widths):
+    if isinstance(complete, str):
+        complete = parse_widths(complete, argument="complete")
+    if any(int(w) < 1 for w in (*widths, *complete)):
         raise StrategyTreeError("every width must be at least 1")
+    if isinstance(complete_above, bool) or not isinstance(complete_above, int) \
+            or complete_above < 2:
+        raise ArgumentError("{complete_above} must be a whole number of at least 2",
+                            complete_above=complete_above)
+    inner = (tuple(int(w) for w in complete), int(complete_above)) if complete else None
     if isinstance(also, str):
         also = parse_rules(also, argument="also")
     chooser = GreedyChooser(game, rule, symmetry=symmetry)
@@ -153,8 +176,8 @@ def build_lookahead(
     state = _Count(started=time.perf_counter())
     levels = tuple(int(w) for w in widths)
     rules = "+".join([chooser.rule, *(other.rule for other in others)])
-    saved = _Decisions(checkpoint, game, rules, levels) if checkpoint else None
-    search = _Search(chooser, levels, state, progress, saved, others)
+    saved = _Decisions(checkpoint, game, rules, levels, inner) if checkpoint else None
+    search = _Search(chooser, levels, state, progress, saved, others, inner)
     secrets = np.arange(len(game.secrets))
     try:
         if client is not None:
@@ -165,6 +188,8 @@ def build_lookahead(
         if saved is not None:
             saved.save()
     widths_text = ",".join(str(w) for w in widths) or "greedy"
+    if inner is not None:
+        widths_text += f" completed by {','.join(map(str, inner[0]))} above {inner[1]}"
     return Strategy(root, source=f"<lookahead {rules} {widths_text} {game.name}>")
 
 
@@ -174,7 +199,8 @@ class _Decisions:
     ``keys`` (the level and a digest of the secrets, 14 bytes a row) and
     ``decisions`` (the guess kept); each save appends the new decisions)."""
 
-    def __init__(self, path: str | os.PathLike[str], game: Game, rule: str, widths: tuple) -> None:
+    def __init__(self, path: str | os.PathLike[str], game: Game, rule: str, widths: tuple,
+                 inner: tuple[tuple[int, ...], int] | None = None) -> None:
         self.header = {
             "search": "lookahead",
             "pegs": game.pegs,
@@ -185,6 +211,8 @@ class _Decisions:
             "rule": rule,
             "widths": list(widths),
         }
+        if inner is not None:  # (only then: the checkpoints of earlier runs stay usable)
+            self.header["complete"] = [list(inner[0]), inner[1]]
         self.file = saved_runs.Checkpoint(path, self.header)
         self.decisions: dict[bytes, int] = {}
         self.new: list[tuple[bytes, int]] = []
@@ -236,8 +264,13 @@ class _Search:
         progress: ProgressCallback | None,
         checkpoint: _Decisions | None = None,
         others: Sequence[GreedyChooser] = (),
+        inner: tuple[tuple[int, ...], int] | None = None,
     ) -> None:
         self.checkpoint = checkpoint
+        self.inner = None if inner is None else _Search(chooser, inner[0], _Count(), None, None,
+                                                        others)
+        """the search that completes the parts of more than ``above`` secrets"""
+        self.above = inner[1] if inner is not None else 0
         self.chooser = chooser
         self.choosers = [chooser, *others]
         self.game = chooser.game
@@ -255,7 +288,7 @@ class _Search:
         return [(code, secrets[group]) for code, group in kernels.group_by_reply(replies, self.game.n_replies)]
 
     def complete(self, secrets: np.ndarray, sym: Symmetry, guess: int) -> list[tuple[int, Grown | None]]:
-        """Each part below ``guess``, with its greedy subtree (None for the win)."""
+        """Each part below ``guess``, with its completion (None for the win)."""
         after = sym.after(self.game.guesses[guess])
         done = []
         for code, part in self.parts(secrets, guess):
@@ -264,8 +297,19 @@ class _Search:
             elif len(part) == len(secrets):
                 return []  # the guess does not split: never the best
             else:
-                done.append((code, self.greedy(part, after)))
+                done.append((code, self.completion(part, after)))
         return done
+
+    def completion(self, secrets: np.ndarray, sym: Symmetry) -> Grown:
+        """The subtree that completes a part: the inner search's for a big part
+        (with ``complete``), else the cheapest greedy subtree."""
+        if self.inner is None or len(secrets) <= self.above:
+            return self.greedy(secrets, sym)
+        inner = self.inner.state
+        before = inner.completions
+        grown = self.inner.subtree(secrets, sym, 0)
+        self.state.completions += inner.completions - before
+        return grown
 
     def greedy(self, secrets: np.ndarray, sym: Symmetry) -> Grown:
         """The cheapest greedy subtree of the rules for these secrets."""
@@ -300,7 +344,7 @@ class _Search:
     def subtree(self, secrets: np.ndarray, sym: Symmetry, level: int) -> Grown:
         """The searched subtree for ``secrets`` at ``level`` (0 at the root)."""
         if self.width(level) <= 1 or len(secrets) <= 2:
-            return self.greedy(secrets, sym)
+            return self.completion(secrets, sym)
         key, known, shortlist = self.shortlist(secrets, sym, level)
         completed = [(guess, self.complete(secrets, sym, guess)) for guess in shortlist]
         guess, below = self.decide(secrets, key, known, completed)
@@ -399,6 +443,7 @@ class _Spec:
     rules: tuple[str, ...]
     symmetry: bool
     widths: tuple[int, ...]
+    inner: tuple[tuple[int, ...], int] | None
     key: str
 
 
@@ -421,11 +466,12 @@ class _OnCluster:
         self.search = search
         game = search.game
         rules = tuple(chooser.rule for chooser in search.choosers)
+        inner = None if search.inner is None else (search.inner.widths, search.above)
         key = game.digest + hashlib.blake2b(
             repr((game.pegs, game.colors, game.scoring, rules, bool(symmetry),
-                  search.widths)).encode(), digest_size=6).hexdigest()
+                  search.widths, inner)).encode(), digest_size=6).hexdigest()
         self.cluster = workers.Run(client, _Spec(replace(game), rules, bool(symmetry),
-                                                 search.widths, key))
+                                                 search.widths, inner, key))
         self.count = self.cluster.count
         self.known: object | None = None
 
@@ -452,7 +498,7 @@ class _OnCluster:
 
         s = self.search
         if s.width(level) <= 1 or len(secrets) <= 2:
-            return s.greedy(secrets, sym)
+            return s.completion(secrets, sym)
         if level > 0 and len(secrets) < SPLIT_MIN:
             return await self.subtree_task(secrets, history, level)
         key, known, shortlist = s.shortlist(secrets, sym, level)
@@ -537,7 +583,7 @@ def _worker_search(key: str) -> tuple[_Search, dict]:
 
     def own(spec: _Spec, first: bool) -> _Search:
         choosers = [GreedyChooser(spec.game, rule, symmetry=spec.symmetry) for rule in spec.rules]
-        return _Search(choosers[0], spec.widths, _Count(), None, None, choosers[1:])
+        return _Search(choosers[0], spec.widths, _Count(), None, None, choosers[1:], spec.inner)
 
     return workers.on_this_thread(key, lambda spec: spec, own)
 
@@ -553,7 +599,7 @@ def complete_task(key: str, parts: list[np.ndarray], history: tuple[int, ...]
     search, groups = _worker_search(key)
     sym = workers.history_group(key, groups, history)
     search.state = _Count()
-    trees = [_pack(search.greedy(part, sym)) for part in parts]
+    trees = [_pack(search.completion(part, sym)) for part in parts]
     workers.SPENT[0] += time.thread_time() - started
     return trees, search.state.completions
 

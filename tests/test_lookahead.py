@@ -14,6 +14,8 @@ from strategytree.cli import app
 from strategytree.literature import published
 from strategytree.lookahead import build_lookahead, parse_widths
 
+from cli_runner import invoke
+
 
 @pytest.mark.parametrize(
     "game",
@@ -117,3 +119,34 @@ def test_more_rules_only_help() -> None:
     assert helped.valid and helped.total <= alone.total
     with pytest.raises(st.StrategyTreeError):
         build_lookahead(game, "entropy", (2,), also=("random",))
+
+
+# -- completions by a lookahead ---------------------------------------------------------------
+def test_completed_by_a_lookahead_never_worse_than_greedy_and_its_checkpoint(tmp_path) -> None:
+    game = st.mastermind(4, 6)
+    greedy = st.verify(build_lookahead(game, widths=()), game).total
+    plain = build_lookahead(game, widths=(8, 8))
+    deeper = build_lookahead(game, widths=(8, 8), complete=(3,), complete_above=30)
+    assert st.verify(deeper, game).total <= greedy
+    assert st.verify(deeper, game).total == 5640 < st.verify(plain, game).total  # (measured)
+    assert "completed by 3 above 30" in deeper.source
+    # the same settings resume from a checkpoint; others are refused
+    saved = tmp_path / "run.ckpt"
+    build_lookahead(game, widths=(8, 8), complete=(3,), complete_above=30, checkpoint=saved)
+    again = build_lookahead(game, widths=(8, 8), complete=(3,), complete_above=30, checkpoint=saved)
+    assert st.dumps(again) == st.dumps(deeper)
+    with pytest.raises(CheckpointError, match="complete"):
+        build_lookahead(game, widths=(8, 8), checkpoint=saved)
+
+
+def test_completion_arguments_are_checked() -> None:
+    from strategytree.errors import ArgumentError
+
+    game = st.mastermind(2, 3)
+    with pytest.raises(ArgumentError, match="complete='0'"):
+        build_lookahead(game, widths=(2,), complete="0")
+    with pytest.raises(ArgumentError, match="complete_above=1"):
+        build_lookahead(game, widths=(2,), complete=(2,), complete_above=1)
+    for args in (["-m", "greedy", "--complete", "3"], ["-m", "lookahead", "--complete-above", "9"]):
+        result = invoke(["generate", "-p", "2", "-c", "3", "-o", "x.txt", *args])
+        assert result.exit_code == 2 and "--complete" in result.output

@@ -44,6 +44,15 @@ def test_a_cluster_writes_the_in_process_file(client, make, widths, also) -> Non
     assert done >= len(widths)  # completions and searches did go out as tasks
 
 
+def test_completed_by_a_lookahead_on_workers_as_in_process(client, monkeypatch) -> None:
+    """``complete``: the completions the workers build are the inner search's too."""
+    game = st.mastermind(4, 6)
+    monkeypatch.setattr(lookahead, "SPLIT_MIN", 100)
+    here = st.dumps(build_lookahead(game, widths=(4, 2), complete=(3,), complete_above=20))
+    there = build_lookahead(game, widths=(4, 2), complete=(3,), complete_above=20, client=client)
+    assert st.dumps(there) == here
+
+
 def test_small_thresholds_send_every_node_out_alike(client, monkeypatch) -> None:
     """Every node of MM(3,5) a node of the driver (its parts one task each), and
     then none (every part below the root one task): the same file."""
