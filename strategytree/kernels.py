@@ -592,6 +592,12 @@ class _ColourSets(NamedTuple):
     """``(blocks, used, 8)`` uint64: the secrets whose blacks + whites are ``t``"""
     floor: np.ndarray
     """``floor[u]``: a lower bound on the cost of every guess with that set"""
+    rest: np.ndarray
+    """``(blocks, used)`` int64 (or empty, when too large): ``rest[blk, u]``, a lower
+    bound on the cost of the secrets of the blocks after ``blk`` alone"""
+    tail: np.ndarray
+    """``(used, pegs + 2)`` int64: ``tail[u, t]``, the part of ``floor[u]`` that
+    comes from the secrets whose blacks + whites are ``t`` or more"""
 
 
 class _Candidates(NamedTuple):
@@ -728,27 +734,33 @@ def _set_sums(has_cnt, valid, blk, bits, pegs, out):
     out[0] &= valid if blk == has_cnt.shape[0] - 1 else ~np.uint64(0)
 
 
-@njit(cache=True, nogil=True)
-def _set_bound(sums, u, pegs, rule, split):
-    """The least cost of a guess of colour set ``u`` (blacks + whites in
-    ``sums[:, u]``): the secrets with sum ``t`` fall into at most ``t + 1``
-    parts (by blacks), at best of equal sizes."""
+@njit(inline="always")
+def _split_bound(sizes, pegs, rule, split):
+    """The least cost of secrets of which ``sizes[t]`` have blacks + whites
+    ``t``: those fall into at most ``t + 1`` parts (by blacks), at best of
+    equal sizes."""
     bound = 0
     for t in range(pegs + 1):
-        size = 0
-        for blk in range(sums.shape[0]):
-            size += np.int64(popcount(sums[blk, u, t]))
         if rule == 0:
-            bound = max(bound, split[t + 1, size])
+            bound = max(bound, split[t + 1, sizes[t]])
         else:
-            bound += split[t + 1, size]
+            bound += split[t + 1, sizes[t]]
     return bound
 
 
 @njit(cache=True, nogil=True)
-def _colour_sets(sliced, set_bits, set_start, pegs, costs):
+def _colour_sets(sliced, set_bits, set_start, pegs, costs, set_colours, skip):
     """The colour sets that candidates have, their blacks + whites and bounds
-    (:class:`_ColourSets`), worked out once per set."""
+    (:class:`_ColourSets`), worked out once per set.  A set with a colour of
+    ``skip`` (``set_colours[k]``: the colours of set ``k``, as bits) is not one of
+    them: its guesses are left out.
+
+    The bound of a set is also kept block by block, for the secrets after each
+    block (``rest``): a guess whose parts so far cost, with that bound, as much
+    as the best guess's is dropped before its last block.  Each rule's cost of
+    parts is superadditive (a part of ``s + x`` secrets costs at least what
+    parts of ``s`` and ``x`` cost), so the parts of the blocks seen and the
+    secrets still to come can be bounded apart and added (minimax: the larger)."""
     has_cnt, valid = sliced.has_cnt, sliced.valid
     rule, split = costs.rule, costs.split
     sets = set_bits.shape[0]
@@ -756,25 +768,41 @@ def _colour_sets(sliced, set_bits, set_start, pegs, costs):
     slot = np.full(sets, -1, dtype=np.int64)
     used = 0
     for k in range(sets):
-        if set_start[k + 1] > set_start[k]:
+        if set_start[k + 1] > set_start[k] and (set_colours[k] & skip) == 0:
             slot[k] = used
             used += 1
     in_use = np.empty(used, dtype=np.int64)
     tabled = blocks * used <= 1 << 16
     sums = np.empty((blocks if tabled else 0, used, 8), dtype=np.uint64)
-    floor = np.full(used, -(1 << 62), dtype=np.int64)  # no bound
+    kept = blocks > 1 and blocks * used <= 1 << 23  # at most 64 MiB
+    rest = np.empty((blocks if kept else 0, used), dtype=np.int64)
+    floor = np.empty(used, dtype=np.int64)
+    tail = np.zeros((used, pegs + 2), dtype=np.int64)
+    eq = np.empty(8, dtype=np.uint64)
+    sizes = np.zeros(pegs + 1, dtype=np.int64)
     for k in range(sets):
         u = slot[k]
         if u < 0:
             continue
         in_use[u] = k
-        if not tabled:
-            continue
-        for blk in range(blocks):
-            _count_equal(has_cnt, blk, set_bits[k], pegs, np.uint64(0), sums[blk, u])
-            sums[blk, u, 0] &= valid if blk == blocks - 1 else ~np.uint64(0)
-        floor[u] = _set_bound(sums, u, pegs, rule, split)
-    return _ColourSets(slot, in_use, tabled, sums, floor)
+        for t in range(pegs + 1):
+            sizes[t] = 0
+        for blk in range(blocks - 1, -1, -1):  # the last block first: ``rest`` is a suffix
+            if kept:
+                rest[blk, u] = _split_bound(sizes, pegs, rule, split)
+            _set_sums(has_cnt, valid, blk, set_bits[k], pegs, eq)
+            for t in range(pegs + 1):
+                sizes[t] += np.int64(popcount(eq[t]))
+            if tabled:
+                for v in range(8):
+                    sums[blk, u, v] = eq[v]
+        for t in range(pegs, -1, -1):
+            if rule == 0:
+                tail[u, t] = max(tail[u, t + 1], split[t + 1, sizes[t]])
+            else:
+                tail[u, t] = tail[u, t + 1] + split[t + 1, sizes[t]]
+        floor[u] = tail[u, 0]
+    return _ColourSets(slot, in_use, tabled, sums, floor, rest, tail)
 
 
 @njit(cache=True, nogil=True)
@@ -871,7 +899,7 @@ def _scan(mine, cands, gs, sliced, costs, sets):
     gpos, gcnt, gbit_pos, gset, set_bits = gs
     secrets, spos, scnt, has_pos, has_cnt, valid, n = sliced
     rule, weight, _, perfect, pair = costs
-    slot, in_use, tabled, sums, floor = sets
+    slot, in_use, tabled, sums, floor, rest, tail = sets
     pegs = gbit_pos.shape[1]
     blocks = has_pos.shape[0]
     none = 1 << 62
@@ -879,12 +907,16 @@ def _scan(mine, cands, gs, sliced, costs, sets):
     eq_t = np.empty(8, dtype=np.uint64)  # ... with t blacks + whites
     hist = np.zeros(36, dtype=np.int64)  # the size of part (b, t) over the blocks so far
     seen = np.zeros((pegs + 1) * (pegs + 1) + 1, dtype=np.int64)  # by reply: the last test
+    twice = np.zeros_like(seen)  # by reply: the last test where two secrets got it
 
-    def tells_apart(g):
-        """True when guess ``g`` gives every secret its own reply: the secrets
-        one after another until two get the same reply."""
+    def within(g, level):
+        """True when guess ``g``'s parts cost no more than all singletons
+        (``level`` 0: it tells every secret apart) or than one pair and
+        singletons (1; minimax: pairs): the secrets one after another until
+        that fails."""
         seen[-1] += 1  # the number of this test
-        apart = True
+        ok = True
+        extra = 0
         for j in range(secrets.shape[0]):
             b = 0
             t = 0
@@ -893,10 +925,18 @@ def _scan(mine, cands, gs, sliced, costs, sets):
                 t += popcount(gcnt[g, w] & scnt[secrets[j], w])
             r = b * (pegs + 1) + t - b
             if seen[r] == seen[-1]:
-                apart = False
-                break
+                if rule == 0 and level == 1:  # minimax: any pairs, no three
+                    if twice[r] == seen[-1]:
+                        ok = False
+                        break
+                    twice[r] = seen[-1]
+                else:
+                    extra += 1
+                    if extra > level:
+                        ok = False
+                        break
             seen[r] = seen[-1]
-        return apart
+        return ok
 
     def blacks_and_sums(g, u, blk):
         """``eq_b``, ``eq_t`` for guess ``g`` (colour set ``u``) and block ``blk``."""
@@ -914,29 +954,48 @@ def _scan(mine, cands, gs, sliced, costs, sets):
         blocks so far cost ``limit`` (the cost only grows as secrets are added;
         with parts, each secret still to come adds a part at most)."""
         if limit <= pair:
-            return tells_apart(g), perfect
+            return within(g, 0), perfect
         cost = 0
         dropped = False
         for blk in range(blocks):
             blacks_and_sums(g, u, blk)
+            if blocks == 1:  # by blacks + whites, with the bound of those still to come
+                for t in range(8):  # fixed trip counts, so that the compiler unrolls them
+                    if t > pegs:
+                        break
+                    for b in range(8):
+                        if b > t:
+                            break
+                        size = np.int64(popcount(eq_b[b] & eq_t[t]))
+                        if rule == 0:
+                            cost = max(cost, size)
+                        else:
+                            cost += weight[size]
+                    if limit < none and t < pegs:
+                        if (max(cost, tail[u, t + 1]) if rule == 0 else cost + tail[u, t + 1]) >= limit:
+                            dropped = True
+                            break
+                break
             h = 0
-            for b in range(8):  # fixed trip counts, so that the compiler unrolls them
+            for b in range(8):
                 if b > pegs:
                     break
                 for t in range(b, 8):
                     if t > pegs:
                         break
-                    size = np.int64(popcount(eq_b[b] & eq_t[t]))
-                    if blocks > 1:
-                        hist[h] += size
-                        h += 1
-                    elif rule == 0:
-                        cost = max(cost, size)
-                    else:
-                        cost += weight[size]
+                    hist[h] += np.int64(popcount(eq_b[b] & eq_t[t]))
+                    h += 1
             if blocks > 1 and limit < none and blk < blocks - 1:
-                so_far = _hist_cost(hist, rule, weight, False)
-                if so_far - (n - (blk + 1) * 64 if rule == 3 else 0) >= limit:
+                bound = _hist_cost(hist, rule, weight, False)
+                if rule == 3:  # each secret still to come adds a part at most
+                    bound -= n - (blk + 1) * 64
+                elif rest.shape[0] == 0:
+                    pass
+                elif rule == 0:
+                    bound = max(bound, rest[blk, u])
+                else:
+                    bound += rest[blk, u]
+                if bound >= limit:
                     dropped = True
                     break
         if blocks > 1:
@@ -969,6 +1028,17 @@ def _scan(mine, cands, gs, sliced, costs, sets):
                 k += 1
                 if mine_cost == perfect:
                     return mine_best  # nothing does better
+                # Few secrets: the first guess, in order, that tells them apart
+                # wins, if there is one; else the first that makes one pair
+                # (no cost lies between), unless a possible secret does.
+                for level in range(2 if n < seen.shape[0] else 0):
+                    if level == 1 and mine_cost <= pair:
+                        return mine_best
+                    level_cost = perfect if level == 0 else pair
+                    for i in range(candidates.shape[0]):
+                        u = slot[gset[candidates[i]]]
+                        if u >= 0 and floor[u] <= level_cost and within(candidates[i], level):
+                            return i
                 order = _by_floor(floor, np.int64(mine_cost))  # not a literal: one compile
             if at == end:  # the next set
                 if o == order.shape[0]:
@@ -1003,7 +1073,7 @@ def _scan(mine, cands, gs, sliced, costs, sets):
 
 def _best_guess_sliced_py(
     gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt, secrets,
-    candidates, by_set, set_start, consistent, pegs, rule, nlogn, mark,
+    candidates, by_set, set_start, consistent, pegs, rule, nlogn, mark, set_colours, skip,
 ):  # fmt: skip
     """Position in ``candidates`` of the guess a greedy rule plays (-1: none).
 
@@ -1040,12 +1110,14 @@ def _best_guess_sliced_py(
     ``gpos``, ``gcnt``, ``spos``, ``scnt``: the guesses' and the secrets' bit
     sets, ``(n, words)`` uint64;
     ``candidates`` (increasing) and ``consistent`` (increasing) index the
-    guesses, ``secrets`` the secrets; ``mark``: a zeroed uint8 scratch array,
+    guesses, ``secrets`` the secrets; ``set_colours[k]``: the colours of set
+    ``k`` as bits, and the candidates with a colour of ``skip`` are left out;
+    ``mark``: a zeroed uint8 scratch array,
     one entry per guess, left zeroed.
     """
     sliced = _slice_secrets(spos, scnt, secrets)
     costs = _rule_costs(rule, secrets.shape[0], pegs, nlogn)
-    sets = _colour_sets(sliced, set_bits, set_start, pegs, costs)
+    sets = _colour_sets(sliced, set_bits, set_start, pegs, costs, set_colours, skip)
     gs = _Guesses(gpos, gcnt, gbit_pos, gset, set_bits)
     cands = _Candidates(candidates, by_set, set_start, mark)
     mine = _places_of(candidates, consistent, mark)  # and marks them
@@ -1101,6 +1173,7 @@ def best_guess(
     secrets: np.ndarray,
     consistent: np.ndarray,
     scratch: ChoiceScratch | None = None,
+    skip: int = 0,
 ) -> int | None:
     """Position in ``candidates`` of the guess a greedy builder plays, or None
     when this game has no such kernel (then score with :func:`scores`).
@@ -1110,6 +1183,10 @@ def best_guess(
     arrays (candidates and consistent into ``game.guesses``, both increasing;
     secrets into ``game.secrets``).  ``scratch`` (the caller's, for this game)
     keeps what the next calls reuse; without it the call makes its own.
+    ``skip``: colours (bit ``k`` for colour ``k``) whose guesses are left out, as
+    if not among the candidates (:func:`strategytree.symmetry.dead_colours`:
+    the candidates stay one array, whose grouping is kept, where leaving them
+    out would make a new one at every node).
     No checks: for the builders' inner loops.
     """
     if game.scoring == "table" or game.pegs > SLICED_PEGS or len(candidates) == 0:
@@ -1130,8 +1207,24 @@ def best_guess(
         candidates, by_set, set_start,
         np.ascontiguousarray(consistent, dtype=as_int),
         game.pegs, RULES[rule], _nlogn(game, len(secrets)), scratch.mark,
+        _set_colours(game), np.int64(skip),
     )  # fmt: skip
     return int(at)
+
+
+def _set_colours(game: Game) -> np.ndarray:
+    """The colours of each set of :func:`_guess_bit_numbers` as bits, int64 (made once)."""
+
+    def make() -> np.ndarray:
+        _, gset, set_bits = _guess_bit_numbers(game)
+        first = np.full(len(set_bits), -1, dtype=np.int64)
+        first[gset[::-1]] = np.arange(len(gset))[::-1]  # the first guess of each set
+        masks = np.zeros(len(set_bits), dtype=np.int64)
+        for p in range(game.pegs):
+            masks |= np.left_shift(np.int64(1), game.guesses[first, p].astype(np.int64))
+        return masks
+
+    return game.memo("_set_colours", make)
 
 
 class ChoiceScratch:
@@ -1139,11 +1232,15 @@ class ChoiceScratch:
     (a :class:`strategytree.builders.GreedyChooser`): one per thread, never shared.
 
     The builders ask again and again with the same arrays of candidates, so the
-    grouping of the last ones seen (by identity, up to :attr:`KEPT`) is kept.
+    grouping of the last ones seen (by identity, up to :attr:`KEPT` of them and
+    :attr:`KEPT_ENTRIES` candidates in all) is kept.
     """
 
     KEPT = 128
     """how many groupings of candidates are kept (oldest out)"""
+    KEPT_ENTRIES = 1 << 23
+    """how many candidates they may hold in all (oldest out): a grouping of the
+    823,543 guesses of MM(7,7), and the array it groups, take 13 MB"""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -1151,6 +1248,7 @@ class ChoiceScratch:
         self.mark = np.zeros(len(game.guesses), dtype=np.uint8)
         """one zeroed entry per guess, zeroed again after each call"""
         self._grouped: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._entries = 0  # candidates in the groupings kept
 
     def by_set(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The places of ``candidates`` grouped by set of colours (in order
@@ -1166,7 +1264,10 @@ class ChoiceScratch:
         by_set = np.argsort(which, kind="stable")
         set_start = np.zeros(sets + 1, dtype=np.int64)
         np.cumsum(np.bincount(which, minlength=sets), out=set_start[1:])
-        if len(self._grouped) >= self.KEPT:
-            del self._grouped[next(iter(self._grouped))]
+        while self._grouped and (
+            len(self._grouped) >= self.KEPT or self._entries + len(candidates) > self.KEPT_ENTRIES
+        ):
+            self._entries -= len(self._grouped.pop(next(iter(self._grouped)))[0])
         self._grouped[id(candidates)] = (candidates, by_set, set_start)
+        self._entries += len(candidates)
         return by_set, set_start
