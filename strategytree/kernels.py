@@ -611,6 +611,11 @@ class _Candidates(NamedTuple):
     """where each colour set's group starts in ``by_set`` (one more entry than sets)"""
     mark: np.ndarray
     """a zeroed uint8 entry per guess: the candidates scored first are marked"""
+    grouped: np.ndarray
+    """the candidates in the order of ``by_set`` (guesses)"""
+    grouped_bits: np.ndarray
+    """``(candidates, pegs)`` uint8: their position bit numbers in that order, read
+    one after another where ``gbit_pos`` would be read here and there"""
 
 
 class _Guesses(NamedTuple):
@@ -895,7 +900,7 @@ def _scan(mine, cands, gs, sliced, costs, sets):
     those arrays as arguments, they made the scan twice as slow (measured).
     A long kernel for that reason: the scoring step is pasted in once, from the
     one loop over the guesses, and needs the arrays unpacked here."""
-    candidates, by_set, set_start, mark = cands
+    candidates, by_set, set_start, mark, grouped, grouped_bits = cands
     gpos, gcnt, gbit_pos, gset, set_bits = gs
     secrets, spos, scnt, has_pos, has_cnt, valid, n = sliced
     rule, weight, _, perfect, pair = costs
@@ -938,17 +943,18 @@ def _scan(mine, cands, gs, sliced, costs, sets):
             seen[r] = seen[-1]
         return ok
 
-    def blacks_and_sums(g, u, blk):
-        """``eq_b``, ``eq_t`` for guess ``g`` (colour set ``u``) and block ``blk``."""
-        _count_equal(has_pos, blk, gbit_pos[g], pegs, np.uint64(0), eq_b)
+    def blacks_and_sums(g, u, blk, bits):
+        """``eq_b``, ``eq_t`` for guess ``g`` (colour set ``u``, position bits
+        ``bits``) and block ``blk``."""
+        _count_equal(has_pos, blk, bits, pegs, np.uint64(0), eq_b)
         if tabled:
             for v in range(8):
                 eq_t[v] = sums[blk, u, v]
         else:
             _set_sums(has_cnt, valid, blk, set_bits[gset[g]], pegs, eq_t)
 
-    def cost_below(g, u, limit):
-        """(True, cost) when guess ``g`` (colour set ``u``) costs less than
+    def cost_below(g, u, limit, bits):
+        """(True, cost) when guess ``g`` (colour set ``u``, position bits ``bits``) costs less than
         ``limit``, else (False, _).  Below ``pair`` only a guess that tells the
         secrets apart would do.  With several blocks, a guess is dropped once the
         blocks so far cost ``limit`` (the cost only grows as secrets are added;
@@ -958,7 +964,7 @@ def _scan(mine, cands, gs, sliced, costs, sets):
         cost = 0
         dropped = False
         for blk in range(blocks):
-            blacks_and_sums(g, u, blk)
+            blacks_and_sums(g, u, blk, bits)
             if blocks == 1:  # by blacks + whites, with the bound of those still to come
                 for t in range(8):  # fixed trip counts, so that the compiler unrolls them
                     if t > pegs:
@@ -1002,6 +1008,53 @@ def _scan(mine, cands, gs, sliced, costs, sets):
             cost = _hist_cost(hist, rule, weight, True)
         return not dropped and cost < limit, cost
 
+    def first_within(level, level_cost):
+        """The place of the first candidate, in order, whose parts cost no more
+        than ``level_cost`` (:func:`within` ``level``), or -1.  The candidates
+        one after another when the sets whose bound allows it hold many of them;
+        else those sets one after another, each up to the first found so far."""
+        eligible = 0
+        for w in range(floor.shape[0]):
+            if floor[w] <= level_cost:
+                eligible += set_start[in_use[w] + 1] - set_start[in_use[w]]
+        dense = 4 * eligible > candidates.shape[0]
+        found = -1
+        i = -1
+        w = -1  # the set at hand (sparse)
+        a = 0  # the next place in ``by_set`` (sparse)
+        end = 0
+        while True:
+            if dense:
+                i += 1
+                if i == candidates.shape[0]:
+                    break
+                g = candidates[i]
+                v = slot[gset[g]]
+                if v < 0 or floor[v] > level_cost:
+                    continue
+            else:
+                if a == end:
+                    w += 1
+                    while w < floor.shape[0] and floor[w] > level_cost:
+                        w += 1
+                    if w == floor.shape[0]:
+                        break
+                    a = set_start[in_use[w]]
+                    end = set_start[in_use[w] + 1]
+                    continue
+                i = by_set[a]
+                g = grouped[a]
+                a += 1
+                if found >= 0 and i > found:
+                    a = end  # the rest of the set comes later in order
+                    continue
+            if within(g, level):
+                found = i
+                if dense:
+                    break
+                a = end
+        return found
+
     # One loop, so that ``cost_below`` is pasted in once (each copy is a second
     # of compiling): first the guesses that could be the secret, in order (a
     # later one must do strictly better); then the others, a set of colours at
@@ -1017,11 +1070,14 @@ def _scan(mine, cands, gs, sliced, costs, sets):
     u = 0  # the set of the guess at hand
     at = 0  # the next place of set ``u`` in ``by_set``
     end = 0
+    bits = gbit_pos[0]  # the position bits of the guess at hand
     while True:
         if k < mine.shape[0]:
             i = mine[k]
             k += 1
-            u = slot[gset[candidates[i]]]
+            g = candidates[i]
+            u = slot[gset[g]]
+            bits = gbit_pos[g]
             limit = mine_cost
         else:
             if k == mine.shape[0]:  # the guesses that could be the secret are done
@@ -1034,11 +1090,9 @@ def _scan(mine, cands, gs, sliced, costs, sets):
                 for level in range(2 if n < seen.shape[0] else 0):
                     if level == 1 and mine_cost <= pair:
                         return mine_best
-                    level_cost = perfect if level == 0 else pair
-                    for i in range(candidates.shape[0]):
-                        u = slot[gset[candidates[i]]]
-                        if u >= 0 and floor[u] <= level_cost and within(candidates[i], level):
-                            return i
+                    found = first_within(level, perfect if level == 0 else pair)
+                    if found >= 0:
+                        return found
                 order = _by_floor(floor, np.int64(mine_cost))  # not a literal: one compile
             if at == end:  # the next set
                 if o == order.shape[0]:
@@ -1051,9 +1105,10 @@ def _scan(mine, cands, gs, sliced, costs, sets):
                 end = set_start[in_use[u] + 1]
                 continue
             i = by_set[at]
+            g = grouped[at]
+            bits = grouped_bits[at]
             at += 1
-            if mark[candidates[i]]:
-                continue  # done already
+            # (a guess scored first scores the same again: never better than itself)
             if best >= 0 and i > best:
                 if floor[u] >= best_cost:
                     at = end  # the rest of the set comes later in order: no better
@@ -1062,7 +1117,7 @@ def _scan(mine, cands, gs, sliced, costs, sets):
             else:
                 limit = min(mine_cost, best_cost + 1)
         if floor[u] < limit:  # else it cannot beat the best
-            better, cost = cost_below(candidates[i], u, limit)
+            better, cost = cost_below(g, u, limit, bits)
             if better:
                 if k <= mine.shape[0]:
                     mine_best, mine_cost = i, cost
@@ -1073,7 +1128,8 @@ def _scan(mine, cands, gs, sliced, costs, sets):
 
 def _best_guess_sliced_py(
     gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt, secrets,
-    candidates, by_set, set_start, consistent, pegs, rule, nlogn, mark, set_colours, skip,
+    candidates, by_set, set_start, grouped, grouped_bits, consistent, pegs, rule, nlogn,
+    mark, set_colours, skip,
 ):  # fmt: skip
     """Position in ``candidates`` of the guess a greedy rule plays (-1: none).
 
@@ -1119,7 +1175,7 @@ def _best_guess_sliced_py(
     costs = _rule_costs(rule, secrets.shape[0], pegs, nlogn)
     sets = _colour_sets(sliced, set_bits, set_start, pegs, costs, set_colours, skip)
     gs = _Guesses(gpos, gcnt, gbit_pos, gset, set_bits)
-    cands = _Candidates(candidates, by_set, set_start, mark)
+    cands = _Candidates(candidates, by_set, set_start, mark, grouped, grouped_bits)
     mine = _places_of(candidates, consistent, mark)  # and marks them
     best = _scan(mine, cands, gs, sliced, costs, sets)
     for i in range(consistent.shape[0]):
@@ -1199,12 +1255,12 @@ def best_guess(
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
     candidates = np.ascontiguousarray(candidates, dtype=np.int64)
-    by_set, set_start = scratch.by_set(candidates)
+    by_set, set_start, grouped, grouped_bits = scratch.grouping(candidates)
     as_int = np.int64
     at = _best_guess_sliced(
         gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt,
         np.ascontiguousarray(secrets, dtype=as_int),
-        candidates, by_set, set_start,
+        candidates, by_set, set_start, grouped, grouped_bits,
         np.ascontiguousarray(consistent, dtype=as_int),
         game.pegs, RULES[rule], _nlogn(game, len(secrets)), scratch.mark,
         _set_colours(game), np.int64(skip),
@@ -1238,25 +1294,32 @@ class ChoiceScratch:
 
     KEPT = 128
     """how many groupings of candidates are kept (oldest out)"""
-    KEPT_ENTRIES = 1 << 23
+    KEPT_ENTRIES = 1 << 22
     """how many candidates they may hold in all (oldest out): a grouping of the
-    823,543 guesses of MM(7,7), and the array it groups, take 13 MB"""
+    823,543 guesses of MM(7,7), and the array it groups, take 31 MB"""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         """the game it serves"""
         self.mark = np.zeros(len(game.guesses), dtype=np.uint8)
         """one zeroed entry per guess, zeroed again after each call"""
-        self._grouped: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._grouped: dict[int, tuple[np.ndarray, ...]] = {}
         self._entries = 0  # candidates in the groupings kept
 
     def by_set(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The places of ``candidates`` grouped by set of colours (in order
         within each), and where each set's group starts."""
+        return self.grouping(candidates)[:2]
+
+    def grouping(
+        self, candidates: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`by_set`, with the candidates in that order and their position
+        bit numbers (what the kernel reads for each guess it scores)."""
         kept = self._grouped.get(id(candidates))
         if kept is not None and kept[0] is candidates:
-            return kept[1], kept[2]
-        _, gset, set_bits = _guess_bit_numbers(self.game)
+            return kept[1:]
+        gbit_pos, gset, set_bits = _guess_bit_numbers(self.game)
         sets = len(set_bits)
         which = gset[candidates]
         if sets <= 1 << 15:
@@ -1268,6 +1331,8 @@ class ChoiceScratch:
             len(self._grouped) >= self.KEPT or self._entries + len(candidates) > self.KEPT_ENTRIES
         ):
             self._entries -= len(self._grouped.pop(next(iter(self._grouped)))[0])
-        self._grouped[id(candidates)] = (candidates, by_set, set_start)
+        grouped = candidates[by_set]
+        kept = (candidates, by_set, set_start, grouped, gbit_pos[grouped])
+        self._grouped[id(candidates)] = kept
         self._entries += len(candidates)
-        return by_set, set_start
+        return kept[1:]
