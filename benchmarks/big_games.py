@@ -7,10 +7,11 @@ RSS, and the total and most guesses of the tree.  The load average is printed
 first and last: the wall times are only as quiet as the machine was (the CPU
 times much less so).  Each run is stopped after ``--limit`` seconds (900).
 
-    python benchmarks/big_games.py [--quick] [--games 6x9,7x7] [--limit S]
+    python benchmarks/big_games.py [--quick] [--games 6x9,7x7] [--limit S] [--keep DIR]
 
 ``--quick``: MM(5,8) and MM(6,6) only; default: those, MM(6,8), MM(6,9) and
-MM(7,7) (about ten minutes on the idle 2-core machine).
+MM(7,7) (about ten minutes on the idle 2-core machine).  ``--keep DIR``: the
+trees are written there (``mmPC.txt``) and kept, to compare them byte for byte.
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ def main() -> None:
     print("| game | secrets | generate wall (s) | CPU (s) | peak RSS (MiB) "
           "| verify wall (s) | CPU (s) | peak RSS (MiB) | total | max |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = arg("--keep", scratch)
+        Path(folder).mkdir(parents=True, exist_ok=True)
         for pegs, colors in games:
             path = str(Path(folder) / f"mm{pegs}{colors}.txt")
             made = run(["generate", "-p", str(pegs), "-c", str(colors), "--rule", "entropy",
@@ -80,7 +83,8 @@ def main() -> None:
             print(f"| MM({pegs},{colors}) | {colors**pegs:,} | {made[0]:.1f} | {made[1]:.1f} | "
                   f"{made[2]:,} | {checked[0]:.1f} | {checked[1]:.1f} | {checked[2]:,} | "
                   f"{report['total']:,} | {report['max_guesses']} |", flush=True)
-            Path(path).unlink()
+            if folder == scratch:
+                Path(path).unlink()
     print(f"load average {os.getloadavg()[0]:.2f}")
 
 
