@@ -364,7 +364,7 @@ def build_greedy(
             progress(Progress(done, n, "secrets", time.perf_counter() - started))
 
     if threads is None:
-        threads = len(os.sched_getaffinity(0)) if len(game.secrets) >= THREADS_FROM else 1
+        threads = _cores() if len(game.secrets) >= THREADS_FROM else 1
     grown = grow_greedy(
         chooser,
         np.arange(len(game.secrets)),
@@ -378,6 +378,13 @@ def build_greedy(
 
 #: from this many secrets on, :func:`build_greedy` uses every core by default
 THREADS_FROM = 100_000
+
+
+def _cores() -> int:
+    """The cores this process may run on (all of them where that is not known)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 class Grown(NamedTuple):
