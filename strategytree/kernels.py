@@ -1148,10 +1148,15 @@ def _best_guess_sliced_py(
     order), so most guesses are never scored, and the scan stops at once at
     a guess that tells every secret apart.  Once only such a guess could do
     better, the others are tested one secret after another until two get
-    the same reply.  With more than 64 secrets, a guess is also dropped when
-    the parts of the secrets seen so far cost as much as the best guess's
-    (the cost of minimax, expected and entropy only grows as secrets are
-    added; with parts, each secret adds a part at most).
+    the same reply.  With few secrets (fewer than the replies' cells), when
+    no possible secret tells them apart, one pass finds the first guess in
+    order that does, or else the first that leaves one pair (no cost lies
+    between), before any scan.  A guess is also dropped part way: with more
+    than 64 secrets, when the parts of the blocks seen so far, plus the
+    bound of the blocks still to come, cost as much as the best guess's (the
+    costs are superadditive; with parts, each secret still to come adds a
+    part at most); with 64 or fewer, the same after each sum of blacks +
+    whites.  Guesses of a colour set with a colour in ``skip`` are left out.
 
     Bit-sliced: the secrets are taken 64 at a time, one bit each, and for
     every bit of the encoding (:func:`strategytree.feedback.encode`) a word
