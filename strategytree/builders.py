@@ -34,6 +34,9 @@ bound shows cannot beat the best so far: again the same guess, only sooner.
 
 from __future__ import annotations
 
+import copy
+import os
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -47,7 +50,7 @@ from .errors import ArgumentError, StrategyTreeError
 from .game import Game, Reply
 from .notation import guess_index
 from .progress import Progress, ProgressCallback
-from .symmetry import Symmetry, merge_dead_colours
+from .symmetry import Symmetry, dead_colours, merge_dead_colours
 from .tree import Node, Strategy
 from .words import plural
 
@@ -189,6 +192,14 @@ class GreedyChooser:
         self._secret_masks = colour_masks(game.secrets)
         self._merged: dict = {}  # merge_dead_colours's answers, this chooser's own
 
+    def copy(self) -> GreedyChooser:
+        """The same chooser with scratch space and remembered answers of its own
+        (one per thread; the generator of random draws is shared)."""
+        twin = copy.copy(self)
+        twin.__dict__.pop("scratch", None)
+        twin._merged = {}
+        return twin
+
     @cached_property
     def guess_of(self) -> list[int]:
         """``as_guess`` as Python ints (read for every small part while building)."""
@@ -245,12 +256,18 @@ class GreedyChooser:
             at = kernels.first_perfect(game, consistent, secrets, check=False)
             if at >= 0:
                 return int(consistent[at])
-        candidates = self.candidates(secrets, sym, consistent)
+        candidates = self.candidates(secrets, sym, consistent, merge=False)
         scoring = rule if rule in kernels.RULES else "entropy"
-        # the whole choice in one kernel call, where the game has one
-        at = kernels.best_guess(game, scoring, candidates, secrets, consistent, self.scratch)
+        # the whole choice in one kernel call, where the game has one; it leaves
+        # out the guesses merge_dead_colours would (the same array at every node)
+        skip = dead_colours(self._secret_masks, secrets) if self._merges else 0
+        at = kernels.best_guess(
+            game, scoring, candidates, secrets, consistent, self.scratch, skip=skip
+        )
         if at is not None:
             return int(candidates[at])
+        if self._merges:
+            candidates = self._merge(candidates, secrets)
         if perfect_possible:
             # no possible secret does it; the first guess that does is the best
             at = kernels.first_perfect(game, candidates, secrets, check=False)
@@ -265,10 +282,16 @@ class GreedyChooser:
         return int(candidates[best[0]])
 
     def candidates(
-        self, secrets: np.ndarray, sym: Symmetry, consistent: np.ndarray | None = None
+        self,
+        secrets: np.ndarray,
+        sym: Symmetry,
+        consistent: np.ndarray | None = None,
+        *,
+        merge: bool = True,
     ) -> np.ndarray:
         """The guesses worth scoring for these secrets: the pool, one per class of
-        equivalent guesses (increasing indices into ``game.guesses``)."""
+        equivalent guesses (increasing indices into ``game.guesses``); without
+        ``merge``, the guesses with colours no secret has are all kept."""
         pool, rng = self.pool, self.rng
         if consistent is None:
             consistent = self.as_guess[secrets]
@@ -282,11 +305,19 @@ class GreedyChooser:
         else:
             candidates = self._all_guesses
         candidates = sym.representatives(candidates)
-        if pool.kind == "all" and self._repeats_allowed:
-            candidates = merge_dead_colours(
-                self._guess_masks, self._secret_masks, candidates, secrets, self._merged
-            )
+        if merge and self._merges:
+            candidates = self._merge(candidates, secrets)
         return candidates
+
+    @property
+    def _merges(self) -> bool:
+        """Whether guesses with colours no secret has are merged (every guess a candidate)."""
+        return self.pool.kind == "all" and self._repeats_allowed
+
+    def _merge(self, candidates: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        return merge_dead_colours(
+            self._guess_masks, self._secret_masks, candidates, secrets, self._merged
+        )
 
     def shortlist(self, secrets: np.ndarray, sym: Symmetry, size: int) -> np.ndarray:
         """The ``size`` best guesses by the rule's score, best first (ties: a
@@ -313,6 +344,7 @@ def build_greedy(
     first: str | None = None,
     symmetry: bool = True,
     progress: ProgressCallback | None = None,
+    threads: int | None = None,
 ) -> Strategy:
     """Build a strategy for ``game`` with a one-step rule (see the module doc).
 
@@ -320,6 +352,8 @@ def build_greedy(
     the ``random`` rule and ``sample:N`` pools reproducible; ``progress`` is called with the
     secrets settled so far (a :class:`~strategytree.progress.Progress`), now
     and then.  Each node's guess is :meth:`GreedyChooser.choose`'s.
+    ``threads`` build subtrees side by side (the same tree; default: every
+    core for games of :data:`THREADS_FROM` secrets or more, else one).
     """
     chooser = GreedyChooser(game, rule, pool, seed=seed, symmetry=symmetry, first=first)
     settled = None
@@ -329,14 +363,28 @@ def build_greedy(
         def settled(done: int) -> None:
             progress(Progress(done, n, "secrets", time.perf_counter() - started))
 
+    if threads is None:
+        threads = _cores() if len(game.secrets) >= THREADS_FROM else 1
     grown = grow_greedy(
         chooser,
         np.arange(len(game.secrets)),
         chooser.root_symmetry(),
         opening=chooser.opening,
         progress=settled,
+        threads=threads,
     )
     return Strategy(grown.node, source=f"<greedy {chooser.rule} {game.name}>")
+
+
+#: from this many secrets on, :func:`build_greedy` uses every core by default
+THREADS_FROM = 100_000
+
+
+def _cores() -> int:
+    """The cores this process may run on (all of them where that is not known)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 class Grown(NamedTuple):
@@ -350,6 +398,19 @@ class Grown(NamedTuple):
     """the most guesses any of its secrets needs, counting from 1"""
 
 
+class _Task(NamedTuple):
+    """A node still to build."""
+
+    node: Node
+    """the node, its guess and branches still empty"""
+    secrets: np.ndarray
+    """the secrets that reach it (indices, increasing)"""
+    sym: Symmetry
+    """the symmetry of the history that leads to it"""
+    depth: int
+    """its guess's number, counting from 1"""
+
+
 def grow_greedy(
     chooser: GreedyChooser,
     secrets: np.ndarray,
@@ -357,36 +418,132 @@ def grow_greedy(
     *,
     opening: int | None = None,
     progress: Callable[[int], None] | None = None,
+    threads: int = 1,
 ) -> Grown:
     """The greedy subtree for ``secrets`` (indices, increasing) after a history
     whose symmetry is ``sym``: what :func:`build_greedy` builds below a node.
 
     Depth first, the highest reply first: each node plays :meth:`GreedyChooser.choose`'s
     guess (or ``opening``), and its secrets are split by reply into parts built
-    at once (one or two secrets, see :class:`_Splitter`) or later."""
-    game = chooser.game
-    split = _Splitter(chooser, len(secrets))
-    text = split.text
+    at once (one or two secrets, see :class:`_Splitter`) or later.
+
+    With ``threads`` > 1 (and a rule that draws nothing at random), as many
+    threads build at once, each depth first, and a thread with nothing to do
+    takes the shallowest node another has waiting: each node's guess depends
+    only on its secrets and history, so the tree is the same, and the compiled
+    choice runs without Python's lock."""
     root = Node("")
-    todo: list[tuple[Node, np.ndarray, Symmetry, int]] = [(root, secrets, sym, 1)]
-    nodes = 0
-    while todo:
-        node, secrets, sym, depth = todo.pop()
-        if opening is not None:
-            guess, opening = opening, None
-        else:
-            guess = chooser.choose(secrets, sym)
-        node.guess = text[guess]
-        pending = split(node, guess, secrets, depth)
-        if pending:
-            child_sym = sym.after(game.guesses[guess])
-            todo.extend((child, part, child_sym, depth + 1) for child, part in reversed(pending))
-        nodes += 1
-        if progress is not None and nodes % 32 == 0:  # now and then: cheap nodes are many
-            progress(split.settled)
+    first = _Task(root, secrets, sym, 1)
+    if threads > 1 and not chooser.randomised:
+        growers = _grow_shared(chooser, first, opening, progress, threads)
+    else:
+        growers = [_Grower(chooser, len(secrets))]
+        todo = [first]
+        nodes = 0
+        while todo:
+            todo.extend(growers[0].step(todo.pop(), opening))
+            opening = None
+            nodes += 1
+            if progress is not None and nodes % 32 == 0:  # now and then: cheap nodes are many
+                progress(growers[0].split.settled)
     if progress is not None:
-        progress(split.settled)
-    return Grown(root, split.total, split.deepest)
+        progress(sum(g.split.settled for g in growers))
+    return Grown(
+        root, sum(g.split.total for g in growers), max(g.split.deepest for g in growers)
+    )
+
+
+class _Grower:
+    """One thread's building: a chooser and a splitter of its own."""
+
+    def __init__(self, chooser: GreedyChooser, most: int) -> None:
+        self.chooser = chooser
+        self.split = _Splitter(chooser, most)
+
+    def step(self, task: _Task, guess: int | None = None) -> list[_Task]:
+        """Give ``task``'s node its guess (``guess``, or the chooser's) and
+        branches; the children still to build, the lowest reply first."""
+        node, secrets, sym, depth = task
+        if guess is None:
+            guess = self.chooser.choose(secrets, sym)
+        node.guess = self.split.text[guess]
+        pending = self.split(node, guess, secrets, depth)
+        if not pending:
+            return []
+        child_sym = sym.after(self.chooser.game.guesses[guess])
+        return [_Task(child, part, child_sym, depth + 1) for child, part in reversed(pending)]
+
+
+def _grow_shared(
+    chooser: GreedyChooser,
+    first: _Task,
+    opening: int | None,
+    progress: Callable[[int], None] | None,
+    threads: int,
+) -> list[_Grower]:
+    """Build ``first`` on ``threads`` threads (this one among them); the growers."""
+    most = len(first.secrets)
+    growers = [_Grower(chooser if k == 0 else chooser.copy(), most) for k in range(threads)]
+    shared: list[_Task] = [first]  # nodes any thread may take
+    lock = threading.Condition()
+    state = {"waiting": 0, "done": False, "error": None}
+
+    def take() -> _Task | None:
+        with lock:
+            state["waiting"] += 1
+            while not shared and not state["done"]:
+                if state["waiting"] == threads:  # nothing left anywhere
+                    state["done"] = True
+                    lock.notify_all()
+                else:
+                    lock.wait()
+            state["waiting"] -= 1
+            return None if state["done"] else shared.pop()
+
+    def work(grower: _Grower, report: Callable[[int], None] | None, guess: int | None) -> None:
+        mine: list[_Task] = []
+        nodes = 0
+        try:
+            while not state["done"]:
+                if not mine:
+                    task = take()
+                    if task is None:
+                        return
+                    mine.append(task)
+                mine.extend(grower.step(mine.pop(), guess))
+                guess = None
+                if len(mine) > 1 and state["waiting"]:  # a thread is idle: the shallowest to it
+                    node, secrets, sym, depth = mine.pop(0)
+                    with lock:
+                        shared.append(_Task(node, secrets, sym.copy(), depth))
+                        lock.notify()
+                nodes += 1
+                if report is not None and nodes % 32 == 0:
+                    report(sum(g.split.settled for g in growers))
+        except BaseException as problem:  # stop every thread; raised again by this one
+            with lock:
+                state["error"] = state["error"] or problem
+                state["done"] = True
+                lock.notify_all()
+
+    others = [
+        threading.Thread(target=work, args=(g, None, None), daemon=True) for g in growers[1:]
+    ]
+    for thread in others:
+        thread.start()
+    try:
+        work(growers[0], progress, opening)
+    finally:
+        with lock:
+            if state["error"] is None and not state["done"]:
+                state["error"] = KeyboardInterrupt()
+            state["done"] = True
+            lock.notify_all()
+        for thread in others:
+            thread.join()
+    if state["error"] is not None:
+        raise state["error"]
+    return growers
 
 
 class _Splitter:

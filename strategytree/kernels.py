@@ -593,6 +593,12 @@ class _ColourSets(NamedTuple):
     """``(blocks, used, 8)`` uint64: the secrets whose blacks + whites are ``t``"""
     floor: np.ndarray
     """``floor[u]``: a lower bound on the cost of every guess with that set"""
+    rest: np.ndarray
+    """``(blocks, used)`` int64 (or empty, when too large): ``rest[blk, u]``, a lower
+    bound on the cost of the secrets of the blocks after ``blk`` alone"""
+    tail: np.ndarray
+    """``(used, pegs + 2)`` int64: ``tail[u, t]``, the part of ``floor[u]`` that
+    comes from the secrets whose blacks + whites are ``t`` or more"""
 
 
 class _Candidates(NamedTuple):
@@ -606,6 +612,11 @@ class _Candidates(NamedTuple):
     """where each colour set's group starts in ``by_set`` (one more entry than sets)"""
     mark: np.ndarray
     """a zeroed uint8 entry per guess: the candidates scored first are marked"""
+    grouped: np.ndarray
+    """the candidates in the order of ``by_set`` (guesses)"""
+    grouped_bits: np.ndarray
+    """``(candidates, pegs)`` uint8: their position bit numbers in that order, read
+    one after another where ``gbit_pos`` would be read here and there"""
 
 
 class _Guesses(NamedTuple):
@@ -729,27 +740,33 @@ def _set_sums(has_cnt, valid, blk, bits, pegs, out):
     out[0] &= valid if blk == has_cnt.shape[0] - 1 else ~np.uint64(0)
 
 
-@njit(cache=True, nogil=True)
-def _set_bound(sums, u, pegs, rule, split):
-    """The least cost of a guess of colour set ``u`` (blacks + whites in
-    ``sums[:, u]``): the secrets with sum ``t`` fall into at most ``t + 1``
-    parts (by blacks), at best of equal sizes."""
+@njit(inline="always")
+def _split_bound(sizes, pegs, rule, split):
+    """The least cost of secrets of which ``sizes[t]`` have blacks + whites
+    ``t``: those fall into at most ``t + 1`` parts (by blacks), at best of
+    equal sizes."""
     bound = 0
     for t in range(pegs + 1):
-        size = 0
-        for blk in range(sums.shape[0]):
-            size += np.int64(popcount(sums[blk, u, t]))
         if rule == 0:
-            bound = max(bound, split[t + 1, size])
+            bound = max(bound, split[t + 1, sizes[t]])
         else:
-            bound += split[t + 1, size]
+            bound += split[t + 1, sizes[t]]
     return bound
 
 
 @njit(cache=True, nogil=True)
-def _colour_sets(sliced, set_bits, set_start, pegs, costs):
+def _colour_sets(sliced, set_bits, set_start, pegs, costs, set_colours, skip):
     """The colour sets that candidates have, their blacks + whites and bounds
-    (:class:`_ColourSets`), worked out once per set."""
+    (:class:`_ColourSets`), worked out once per set.  A set with a colour of
+    ``skip`` (``set_colours[k]``: the colours of set ``k``, as bits) is not one of
+    them: its guesses are left out.
+
+    The bound of a set is also kept block by block, for the secrets after each
+    block (``rest``): a guess whose parts so far cost, with that bound, as much
+    as the best guess's is dropped before its last block.  Each rule's cost of
+    parts is superadditive (a part of ``s + x`` secrets costs at least what
+    parts of ``s`` and ``x`` cost), so the parts of the blocks seen and the
+    secrets still to come can be bounded apart and added (minimax: the larger)."""
     has_cnt, valid = sliced.has_cnt, sliced.valid
     rule, split = costs.rule, costs.split
     sets = set_bits.shape[0]
@@ -757,25 +774,41 @@ def _colour_sets(sliced, set_bits, set_start, pegs, costs):
     slot = np.full(sets, -1, dtype=np.int64)
     used = 0
     for k in range(sets):
-        if set_start[k + 1] > set_start[k]:
+        if set_start[k + 1] > set_start[k] and (set_colours[k] & skip) == 0:
             slot[k] = used
             used += 1
     in_use = np.empty(used, dtype=np.int64)
     tabled = blocks * used <= 1 << 16
     sums = np.empty((blocks if tabled else 0, used, 8), dtype=np.uint64)
-    floor = np.full(used, -(1 << 62), dtype=np.int64)  # no bound
+    kept = blocks > 1 and blocks * used <= 1 << 23  # at most 64 MiB
+    rest = np.empty((blocks if kept else 0, used), dtype=np.int64)
+    floor = np.empty(used, dtype=np.int64)
+    tail = np.zeros((used, pegs + 2), dtype=np.int64)
+    eq = np.empty(8, dtype=np.uint64)
+    sizes = np.zeros(pegs + 1, dtype=np.int64)
     for k in range(sets):
         u = slot[k]
         if u < 0:
             continue
         in_use[u] = k
-        if not tabled:
-            continue
-        for blk in range(blocks):
-            _count_equal(has_cnt, blk, set_bits[k], pegs, np.uint64(0), sums[blk, u])
-            sums[blk, u, 0] &= valid if blk == blocks - 1 else ~np.uint64(0)
-        floor[u] = _set_bound(sums, u, pegs, rule, split)
-    return _ColourSets(slot, in_use, tabled, sums, floor)
+        for t in range(pegs + 1):
+            sizes[t] = 0
+        for blk in range(blocks - 1, -1, -1):  # the last block first: ``rest`` is a suffix
+            if kept:
+                rest[blk, u] = _split_bound(sizes, pegs, rule, split)
+            _set_sums(has_cnt, valid, blk, set_bits[k], pegs, eq)
+            for t in range(pegs + 1):
+                sizes[t] += np.int64(popcount(eq[t]))
+            if tabled:
+                for v in range(8):
+                    sums[blk, u, v] = eq[v]
+        for t in range(pegs, -1, -1):
+            if rule == 0:
+                tail[u, t] = max(tail[u, t + 1], split[t + 1, sizes[t]])
+            else:
+                tail[u, t] = tail[u, t + 1] + split[t + 1, sizes[t]]
+        floor[u] = tail[u, 0]
+    return _ColourSets(slot, in_use, tabled, sums, floor, rest, tail)
 
 
 @njit(cache=True, nogil=True)
@@ -850,11 +883,11 @@ def _scan(mine, cands, gs, sliced, costs, sets):
     those arrays as arguments, they made the scan twice as slow (measured).
     A long kernel for that reason: the scoring step is pasted in once, from the
     one loop over the guesses, and needs the arrays unpacked here."""
-    candidates, by_set, set_start, mark = cands
+    candidates, by_set, set_start, mark, grouped, grouped_bits = cands
     gpos, gcnt, gbit_pos, gset, set_bits = gs
     secrets, spos, scnt, has_pos, has_cnt, valid, n = sliced
     rule, weight, _, perfect, pair = costs
-    slot, in_use, tabled, sums, floor = sets
+    slot, in_use, tabled, sums, floor, rest, tail = sets
     pegs = gbit_pos.shape[1]
     blocks = has_pos.shape[0]
     none = 1 << 62
@@ -862,12 +895,16 @@ def _scan(mine, cands, gs, sliced, costs, sets):
     eq_t = np.empty(8, dtype=np.uint64)  # ... with t blacks + whites
     hist = np.zeros(36, dtype=np.int64)  # the size of part (b, t) over the blocks so far
     seen = np.zeros((pegs + 1) * (pegs + 1) + 1, dtype=np.int64)  # by reply: the last test
+    twice = np.zeros_like(seen)  # by reply: the last test where two secrets got it
 
-    def tells_apart(g):
-        """True when guess ``g`` gives every secret its own reply: the secrets
-        one after another until two get the same reply."""
+    def within(g, level):
+        """True when guess ``g``'s parts cost no more than all singletons
+        (``level`` 0: it tells every secret apart) or than one pair and
+        singletons (1; minimax: pairs): the secrets one after another until
+        that fails."""
         seen[-1] += 1  # the number of this test
-        apart = True
+        ok = True
+        extra = 0
         for j in range(secrets.shape[0]):
             b = 0
             t = 0
@@ -876,55 +913,130 @@ def _scan(mine, cands, gs, sliced, costs, sets):
                 t += popcount(gcnt[g, w] & scnt[secrets[j], w])
             r = b * (pegs + 1) + t - b
             if seen[r] == seen[-1]:
-                apart = False
-                break
+                if rule == 0 and level == 1:  # minimax: any pairs, no three
+                    if twice[r] == seen[-1]:
+                        ok = False
+                        break
+                    twice[r] = seen[-1]
+                else:
+                    extra += 1
+                    if extra > level:
+                        ok = False
+                        break
             seen[r] = seen[-1]
-        return apart
+        return ok
 
-    def blacks_and_sums(g, u, blk):
-        """``eq_b``, ``eq_t`` for guess ``g`` (colour set ``u``) and block ``blk``."""
-        _count_equal(has_pos, blk, gbit_pos[g], pegs, np.uint64(0), eq_b)
+    def blacks_and_sums(g, u, blk, bits):
+        """``eq_b``, ``eq_t`` for guess ``g`` (colour set ``u``, position bits
+        ``bits``) and block ``blk``."""
+        _count_equal(has_pos, blk, bits, pegs, np.uint64(0), eq_b)
         if tabled:
             for v in range(8):
                 eq_t[v] = sums[blk, u, v]
         else:
             _set_sums(has_cnt, valid, blk, set_bits[gset[g]], pegs, eq_t)
 
-    def cost_below(g, u, limit):
-        """(True, cost) when guess ``g`` (colour set ``u``) costs less than
+    def cost_below(g, u, limit, bits):
+        """(True, cost) when guess ``g`` (colour set ``u``, position bits ``bits``) costs less than
         ``limit``, else (False, _).  Below ``pair`` only a guess that tells the
         secrets apart would do.  With several blocks, a guess is dropped once the
         blocks so far cost ``limit`` (the cost only grows as secrets are added;
         with parts, each secret still to come adds a part at most)."""
         if limit <= pair:
-            return tells_apart(g), perfect
+            return within(g, 0), perfect
         cost = 0
         dropped = False
         for blk in range(blocks):
-            blacks_and_sums(g, u, blk)
+            blacks_and_sums(g, u, blk, bits)
+            if blocks == 1:  # by blacks + whites, with the bound of those still to come
+                for t in range(8):  # fixed trip counts, so that the compiler unrolls them
+                    if t > pegs:
+                        break
+                    for b in range(8):
+                        if b > t:
+                            break
+                        size = np.int64(popcount(eq_b[b] & eq_t[t]))
+                        if rule == 0:
+                            cost = max(cost, size)
+                        else:
+                            cost += weight[size]
+                    if limit < none and t < pegs:
+                        if (max(cost, tail[u, t + 1]) if rule == 0 else cost + tail[u, t + 1]) >= limit:
+                            dropped = True
+                            break
+                break
             h = 0
-            for b in range(8):  # fixed trip counts, so that the compiler unrolls them
+            for b in range(8):
                 if b > pegs:
                     break
                 for t in range(b, 8):
                     if t > pegs:
                         break
-                    size = np.int64(popcount(eq_b[b] & eq_t[t]))
-                    if blocks > 1:
-                        hist[h] += size
-                        h += 1
-                    elif rule == 0:
-                        cost = max(cost, size)
-                    else:
-                        cost += weight[size]
+                    hist[h] += np.int64(popcount(eq_b[b] & eq_t[t]))
+                    h += 1
             if blocks > 1 and limit < none and blk < blocks - 1:
-                so_far = _hist_cost(hist, rule, weight, False)
-                if so_far - (n - (blk + 1) * 64 if rule == 3 else 0) >= limit:
+                bound = _hist_cost(hist, rule, weight, False)
+                if rule == 3:  # each secret still to come adds a part at most
+                    bound -= n - (blk + 1) * 64
+                elif rest.shape[0] == 0:
+                    pass
+                elif rule == 0:
+                    bound = max(bound, rest[blk, u])
+                else:
+                    bound += rest[blk, u]
+                if bound >= limit:
                     dropped = True
                     break
         if blocks > 1:
             cost = _hist_cost(hist, rule, weight, True)
         return not dropped and cost < limit, cost
+
+    def first_within(level, level_cost):
+        """The place of the first candidate, in order, whose parts cost no more
+        than ``level_cost`` (:func:`within` ``level``), or -1.  The candidates
+        one after another when the sets whose bound allows it hold many of them;
+        else those sets one after another, each up to the first found so far."""
+        eligible = 0
+        for w in range(floor.shape[0]):
+            if floor[w] <= level_cost:
+                eligible += set_start[in_use[w] + 1] - set_start[in_use[w]]
+        dense = 4 * eligible > candidates.shape[0]
+        found = -1
+        i = -1
+        w = -1  # the set at hand (sparse)
+        a = 0  # the next place in ``by_set`` (sparse)
+        end = 0
+        while True:
+            if dense:
+                i += 1
+                if i == candidates.shape[0]:
+                    break
+                g = candidates[i]
+                v = slot[gset[g]]
+                if v < 0 or floor[v] > level_cost:
+                    continue
+            else:
+                if a == end:
+                    w += 1
+                    while w < floor.shape[0] and floor[w] > level_cost:
+                        w += 1
+                    if w == floor.shape[0]:
+                        break
+                    a = set_start[in_use[w]]
+                    end = set_start[in_use[w] + 1]
+                    continue
+                i = by_set[a]
+                g = grouped[a]
+                a += 1
+                if found >= 0 and i > found:
+                    a = end  # the rest of the set comes later in order
+                    continue
+            if within(g, level):
+                found = i
+                if dense:
+                    break
+                a = end
+        return found
 
     # One loop, so that ``cost_below`` is pasted in once (each copy is a second
     # of compiling): first the guesses that could be the secret, in order (a
@@ -941,17 +1053,29 @@ def _scan(mine, cands, gs, sliced, costs, sets):
     u = 0  # the set of the guess at hand
     at = 0  # the next place of set ``u`` in ``by_set``
     end = 0
+    bits = gbit_pos[0]  # the position bits of the guess at hand
     while True:
         if k < mine.shape[0]:
             i = mine[k]
             k += 1
-            u = slot[gset[candidates[i]]]
+            g = candidates[i]
+            u = slot[gset[g]]
+            bits = gbit_pos[g]
             limit = mine_cost
         else:
             if k == mine.shape[0]:  # the guesses that could be the secret are done
                 k += 1
                 if mine_cost == perfect:
                     return mine_best  # nothing does better
+                # Few secrets: the first guess, in order, that tells them apart
+                # wins, if there is one; else the first that makes one pair
+                # (no cost lies between), unless a possible secret does.
+                for level in range(2 if n < seen.shape[0] else 0):
+                    if level == 1 and mine_cost <= pair:
+                        return mine_best
+                    found = first_within(level, perfect if level == 0 else pair)
+                    if found >= 0:
+                        return found
                 order = _by_floor(floor, np.int64(mine_cost))  # not a literal: one compile
             if at == end:  # the next set
                 if o == order.shape[0]:
@@ -964,9 +1088,10 @@ def _scan(mine, cands, gs, sliced, costs, sets):
                 end = set_start[in_use[u] + 1]
                 continue
             i = by_set[at]
+            g = grouped[at]
+            bits = grouped_bits[at]
             at += 1
-            if mark[candidates[i]]:
-                continue  # done already
+            # (a guess scored first scores the same again: never better than itself)
             if best >= 0 and i > best:
                 if floor[u] >= best_cost:
                     at = end  # the rest of the set comes later in order: no better
@@ -975,7 +1100,7 @@ def _scan(mine, cands, gs, sliced, costs, sets):
             else:
                 limit = min(mine_cost, best_cost + 1)
         if floor[u] < limit:  # else it cannot beat the best
-            better, cost = cost_below(candidates[i], u, limit)
+            better, cost = cost_below(g, u, limit, bits)
             if better:
                 if k <= mine.shape[0]:
                     mine_best, mine_cost = i, cost
@@ -986,7 +1111,8 @@ def _scan(mine, cands, gs, sliced, costs, sets):
 
 def _best_guess_sliced_py(
     gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt, secrets,
-    candidates, by_set, set_start, consistent, pegs, rule, nlogn, mark,
+    candidates, by_set, set_start, grouped, grouped_bits, consistent, pegs, rule, nlogn,
+    mark, set_colours, skip,
 ):  # fmt: skip
     """Position in ``candidates`` of the guess a greedy rule plays (-1: none).
 
@@ -1005,10 +1131,15 @@ def _best_guess_sliced_py(
     order), so most guesses are never scored, and the scan stops at once at
     a guess that tells every secret apart.  Once only such a guess could do
     better, the others are tested one secret after another until two get
-    the same reply.  With more than 64 secrets, a guess is also dropped when
-    the parts of the secrets seen so far cost as much as the best guess's
-    (the cost of minimax, expected and entropy only grows as secrets are
-    added; with parts, each secret adds a part at most).
+    the same reply.  With few secrets (fewer than the replies' cells), when
+    no possible secret tells them apart, one pass finds the first guess in
+    order that does, or else the first that leaves one pair (no cost lies
+    between), before any scan.  A guess is also dropped part way: with more
+    than 64 secrets, when the parts of the blocks seen so far, plus the
+    bound of the blocks still to come, cost as much as the best guess's (the
+    costs are superadditive; with parts, each secret still to come adds a
+    part at most); with 64 or fewer, the same after each sum of blacks +
+    whites.  Guesses of a colour set with a colour in ``skip`` are left out.
 
     Bit-sliced: the secrets are taken 64 at a time, one bit each, and for
     every bit of the encoding (:func:`strategytree.feedback.encode`) a word
@@ -1023,14 +1154,16 @@ def _best_guess_sliced_py(
     ``gpos``, ``gcnt``, ``spos``, ``scnt``: the guesses' and the secrets' bit
     sets, ``(n, words)`` uint64;
     ``candidates`` (increasing) and ``consistent`` (increasing) index the
-    guesses, ``secrets`` the secrets; ``mark``: a zeroed uint8 scratch array,
+    guesses, ``secrets`` the secrets; ``set_colours[k]``: the colours of set
+    ``k`` as bits, and the candidates with a colour of ``skip`` are left out;
+    ``mark``: a zeroed uint8 scratch array,
     one entry per guess, left zeroed.
     """
     sliced = _slice_secrets(spos, scnt, secrets)
     costs = _rule_costs(rule, secrets.shape[0], pegs, nlogn)
-    sets = _colour_sets(sliced, set_bits, set_start, pegs, costs)
+    sets = _colour_sets(sliced, set_bits, set_start, pegs, costs, set_colours, skip)
     gs = _Guesses(gpos, gcnt, gbit_pos, gset, set_bits)
-    cands = _Candidates(candidates, by_set, set_start, mark)
+    cands = _Candidates(candidates, by_set, set_start, mark, grouped, grouped_bits)
     mine = _places_of(candidates, consistent, mark)  # and marks them
     best = _scan(mine, cands, gs, sliced, costs, sets)
     for i in range(consistent.shape[0]):
@@ -1084,6 +1217,7 @@ def best_guess(
     secrets: np.ndarray,
     consistent: np.ndarray,
     scratch: ChoiceScratch | None = None,
+    skip: int = 0,
 ) -> int | None:
     """Position in ``candidates`` of the guess a greedy builder plays, or None
     when this game has no such kernel (then score with :func:`scores`).
@@ -1093,6 +1227,10 @@ def best_guess(
     arrays (candidates and consistent into ``game.guesses``, both increasing;
     secrets into ``game.secrets``).  ``scratch`` (the caller's, for this game)
     keeps what the next calls reuse; without it the call makes its own.
+    ``skip``: colours (bit ``k`` for colour ``k``) whose guesses are left out, as
+    if not among the candidates (:func:`strategytree.symmetry.dead_colours`:
+    the candidates stay one array, whose grouping is kept, where leaving them
+    out would make a new one at every node).
     No checks: for the builders' inner loops.
     """
     if game.scoring == "table" or game.pegs > SLICED_PEGS or len(candidates) == 0:
@@ -1105,16 +1243,32 @@ def best_guess(
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
     candidates = np.ascontiguousarray(candidates, dtype=np.int64)
-    by_set, set_start = scratch.by_set(candidates)
+    by_set, set_start, grouped, grouped_bits = scratch.grouping(candidates)
     as_int = np.int64
     at = _best_guess_sliced(
         gpos, gcnt, gbit_pos, gset, set_bits, spos, scnt,
         np.ascontiguousarray(secrets, dtype=as_int),
-        candidates, by_set, set_start,
+        candidates, by_set, set_start, grouped, grouped_bits,
         np.ascontiguousarray(consistent, dtype=as_int),
         game.pegs, RULES[rule], _nlogn(game, len(secrets)), scratch.mark,
+        _set_colours(game), np.int64(skip),
     )  # fmt: skip
     return int(at)
+
+
+def _set_colours(game: Game) -> np.ndarray:
+    """The colours of each set of :func:`_guess_bit_numbers` as bits, int64 (made once)."""
+
+    def make() -> np.ndarray:
+        _, gset, set_bits = _guess_bit_numbers(game)
+        first = np.full(len(set_bits), -1, dtype=np.int64)
+        first[gset[::-1]] = np.arange(len(gset))[::-1]  # the first guess of each set
+        masks = np.zeros(len(set_bits), dtype=np.int64)
+        for p in range(game.pegs):
+            masks |= np.left_shift(np.int64(1), game.guesses[first, p].astype(np.int64))
+        return masks
+
+    return game.memo("_set_colours", make)
 
 
 class ChoiceScratch:
@@ -1122,26 +1276,38 @@ class ChoiceScratch:
     (a :class:`strategytree.builders.GreedyChooser`): one per thread, never shared.
 
     The builders ask again and again with the same arrays of candidates, so the
-    grouping of the last ones seen (by identity, up to :attr:`KEPT`) is kept.
+    grouping of the last ones seen (by identity, up to :attr:`KEPT` of them and
+    :attr:`KEPT_ENTRIES` candidates in all) is kept.
     """
 
     KEPT = 128
     """how many groupings of candidates are kept (oldest out)"""
+    KEPT_ENTRIES = 1 << 22
+    """how many candidates they may hold in all (oldest out): a grouping of the
+    823,543 guesses of MM(7,7), and the array it groups, take 31 MB"""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         """the game it serves"""
         self.mark = np.zeros(len(game.guesses), dtype=np.uint8)
         """one zeroed entry per guess, zeroed again after each call"""
-        self._grouped: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._grouped: dict[int, tuple[np.ndarray, ...]] = {}
+        self._entries = 0  # candidates in the groupings kept
 
     def by_set(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The places of ``candidates`` grouped by set of colours (in order
         within each), and where each set's group starts."""
+        return self.grouping(candidates)[:2]
+
+    def grouping(
+        self, candidates: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`by_set`, with the candidates in that order and their position
+        bit numbers (what the kernel reads for each guess it scores)."""
         kept = self._grouped.get(id(candidates))
         if kept is not None and kept[0] is candidates:
-            return kept[1], kept[2]
-        _, gset, set_bits = _guess_bit_numbers(self.game)
+            return kept[1:]
+        gbit_pos, gset, set_bits = _guess_bit_numbers(self.game)
         sets = len(set_bits)
         which = gset[candidates]
         if sets <= 1 << 15:
@@ -1149,7 +1315,12 @@ class ChoiceScratch:
         by_set = np.argsort(which, kind="stable")
         set_start = np.zeros(sets + 1, dtype=np.int64)
         np.cumsum(np.bincount(which, minlength=sets), out=set_start[1:])
-        if len(self._grouped) >= self.KEPT:
-            del self._grouped[next(iter(self._grouped))]
-        self._grouped[id(candidates)] = (candidates, by_set, set_start)
-        return by_set, set_start
+        while self._grouped and (
+            len(self._grouped) >= self.KEPT or self._entries + len(candidates) > self.KEPT_ENTRIES
+        ):
+            self._entries -= len(self._grouped.pop(next(iter(self._grouped)))[0])
+        grouped = candidates[by_set]
+        kept = (candidates, by_set, set_start, grouped, gbit_pos[grouped])
+        self._grouped[id(candidates)] = kept
+        self._entries += len(candidates)
+        return kept[1:]

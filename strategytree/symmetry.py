@@ -167,9 +167,7 @@ def merge_dead_colours(
     the answers in ``memo``, a dict of its own (one per thread), so that it gets
     the same array back for them (and what it keeps about that array holds).
     """
-    present = int(np.bitwise_or.reduce(secret_masks[secrets]))
-    absent = ~present & ((1 << 62) - 1)
-    absent &= absent - 1  # all absent colours but the first
+    absent = dead_colours(secret_masks, secrets)
     if absent == 0:
         return candidates
     key = (id(candidates), absent)
@@ -182,6 +180,19 @@ def merge_dead_colours(
             del memo[next(iter(memo))]
         memo[key] = (candidates, merged)
     return merged
+
+
+def dead_colours(secret_masks: np.ndarray, secrets: np.ndarray) -> int:
+    """The colours that :func:`merge_dead_colours` leaves out, as bits: those no
+    secret has, but the first.
+
+    >>> from strategytree.builders import colour_masks
+    >>> bin(dead_colours(colour_masks(np.array([[0, 2], [2, 0]])), np.arange(2)) & 0xFF)
+    '0b11111000'
+    """
+    present = int(np.bitwise_or.reduce(secret_masks[secrets]))
+    absent = ~present & ((1 << 62) - 1)
+    return absent & (absent - 1)  # all absent colours but the first
 
 
 #: the most answers of :func:`merge_dead_colours` a memo keeps (oldest out)

@@ -17,7 +17,7 @@ import pytest
 
 import strategytree as st
 from strategytree import kernels, symmetry
-from strategytree.builders import build_greedy
+from strategytree.builders import build_greedy, colour_masks
 from strategytree.errors import StrategyTreeError
 from strategytree.game import black_only
 from strategytree.symmetry import Symmetry
@@ -81,6 +81,26 @@ def test_best_guess_on_sets_a_few_guesses_tell_apart(rule: str) -> None:
             assert got == _naive_choice(game, rule, every, secrets, consistent)
 
 
+@pytest.mark.parametrize("rule", ["minimax", "expected", "entropy", "parts"])
+def test_skipping_dead_colours_is_merging_them(rule: str) -> None:
+    """Colours left out by ``skip`` choose what the merged candidates choose."""
+    game = st.mastermind(4, 8)
+    rng = np.random.default_rng(11)
+    every = np.arange(len(game.guesses))
+    guess_masks, secret_masks = colour_masks(game.guesses), colour_masks(game.secrets)
+    for n in (3, 9, 40, 100):
+        for _ in range(3):
+            few = rng.choice(8, size=5, replace=False)  # secrets of 5 colours: 2 dead
+            pool = np.flatnonzero(np.isin(game.secrets, few).all(axis=1))
+            secrets = np.sort(rng.choice(pool, size=n, replace=False))
+            consistent = game.guess_index(game.secrets[secrets])
+            skip = symmetry.dead_colours(secret_masks, secrets)
+            merged = symmetry.merge_dead_colours(guess_masks, secret_masks, every, secrets)
+            want = merged[kernels.best_guess(game, rule, merged, secrets, consistent)]
+            assert every[kernels.best_guess(game, rule, every, secrets, consistent, skip=skip)] == want
+            assert want == merged[_naive_choice(game, rule, merged, secrets, consistent)]
+
+
 def test_best_guess_leaves_its_scratch_array_zeroed() -> None:
     game = st.mastermind(4, 6)
     secrets = np.arange(0, 1296, 7)
@@ -113,6 +133,12 @@ def test_builders_in_two_threads_build_what_one_thread_builds() -> None:
     want = [build_greedy(game, rule) for rule in rules]
     with ThreadPoolExecutor(2) as pool:
         assert list(pool.map(lambda rule: build_greedy(game, rule), rules)) == want
+
+
+@pytest.mark.parametrize("game", [st.mastermind(4, 6), st.mastermind(5, 5)], ids=lambda g: g.name)
+@pytest.mark.parametrize("rule", ["minimax", "expected", "entropy", "parts"])
+def test_a_tree_built_on_two_threads_is_the_tree_built_on_one(game: st.Game, rule: str) -> None:
+    assert build_greedy(game, rule, threads=2) == build_greedy(game, rule, threads=1)
 
 
 def test_best_guess_declines_games_it_has_no_kernel_for() -> None:
