@@ -283,7 +283,8 @@ CompleteAbove = Annotated[
 ]
 MaxGuesses = Annotated[
     Optional[int],
-    typer.Option("--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret."),
+    typer.Option("--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret; lookahead: prefer "
+                  "subtrees within K guesses to any that are not."),
 ]
 SearchCheckpoint = Annotated[
     Optional[Path],

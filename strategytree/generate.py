@@ -58,7 +58,8 @@ METHODS = ("greedy", "lookahead", "optimal")
 #: the arguments each method takes (besides the game and ``symmetry``)
 TAKES = {
     "greedy": ("rule", "pool", "seed", "first"),
-    "lookahead": ("rule", "widths", "also", "complete", "complete_above", "checkpoint", "client"),
+    "lookahead": ("rule", "widths", "also", "complete", "complete_above", "max_guesses",
+                  "checkpoint", "client"),
     "optimal": ("max_guesses", "checkpoint", "client"),
 }
 
@@ -149,6 +150,7 @@ def generate(
             checkpoint=checkpoint, also=DEFAULTS["also"] if also is None else also,
             progress=progress, client=client, complete=complete or (),
             complete_above=COMPLETE_ABOVE if complete_above is None else complete_above,
+            max_guesses=max_guesses,
         )
     if method == "optimal":
         from . import search  # numba compiles its kernels: imported only when used

@@ -126,6 +126,7 @@ def build_lookahead(
     client: object | None = None,
     complete: Sequence[int] | str = (),
     complete_above: int = COMPLETE_ABOVE,
+    max_guesses: int | None = None,
 ) -> Strategy:
     """A strategy for ``game`` found by searching the ``widths[d]`` best guesses
     of ``rule`` at depth ``d`` (see the module doc).
@@ -146,6 +147,11 @@ def build_lookahead(
     ``complete_above`` secrets are completed by a lookahead of those widths
     instead of greedily (slower, judges the guesses near the root better).
 
+    ``max_guesses`` (K): subtrees that keep every secret within K guesses are
+    preferred to any that do not, whatever their totals (a subtree needing more
+    is kept only where no candidate fits: a soft limit; the verifier tells the
+    worst case of the tree built).
+
     ``client`` (a ``distributed.Client``): the completions of the shortlists
     near the root, and the searches of the smaller parts below the guesses
     kept, run as tasks on its Dask cluster (:class:`_OnCluster`); the tree is
@@ -162,6 +168,10 @@ def build_lookahead(
             or complete_above < 2:
         raise ArgumentError("{complete_above} must be a whole number of at least 2",
                             complete_above=complete_above)
+    if max_guesses is not None and (isinstance(max_guesses, bool) or not isinstance(max_guesses, int)
+                                    or max_guesses < 1):
+        raise ArgumentError("{max_guesses} must be a whole number of at least 1",
+                            max_guesses=max_guesses)
     inner = (tuple(int(w) for w in complete), int(complete_above)) if complete else None
     if isinstance(also, str):
         also = parse_rules(also, argument="also")
@@ -176,8 +186,8 @@ def build_lookahead(
     state = _Count(started=time.perf_counter())
     levels = tuple(int(w) for w in widths)
     rules = "+".join([chooser.rule, *(other.rule for other in others)])
-    saved = _Decisions(checkpoint, game, rules, levels, inner) if checkpoint else None
-    search = _Search(chooser, levels, state, progress, saved, others, inner)
+    saved = _Decisions(checkpoint, game, rules, levels, inner, max_guesses) if checkpoint else None
+    search = _Search(chooser, levels, state, progress, saved, others, inner, max_guesses)
     secrets = np.arange(len(game.secrets))
     try:
         if client is not None:
@@ -190,6 +200,8 @@ def build_lookahead(
     widths_text = ",".join(str(w) for w in widths) or "greedy"
     if inner is not None:
         widths_text += f" completed by {','.join(map(str, inner[0]))} above {inner[1]}"
+    if max_guesses is not None:
+        widths_text += f" within {max_guesses}"
     return Strategy(root, source=f"<lookahead {rules} {widths_text} {game.name}>")
 
 
@@ -200,7 +212,8 @@ class _Decisions:
     ``decisions`` (the guess kept); each save appends the new decisions)."""
 
     def __init__(self, path: str | os.PathLike[str], game: Game, rule: str, widths: tuple,
-                 inner: tuple[tuple[int, ...], int] | None = None) -> None:
+                 inner: tuple[tuple[int, ...], int] | None = None,
+                 max_guesses: int | None = None) -> None:
         self.header = {
             "search": "lookahead",
             "pegs": game.pegs,
@@ -213,6 +226,8 @@ class _Decisions:
         }
         if inner is not None:  # (only then: the checkpoints of earlier runs stay usable)
             self.header["complete"] = [list(inner[0]), inner[1]]
+        if max_guesses is not None:
+            self.header["max_guesses"] = max_guesses
         self.file = saved_runs.Checkpoint(path, self.header)
         self.decisions: dict[bytes, int] = {}
         self.new: list[tuple[bytes, int]] = []
@@ -265,10 +280,13 @@ class _Search:
         checkpoint: _Decisions | None = None,
         others: Sequence[GreedyChooser] = (),
         inner: tuple[tuple[int, ...], int] | None = None,
+        max_guesses: int | None = None,
     ) -> None:
         self.checkpoint = checkpoint
+        self.max_guesses = max_guesses
+        """the soft limit on guesses (None: none): see :meth:`rank`"""
         self.inner = None if inner is None else _Search(chooser, inner[0], _Count(), None, None,
-                                                        others)
+                                                        others, None, max_guesses)
         """the search that completes the parts of more than ``above`` secrets"""
         self.above = inner[1] if inner is not None else 0
         self.chooser = chooser
@@ -287,8 +305,10 @@ class _Search:
         replies = feedback.replies_into(self.game, guess, secrets, out)
         return [(code, secrets[group]) for code, group in kernels.group_by_reply(replies, self.game.n_replies)]
 
-    def complete(self, secrets: np.ndarray, sym: Symmetry, guess: int) -> list[tuple[int, Grown | None]]:
-        """Each part below ``guess``, with its completion (None for the win)."""
+    def complete(self, secrets: np.ndarray, sym: Symmetry, guess: int, played: int
+                 ) -> list[tuple[int, Grown | None]]:
+        """Each part below ``guess`` (played after ``played`` guesses), with its
+        completion (None for the win)."""
         after = sym.after(self.game.guesses[guess])
         done = []
         for code, part in self.parts(secrets, guess):
@@ -297,30 +317,39 @@ class _Search:
             elif len(part) == len(secrets):
                 return []  # the guess does not split: never the best
             else:
-                done.append((code, self.completion(part, after)))
+                done.append((code, self.completion(part, after, played + 1)))
         return done
 
-    def completion(self, secrets: np.ndarray, sym: Symmetry) -> Grown:
-        """The subtree that completes a part: the inner search's for a big part
-        (with ``complete``), else the cheapest greedy subtree."""
+    def completion(self, secrets: np.ndarray, sym: Symmetry, played: int) -> Grown:
+        """The subtree that completes a part (after ``played`` guesses): the inner
+        search's for a big part (with ``complete``), else the cheapest greedy subtree."""
         if self.inner is None or len(secrets) <= self.above:
-            return self.greedy(secrets, sym)
+            return self.greedy(secrets, sym, played)
         inner = self.inner.state
         before = inner.completions
-        grown = self.inner.subtree(secrets, sym, 0)
+        grown = self.inner.subtree(secrets, sym, 0, played)
         self.state.completions += inner.completions - before
         return grown
 
-    def greedy(self, secrets: np.ndarray, sym: Symmetry) -> Grown:
-        """The cheapest greedy subtree of the rules for these secrets."""
+    def greedy(self, secrets: np.ndarray, sym: Symmetry, played: int) -> Grown:
+        """The cheapest greedy subtree of the rules for these secrets (after
+        ``played`` guesses; see :meth:`rank`)."""
         best = None
         for chooser in self.choosers:
             grown = grow_greedy(chooser, secrets, sym)
             self.state.completions += 1
-            if best is None or (grown.total, grown.depth) < (best.total, best.depth):
+            if best is None or self.rank(grown.total, grown.depth, played) \
+                    < self.rank(best.total, best.depth, played):
                 best = grown
         assert best is not None
         return best
+
+    def rank(self, total: int, depth: int, played: int) -> tuple[bool, int, int]:
+        """What a subtree of ``total`` and ``depth`` guesses after ``played``
+        is judged by, least first: beyond :attr:`max_guesses` or not, its total,
+        its depth."""
+        over = self.max_guesses is not None and played + depth > self.max_guesses
+        return over, total, depth
 
     @staticmethod
     def cost(secrets: np.ndarray, below: list[tuple[int, Grown | None]]) -> tuple[int, int]:
@@ -341,21 +370,24 @@ class _Search:
         """Whether a part below a node of ``level`` is searched at ``level + 1``."""
         return self.width(level + 1) > 1 and len(part) > 2
 
-    def subtree(self, secrets: np.ndarray, sym: Symmetry, level: int) -> Grown:
-        """The searched subtree for ``secrets`` at ``level`` (0 at the root)."""
+    def subtree(self, secrets: np.ndarray, sym: Symmetry, level: int, played: int | None = None
+                ) -> Grown:
+        """The searched subtree for ``secrets`` at ``level`` (0 at the root of
+        the search) after ``played`` guesses (the level, unless a completion)."""
+        played = level if played is None else played
         if self.width(level) <= 1 or len(secrets) <= 2:
-            return self.completion(secrets, sym)
+            return self.completion(secrets, sym, played)
         key, known, shortlist = self.shortlist(secrets, sym, level)
-        completed = [(guess, self.complete(secrets, sym, guess)) for guess in shortlist]
-        guess, below = self.decide(secrets, key, known, completed)
+        completed = [(guess, self.complete(secrets, sym, guess, played)) for guess in shortlist]
+        guess, below = self.decide(secrets, key, known, completed, played)
         # search again below the kept guess, one level deeper
         after = sym.after(self.game.guesses[guess])
         searched = [
-            self.subtree(part, after, level + 1) if grown is not None and self.deeper(part, level)
-            else None
+            self.subtree(part, after, level + 1, played + 1)
+            if grown is not None and self.deeper(part, level) else None
             for (_, grown), (_, part) in zip(below, self.parts(secrets, guess))
         ]
-        return self.assemble(secrets, guess, below, searched)
+        return self.assemble(secrets, guess, below, searched, played)
 
     def shortlist(self, secrets: np.ndarray, sym: Symmetry, level: int
                   ) -> tuple[bytes, int | None, list[int]]:
@@ -375,26 +407,26 @@ class _Search:
 
     def decide(
         self, secrets: np.ndarray, key: bytes, known: int | None,
-        completed: list[tuple[int, list[tuple[int, Grown | None]]]],
+        completed: list[tuple[int, list[tuple[int, Grown | None]]]], played: int,
     ) -> tuple[int, list[tuple[int, Grown | None]]]:
         """The kept guess of the shortlist's ``completed`` ones (the first of
-        least cost; an empty completion: a guess that does not split), and its
-        completion; noted in the checkpoint and the count."""
+        least cost, :meth:`rank`; an empty completion: a guess that does not
+        split), and its completion; noted in the checkpoint and the count."""
         best: tuple[tuple[int, int], int, list] | None = None
         greedy_cost = None
         for guess, below in completed:
             if not below:
                 continue
-            cost = self.cost(secrets, below)
+            cost = self.rank(*self.cost(secrets, below), played)
             if greedy_cost is None:
                 greedy_cost = cost
             if best is None or cost < best[0]:
                 best = (cost, guess, below)
         assert best is not None and greedy_cost is not None
-        (total, _), guess, below = best
+        (_, total, _), guess, below = best
         self.state.nodes += 1
         if known is None:
-            self.state.saved += greedy_cost[0] - total
+            self.state.saved += greedy_cost[1] - total
         if self.checkpoint is not None:
             self.checkpoint.note(key, guess)
         if self.progress is not None:
@@ -403,16 +435,18 @@ class _Search:
 
     def assemble(
         self, secrets: np.ndarray, guess: int, below: list[tuple[int, Grown | None]],
-        searched: list[Grown | None],
+        searched: list[Grown | None], played: int,
     ) -> Grown:
-        """The node of ``guess``: below it each part's completion, or its
-        ``searched`` subtree (None: not searched) where that costs less."""
+        """The node of ``guess`` (after ``played`` guesses): below it each part's
+        completion, or its ``searched`` subtree (None: not searched) where that
+        ranks first (:meth:`rank`)."""
         branches: list[tuple[Reply, Node]] = []
         total, depth = len(secrets), 1
         for (code, grown), deeper in zip(below, searched):
             if grown is None:
                 continue
-            if deeper is not None and (deeper.total, deeper.depth) < (grown.total, grown.depth):
+            if deeper is not None and self.rank(deeper.total, deeper.depth, played + 1) \
+                    < self.rank(grown.total, grown.depth, played + 1):
                 self.state.saved += grown.total - deeper.total
                 grown = deeper
             branches.append((self.replies[code], grown.node))
@@ -444,6 +478,7 @@ class _Spec:
     symmetry: bool
     widths: tuple[int, ...]
     inner: tuple[tuple[int, ...], int] | None
+    max_guesses: int | None
     key: str
 
 
@@ -469,9 +504,9 @@ class _OnCluster:
         inner = None if search.inner is None else (search.inner.widths, search.above)
         key = game.digest + hashlib.blake2b(
             repr((game.pegs, game.colors, game.scoring, rules, bool(symmetry),
-                  search.widths, inner)).encode(), digest_size=6).hexdigest()
+                  search.widths, inner, search.max_guesses)).encode(), digest_size=6).hexdigest()
         self.cluster = workers.Run(client, _Spec(replace(game), rules, bool(symmetry),
-                                                 search.widths, inner, key))
+                                                 search.widths, inner, search.max_guesses, key))
         self.count = self.cluster.count
         self.known: object | None = None
 
@@ -498,12 +533,12 @@ class _OnCluster:
 
         s = self.search
         if s.width(level) <= 1 or len(secrets) <= 2:
-            return s.completion(secrets, sym)
+            return s.completion(secrets, sym, level)
         if level > 0 and len(secrets) < SPLIT_MIN:
             return await self.subtree_task(secrets, history, level)
         key, known, shortlist = s.shortlist(secrets, sym, level)
         completed = await asyncio.gather(*(self.complete(secrets, history, g) for g in shortlist))
-        guess, below = s.decide(secrets, key, known, list(zip(shortlist, completed)))
+        guess, below = s.decide(secrets, key, known, list(zip(shortlist, completed)), level)
         below = [(code, None if packed is None else _unpack(packed)) for code, packed in below]
         after = sym.after(s.game.guesses[guess])
         then = (*history, guess)
@@ -516,7 +551,7 @@ class _OnCluster:
         searched = await asyncio.gather(
             *(deeper(grown, part) for (_, grown), (_, part) in zip(below, s.parts(secrets, guess)))
         )
-        return s.assemble(secrets, guess, below, list(searched))
+        return s.assemble(secrets, guess, below, list(searched), level)
 
     async def complete(self, secrets: np.ndarray, history: tuple[int, ...], guess: int
                        ) -> list[tuple[int, Grown | None]]:
@@ -583,7 +618,8 @@ def _worker_search(key: str) -> tuple[_Search, dict]:
 
     def own(spec: _Spec, first: bool) -> _Search:
         choosers = [GreedyChooser(spec.game, rule, symmetry=spec.symmetry) for rule in spec.rules]
-        return _Search(choosers[0], spec.widths, _Count(), None, None, choosers[1:], spec.inner)
+        return _Search(choosers[0], spec.widths, _Count(), None, None, choosers[1:], spec.inner,
+                       spec.max_guesses)
 
     return workers.on_this_thread(key, lambda spec: spec, own)
 
@@ -599,7 +635,7 @@ def complete_task(key: str, parts: list[np.ndarray], history: tuple[int, ...]
     search, groups = _worker_search(key)
     sym = workers.history_group(key, groups, history)
     search.state = _Count()
-    trees = [_pack(search.completion(part, sym)) for part in parts]
+    trees = [_pack(search.completion(part, sym, len(history))) for part in parts]
     workers.SPENT[0] += time.thread_time() - started
     return trees, search.state.completions
 

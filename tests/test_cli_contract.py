@@ -54,7 +54,7 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "greedy --widths": (["generate", *GAME, "-w", "8", "-o", "o.txt"], ["--widths 8"]),
     "greedy --also": (["generate", *GAME, "--also", "parts", "-o", "o.txt"], ["--also parts"]),
     "greedy --max-guesses": (["generate", *GAME, "-k", "3", "-o", "o.txt"],
-                             ["--max-guesses 3", "--method optimal"]),
+                             ["--max-guesses 3", "lookahead and optimal methods"]),
     "greedy --checkpoint": (["generate", *GAME, "--checkpoint", "c.ckpt", "-o", "o.txt"],
                             ["--checkpoint c.ckpt"]),
     "greedy --seed": (["generate", *GAME, "--seed", "4", "-o", "o.txt"], ["--seed 4", "random"]),

@@ -150,3 +150,38 @@ def test_completion_arguments_are_checked() -> None:
     for args in (["-m", "greedy", "--complete", "3"], ["-m", "lookahead", "--complete-above", "9"]):
         result = invoke(["generate", "-p", "2", "-c", "3", "-o", "x.txt", *args])
         assert result.exit_code == 2 and "--complete" in result.output
+
+
+# -- a limit on the guesses ------------------------------------------------------------------
+def test_a_limit_on_guesses_is_kept_where_it_can_be_and_changes_nothing_above_the_worst_case(
+        tmp_path) -> None:
+    game = st.mastermind(4, 6)
+    free = build_lookahead(game, widths=(8, 8))
+    free_report = st.verify(free, game)
+    assert free_report.max_guesses == 6
+    # a limit the free tree keeps: the same tree
+    assert st.dumps(build_lookahead(game, widths=(8, 8), max_guesses=6)) == st.dumps(free)
+    # within 5: every secret within 5, for a few guesses more (the optimum within 5 is 5,626)
+    within = st.verify(build_lookahead(game, widths=(8, 8), max_guesses=5), game)
+    assert within.valid and within.max_guesses == 5
+    assert published("MM(4,6)", "optimal-max-5").low <= within.total
+    assert within.total > free_report.total
+    # a limit no strategy keeps (MM(4,6) needs 5): a preference, still a valid tree
+    assert st.verify(build_lookahead(game, widths=(4, 2), max_guesses=3), game).valid
+    # the limit is part of a checkpoint's settings
+    saved = tmp_path / "run.ckpt"
+    build_lookahead(game, widths=(4, 2), max_guesses=5, checkpoint=saved)
+    with pytest.raises(CheckpointError, match="max_guesses"):
+        build_lookahead(game, widths=(4, 2), checkpoint=saved)
+    from strategytree.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="max_guesses=0"):
+        build_lookahead(game, widths=(2,), max_guesses=0)
+
+
+def test_cli_lookahead_within_k(tmp_path) -> None:
+    out = tmp_path / "mm46.txt"
+    result = invoke(["generate", "-p", "4", "-c", "6", "-m", "lookahead", "-w", "8,8", "-k", "5",
+                     "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert st.verify(st.load(out), st.mastermind(4, 6)).max_guesses == 5

@@ -53,6 +53,17 @@ def test_completed_by_a_lookahead_on_workers_as_in_process(client, monkeypatch) 
     assert st.dumps(there) == here
 
 
+def test_a_limit_on_guesses_on_workers_as_in_process(client, monkeypatch) -> None:
+    """``max_guesses``: the workers' completions and searches keep it as the driver does."""
+    game = st.mastermind(4, 6)
+    monkeypatch.setattr(lookahead, "SPLIT_MIN", 100)
+    here = build_lookahead(game, widths=(4, 2), complete=(2,), complete_above=100, max_guesses=5)
+    there = build_lookahead(game, widths=(4, 2), complete=(2,), complete_above=100, max_guesses=5,
+                            client=client)
+    assert st.dumps(there) == st.dumps(here)
+    assert st.verify(there, game).max_guesses == 5
+
+
 def test_small_thresholds_send_every_node_out_alike(client, monkeypatch) -> None:
     """Every node of MM(3,5) a node of the driver (its parts one task each), and
     then none (every part below the root one task): the same file."""
