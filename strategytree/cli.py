@@ -281,6 +281,14 @@ CompleteAbove = Annotated[
         "\\[default: 400].",
     ),
 ]
+Finalists = Annotated[
+    Optional[str],
+    typer.Option(
+        "--finalists",
+        help="lookahead: at each level, search this many of the cheapest guesses tried in "
+        "full below and keep the best (e.g. 1,3: three at the second level) \\[default: 1].",
+    ),
+]
 MaxGuesses = Annotated[
     Optional[int],
     typer.Option("--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret; lookahead: prefer "
@@ -915,6 +923,7 @@ def generate_command(
     also: Also = "",
     complete: Complete = None,
     complete_above: CompleteAbove = None,
+    finalists: Finalists = None,
     max_guesses: MaxGuesses = None,
     checkpoint: SearchCheckpoint = None,
     as_json: JsonOption = False,
@@ -941,7 +950,7 @@ def generate_command(
     from .verify import verify
 
     asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also,
-                   complete=complete, complete_above=complete_above)
+                   complete=complete, complete_above=complete_above, finalists=finalists)
     try:  # an option without effect in the method asked for: before any work
         check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint,
                      client=workers or scheduler)

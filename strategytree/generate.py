@@ -8,8 +8,10 @@ greedy      a one-step rule at every node (:mod:`.builders`)  ``rule``, ``pool``
 lookahead   the rule's best guesses searched level by level   ``rule``, ``widths``, ``also``,
             (:mod:`.lookahead`)                               ``complete``,
                                                               ``complete_above``,
+                                                              ``finalists``, ``max_guesses``,
                                                               ``checkpoint``, ``client``
-optimal     the exact search (:mod:`.search`)                 ``max_guesses``, ``checkpoint``
+optimal     the exact search (:mod:`.search`)                 ``max_guesses``, ``checkpoint``,
+                                                              ``client``
 ==========  ================================================  =================================
 
 An argument given to a method that does not take it is refused with
@@ -26,7 +28,7 @@ an argument takes its method's default (:data:`DEFAULTS`).
 >>> generate(mastermind(2, 3), "greedy", max_guesses=3)
 Traceback (most recent call last):
 ...
-strategytree.errors.ArgumentError: max_guesses=3 needs method='optimal'
+strategytree.errors.ArgumentError: max_guesses=3 has no effect with method='greedy' (it is for the lookahead and optimal methods)
 >>> generate(mastermind(2, 3), "optimal", pool="consistent")
 Traceback (most recent call last):
 ...
@@ -58,8 +60,8 @@ METHODS = ("greedy", "lookahead", "optimal")
 #: the arguments each method takes (besides the game and ``symmetry``)
 TAKES = {
     "greedy": ("rule", "pool", "seed", "first"),
-    "lookahead": ("rule", "widths", "also", "complete", "complete_above", "max_guesses",
-                  "checkpoint", "client"),
+    "lookahead": ("rule", "widths", "also", "complete", "complete_above", "finalists",
+                  "max_guesses", "checkpoint", "client"),
     "optimal": ("max_guesses", "checkpoint", "client"),
 }
 
@@ -78,6 +80,7 @@ def check_method(
     also: Sequence[str] | str | None = None,
     complete: Sequence[int] | str | None = None,
     complete_above: int | None = None,
+    finalists: Sequence[int] | str | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     client: object | None = None,
@@ -90,7 +93,7 @@ def check_method(
     given = {
         "rule": rule, "pool": pool, "seed": seed, "first": first, "widths": widths,
         "also": also, "complete": complete, "complete_above": complete_above,
-        "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
+        "finalists": finalists, "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
     }
     for name, value in given.items():
         if value is not None and name not in TAKES[method]:
@@ -124,6 +127,7 @@ def generate(
     also: Sequence[str] | str | None = None,
     complete: Sequence[int] | str | None = None,
     complete_above: int | None = None,
+    finalists: Sequence[int] | str | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
@@ -140,8 +144,8 @@ def generate(
     """
     check_method(
         method, rule=rule, pool=pool, seed=seed, first=first, widths=widths, also=also,
-        complete=complete, complete_above=complete_above, max_guesses=max_guesses,
-        checkpoint=checkpoint, client=client,
+        complete=complete, complete_above=complete_above, finalists=finalists,
+        max_guesses=max_guesses, checkpoint=checkpoint, client=client,
     )
     rule = rule or DEFAULTS["rule"]
     if method == "lookahead":
@@ -150,7 +154,7 @@ def generate(
             checkpoint=checkpoint, also=DEFAULTS["also"] if also is None else also,
             progress=progress, client=client, complete=complete or (),
             complete_above=COMPLETE_ABOVE if complete_above is None else complete_above,
-            max_guesses=max_guesses,
+            finalists=finalists or (), max_guesses=max_guesses,
         )
     if method == "optimal":
         from . import search  # numba compiles its kernels: imported only when used

@@ -127,6 +127,7 @@ def build_lookahead(
     complete: Sequence[int] | str = (),
     complete_above: int = COMPLETE_ABOVE,
     max_guesses: int | None = None,
+    finalists: Sequence[int] | str = (),
 ) -> Strategy:
     """A strategy for ``game`` found by searching the ``widths[d]`` best guesses
     of ``rule`` at depth ``d`` (see the module doc).
@@ -152,6 +153,13 @@ def build_lookahead(
     is kept only where no candidate fits: a soft limit; the verifier tells the
     worst case of the tree built).
 
+    ``finalists`` (numbers by level, or text ``3,2``): at level ``d`` the
+    ``finalists[d]`` cheapest guesses of the shortlist (by their completions)
+    are each searched in full below, and the best searched subtree is kept,
+    where otherwise only the cheapest is searched (1 beyond the list): the
+    guesses near the root judged by the subtrees the search makes of them, at
+    the price of a full search below each finalist.
+
     ``client`` (a ``distributed.Client``): the completions of the shortlists
     near the root, and the searches of the smaller parts below the guesses
     kept, run as tasks on its Dask cluster (:class:`_OnCluster`); the tree is
@@ -162,7 +170,9 @@ def build_lookahead(
         widths = parse_widths(widths)
     if isinstance(complete, str):
         complete = parse_widths(complete, argument="complete")
-    if any(int(w) < 1 for w in (*widths, *complete)):
+    if isinstance(finalists, str):
+        finalists = parse_widths(finalists, argument="finalists")
+    if any(int(w) < 1 for w in (*widths, *complete, *finalists)):
         raise StrategyTreeError("every width must be at least 1")
     if isinstance(complete_above, bool) or not isinstance(complete_above, int) \
             or complete_above < 2:
@@ -186,8 +196,10 @@ def build_lookahead(
     state = _Count(started=time.perf_counter())
     levels = tuple(int(w) for w in widths)
     rules = "+".join([chooser.rule, *(other.rule for other in others)])
-    saved = _Decisions(checkpoint, game, rules, levels, inner, max_guesses) if checkpoint else None
-    search = _Search(chooser, levels, state, progress, saved, others, inner, max_guesses)
+    kept = tuple(int(k) for k in finalists)
+    saved = _Decisions(checkpoint, game, rules, levels, inner, max_guesses, kept) \
+        if checkpoint else None
+    search = _Search(chooser, levels, state, progress, saved, others, inner, max_guesses, kept)
     secrets = np.arange(len(game.secrets))
     try:
         if client is not None:
@@ -200,6 +212,8 @@ def build_lookahead(
     widths_text = ",".join(str(w) for w in widths) or "greedy"
     if inner is not None:
         widths_text += f" completed by {','.join(map(str, inner[0]))} above {inner[1]}"
+    if any(k > 1 for k in kept):
+        widths_text += f" finalists {','.join(map(str, kept))}"
     if max_guesses is not None:
         widths_text += f" within {max_guesses}"
     return Strategy(root, source=f"<lookahead {rules} {widths_text} {game.name}>")
@@ -213,7 +227,7 @@ class _Decisions:
 
     def __init__(self, path: str | os.PathLike[str], game: Game, rule: str, widths: tuple,
                  inner: tuple[tuple[int, ...], int] | None = None,
-                 max_guesses: int | None = None) -> None:
+                 max_guesses: int | None = None, finalists: tuple[int, ...] = ()) -> None:
         self.header = {
             "search": "lookahead",
             "pegs": game.pegs,
@@ -228,6 +242,8 @@ class _Decisions:
             self.header["complete"] = [list(inner[0]), inner[1]]
         if max_guesses is not None:
             self.header["max_guesses"] = max_guesses
+        if any(k > 1 for k in finalists):
+            self.header["finalists"] = list(finalists)
         self.file = saved_runs.Checkpoint(path, self.header)
         self.decisions: dict[bytes, int] = {}
         self.new: list[tuple[bytes, int]] = []
@@ -281,8 +297,11 @@ class _Search:
         others: Sequence[GreedyChooser] = (),
         inner: tuple[tuple[int, ...], int] | None = None,
         max_guesses: int | None = None,
+        finalists: tuple[int, ...] = (),
     ) -> None:
         self.checkpoint = checkpoint
+        self.finalists = finalists
+        """how many of a shortlist's cheapest guesses are searched in full, by level"""
         self.max_guesses = max_guesses
         """the soft limit on guesses (None: none): see :meth:`rank`"""
         self.inner = None if inner is None else _Search(chooser, inner[0], _Count(), None, None,
@@ -379,15 +398,17 @@ class _Search:
             return self.completion(secrets, sym, played)
         key, known, shortlist = self.shortlist(secrets, sym, level)
         completed = [(guess, self.complete(secrets, sym, guess, played)) for guess in shortlist]
-        guess, below = self.decide(secrets, key, known, completed, played)
-        # search again below the kept guess, one level deeper
-        after = sym.after(self.game.guesses[guess])
-        searched = [
-            self.subtree(part, after, level + 1, played + 1)
-            if grown is not None and self.deeper(part, level) else None
-            for (_, grown), (_, part) in zip(below, self.parts(secrets, guess))
-        ]
-        return self.assemble(secrets, guess, below, searched, played)
+        built = []
+        for guess, below in self.decide(secrets, key, known, completed, played, level):
+            # search again below the guess, one level deeper
+            after = sym.after(self.game.guesses[guess])
+            searched = [
+                self.subtree(part, after, level + 1, played + 1)
+                if grown is not None and self.deeper(part, level) else None
+                for (_, grown), (_, part) in zip(below, self.parts(secrets, guess))
+            ]
+            built.append((guess, self.assemble(secrets, guess, below, searched, played)))
+        return self.keep(key, built, played)
 
     def shortlist(self, secrets: np.ndarray, sym: Symmetry, level: int
                   ) -> tuple[bytes, int | None, list[int]]:
@@ -407,31 +428,38 @@ class _Search:
 
     def decide(
         self, secrets: np.ndarray, key: bytes, known: int | None,
-        completed: list[tuple[int, list[tuple[int, Grown | None]]]], played: int,
-    ) -> tuple[int, list[tuple[int, Grown | None]]]:
-        """The kept guess of the shortlist's ``completed`` ones (the first of
-        least cost, :meth:`rank`; an empty completion: a guess that does not
-        split), and its completion; noted in the checkpoint and the count."""
-        best: tuple[tuple[int, int], int, list] | None = None
-        greedy_cost = None
-        for guess, below in completed:
-            if not below:
-                continue
-            cost = self.rank(*self.cost(secrets, below), played)
-            if greedy_cost is None:
-                greedy_cost = cost
-            if best is None or cost < best[0]:
-                best = (cost, guess, below)
-        assert best is not None and greedy_cost is not None
-        (_, total, _), guess, below = best
+        completed: list[tuple[int, list[tuple[int, Grown | None]]]], played: int, level: int,
+    ) -> list[tuple[int, list[tuple[int, Grown | None]]]]:
+        """The finalists of the shortlist's ``completed`` guesses: the
+        ``finalists[level]`` (1 beyond the list) of least cost (:meth:`rank`; the
+        first of equal cost first; an empty completion: a guess that does not
+        split), cheapest first, each with its completion; counted, and a lone
+        finalist noted in the checkpoint at once (the others: :meth:`keep`)."""
+        ranked = sorted(
+            ((self.rank(*self.cost(secrets, below), played), at, guess, below)
+             for at, (guess, below) in enumerate(completed) if below),
+            key=lambda item: item[:2],
+        )
+        assert ranked
         self.state.nodes += 1
-        if known is None:
-            self.state.saved += greedy_cost[1] - total
-        if self.checkpoint is not None:
-            self.checkpoint.note(key, guess)
+        if known is None:  # against the first guess's completion: the greedy subtree
+            greedy_total = min(ranked, key=lambda item: item[1])[0][1]
+            self.state.saved += greedy_total - ranked[0][0][1]
         if self.progress is not None:
             self.progress(self.state.progress())
-        return guess, below
+        many = self.finalists[level] if level < len(self.finalists) and known is None else 1
+        if len(ranked) == 1 or many == 1:
+            if self.checkpoint is not None:
+                self.checkpoint.note(key, ranked[0][2])
+        return [(guess, below) for _, _, guess, below in ranked[:many]]
+
+    def keep(self, key: bytes, built: list[tuple[int, Grown]], played: int) -> Grown:
+        """The best of the finalists' searched subtrees (``built``: each guess and
+        its subtree; the first of least :meth:`rank`), noted in the checkpoint."""
+        guess, grown = min(built, key=lambda item: self.rank(item[1].total, item[1].depth, played))
+        if self.checkpoint is not None and len(built) > 1:
+            self.checkpoint.note(key, guess)
+        return grown
 
     def assemble(
         self, secrets: np.ndarray, guess: int, below: list[tuple[int, Grown | None]],
@@ -479,6 +507,7 @@ class _Spec:
     widths: tuple[int, ...]
     inner: tuple[tuple[int, ...], int] | None
     max_guesses: int | None
+    finalists: tuple[int, ...]
     key: str
 
 
@@ -504,9 +533,10 @@ class _OnCluster:
         inner = None if search.inner is None else (search.inner.widths, search.above)
         key = game.digest + hashlib.blake2b(
             repr((game.pegs, game.colors, game.scoring, rules, bool(symmetry),
-                  search.widths, inner, search.max_guesses)).encode(), digest_size=6).hexdigest()
-        self.cluster = workers.Run(client, _Spec(replace(game), rules, bool(symmetry),
-                                                 search.widths, inner, search.max_guesses, key))
+                  search.widths, inner, search.max_guesses, search.finalists)).encode(),
+            digest_size=6).hexdigest()
+        self.cluster = workers.Run(client, _Spec(replace(game), rules, bool(symmetry), search.widths,
+                                                 inner, search.max_guesses, search.finalists, key))
         self.count = self.cluster.count
         self.known: object | None = None
 
@@ -538,20 +568,25 @@ class _OnCluster:
             return await self.subtree_task(secrets, history, level)
         key, known, shortlist = s.shortlist(secrets, sym, level)
         completed = await asyncio.gather(*(self.complete(secrets, history, g) for g in shortlist))
-        guess, below = s.decide(secrets, key, known, list(zip(shortlist, completed)), level)
-        below = [(code, None if packed is None else _unpack(packed)) for code, packed in below]
-        after = sym.after(s.game.guesses[guess])
-        then = (*history, guess)
+        finalists = s.decide(secrets, key, known, list(zip(shortlist, completed)), level, level)
 
-        async def deeper(grown: Grown | None, part: np.ndarray) -> Grown | None:
-            if grown is None or not s.deeper(part, level):
-                return None
-            return await self.subtree(part, after, then, level + 1)
+        async def searched(guess: int, below: list) -> tuple[int, Grown]:
+            below = [(code, None if packed is None else _unpack(packed)) for code, packed in below]
+            after = sym.after(s.game.guesses[guess])
+            then = (*history, guess)
 
-        searched = await asyncio.gather(
-            *(deeper(grown, part) for (_, grown), (_, part) in zip(below, s.parts(secrets, guess)))
-        )
-        return s.assemble(secrets, guess, below, list(searched), level)
+            async def deeper(grown: Grown | None, part: np.ndarray) -> Grown | None:
+                if grown is None or not s.deeper(part, level):
+                    return None
+                return await self.subtree(part, after, then, level + 1)
+
+            parts = await asyncio.gather(
+                *(deeper(grown, part) for (_, grown), (_, part) in zip(below, s.parts(secrets, guess)))
+            )
+            return guess, s.assemble(secrets, guess, below, list(parts), level)
+
+        built = await asyncio.gather(*(searched(guess, below) for guess, below in finalists))
+        return s.keep(key, list(built), level)
 
     async def complete(self, secrets: np.ndarray, history: tuple[int, ...], guess: int
                        ) -> list[tuple[int, Grown | None]]:
@@ -619,7 +654,7 @@ def _worker_search(key: str) -> tuple[_Search, dict]:
     def own(spec: _Spec, first: bool) -> _Search:
         choosers = [GreedyChooser(spec.game, rule, symmetry=spec.symmetry) for rule in spec.rules]
         return _Search(choosers[0], spec.widths, _Count(), None, None, choosers[1:], spec.inner,
-                       spec.max_guesses)
+                       spec.max_guesses, spec.finalists)
 
     return workers.on_this_thread(key, lambda spec: spec, own)
 

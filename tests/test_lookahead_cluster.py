@@ -64,6 +64,17 @@ def test_a_limit_on_guesses_on_workers_as_in_process(client, monkeypatch) -> Non
     assert st.verify(there, game).max_guesses == 5
 
 
+def test_finalists_on_workers_as_in_process(client, monkeypatch) -> None:
+    """``finalists``: the searches below each finalist go out as tasks side by side,
+    and the best is kept as in-process."""
+    game = st.mastermind(4, 6)
+    monkeypatch.setattr(lookahead, "SPLIT_MIN", 100)
+    here = build_lookahead(game, widths=(4, 3, 2), finalists=(2, 3))
+    assert st.dumps(here) != st.dumps(build_lookahead(game, widths=(4, 3, 2)))
+    there = build_lookahead(game, widths=(4, 3, 2), finalists=(2, 3), client=client)
+    assert st.dumps(there) == st.dumps(here)
+
+
 def test_small_thresholds_send_every_node_out_alike(client, monkeypatch) -> None:
     """Every node of MM(3,5) a node of the driver (its parts one task each), and
     then none (every part below the root one task): the same file."""
