@@ -737,6 +737,8 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
     """Run ``run`` in a worker thread (the exact search releases the GIL, so
     Ctrl-C is heard at once); report progress; end it when the budget is spent;
     hand the best over as it improves and at the end."""
+    from .search.driver import in_thread
+
     source = f"<improved {report.source}>"
     last = [time.perf_counter()]
 
@@ -763,15 +765,7 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
         hand_over(False)
 
     run.check = check  # type: ignore[method-assign]
-    result: dict[str, BaseException] = {}
-
-    def work() -> None:
-        try:
-            run.run()
-        except Stop:
-            pass
-        except BaseException as failure:  # handed to the caller's thread
-            result["error"] = failure
+    started = time.perf_counter()
 
     def halt() -> None:
         run.stop.set()
@@ -782,30 +776,18 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
         if progress is not None:
             progress(run.tally.progress())
 
-    worker = threading.Thread(target=work, name="strategytree-improve", daemon=True)
-    started = time.perf_counter()
-    worker.start()
-    interrupted = False
-    try:
-        while worker.is_alive():
-            worker.join(0.25)
-            if budget is not None and time.perf_counter() - started >= budget:
-                halt()
-            report_progress()
-    except KeyboardInterrupt:
-        interrupted = True
-        halt()
-        while worker.is_alive():
-            try:
-                worker.join(0.1)
-            except KeyboardInterrupt:
-                pass
-    if "error" in result:
-        raise result["error"]
+    def tick() -> None:
+        if budget is not None and time.perf_counter() - started >= budget:
+            halt()
+        report_progress()
+
+    ended = in_thread(run.run, "strategytree-improve", tick, halt)
+    if ended.error is not None and not isinstance(ended.error, Stop):
+        raise ended.error
     run.changed.set()
     hand_over(True)
     report_progress()
-    if interrupted:
+    if ended.interrupted:
         raise KeyboardInterrupt
     return Strategy(run.index.node[0], source=source)
 

@@ -50,6 +50,7 @@ from ..literature import counting_bound as counted
 from ..progress import Progress, ProgressCallback
 from ..symmetry import Symmetry
 from .bounds import INF
+from .driver import in_thread
 from .total_root import InProcess, RootBound, RootGuesses
 from .total_sets import SetBounder, branching
 
@@ -200,14 +201,13 @@ def total_lower_bound(
         saved.restore(runner)
         runner.noted = saved.note
     reached = [1]
-    failures: list[BaseException] = []
 
     def work() -> None:
         try:
             runner.deepen(depth, reached)
-        except BaseException as failure:  # raised again in the caller's thread
-            failures.append(failure)
+        except BaseException:  # raised again in the caller's thread
             runner.stop.set()
+            raise
 
     def report() -> None:
         if saved is not None and time.perf_counter() - saved.last >= SAVE_EVERY:
@@ -221,28 +221,18 @@ def total_lower_bound(
             progress(Progress(runner.sets, None, UNIT, time.perf_counter() - started,
                               detail=detail))
 
-    worker = threading.Thread(target=work, name="strategytree-bound", daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(every)
-            report()
-            if seconds is not None and time.perf_counter() - started >= seconds:
-                runner.stop.set()
-    except KeyboardInterrupt:
-        runner.stop.set()
-        while worker.is_alive():
-            try:
-                worker.join(0.1)
-            except KeyboardInterrupt:
-                pass
-        if saved is not None:
-            saved.save()
-        raise BoundInterrupted(answer(runner.root, reached[0], False)) from None
+    def tick() -> None:
+        report()
+        if seconds is not None and time.perf_counter() - started >= seconds:
+            runner.stop.set()
+
+    ended = in_thread(work, "strategytree-bound", tick, runner.stop.set, every)
     if saved is not None:
         saved.save()
-    if failures:
-        raise failures[0]
+    if ended.interrupted:
+        raise BoundInterrupted(answer(runner.root, reached[0], False))
+    if ended.error is not None:
+        raise ended.error
     report()
     return answer(runner.root, reached[0], reached[0] == depth)
 
