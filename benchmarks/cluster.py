@@ -14,6 +14,7 @@ last: the figures are only as quiet as the machine was.
     python benchmarks/cluster.py [--quick] [--rounds N] [--bulls] [--no-in-process]
     python benchmarks/cluster.py --lookahead [--rounds N] [--widths 8,8,4] [--also parts]
     python benchmarks/cluster.py --total [--depth 3] [--rounds N] [--no-in-process]
+    python benchmarks/cluster.py --help
 
 ``--quick``: MM(4,6) and MM(4,7) only (seconds); default: MM(4,7) and MM(4,8)
 (a few minutes); ``--bulls``: Bulls and Cows too.  ``--lookahead``: the
@@ -178,6 +179,9 @@ def total_main() -> None:
 
 
 def main() -> None:
+    if "--help" in sys.argv or "-h" in sys.argv:
+        print(__doc__)
+        return
     if "--lookahead" in sys.argv:
         lookahead_main()
         return
