@@ -797,30 +797,21 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
 PER_THREAD = 2
 
 
-@dataclass(frozen=True)
-class _Spec:
-    """What a worker needs to solve subtrees exactly (see :mod:`strategytree.workers`)."""
-
-    game: Game
-    max_guesses: int | None
-    symmetry: bool
-    key: str
-
-
 class ExactOnCluster:
     """The exact pass of :class:`Improver` on a Dask cluster: every small top
     not tried yet is a task (:func:`exact_task`: the set, the guesses played
     before it, the limit: its total now), :data:`PER_THREAD` per worker thread
     in flight, the largest first; each answer is put in place as it comes
     (the nodes are disjoint, so the order does not matter).  Each worker builds
-    the exact search's tables once (:class:`Exact`) for every task of the run."""
+    the exact search's tables once (:class:`Exact`) for every task of the run,
+    from the exact search's spec (:class:`~strategytree.search.tasks.Spec`) of
+    its own kind (its key is not the exact search's)."""
 
     def __init__(self, client, game: Game, max_guesses: int | None) -> None:
         from . import workers
+        from .search.tasks import Spec
 
-        settings = repr((game.pegs, game.colors, game.scoring, max_guesses, "improve"))
-        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
-        self.cluster = workers.Run(client, _Spec(replace(game), max_guesses, True, key))
+        self.cluster = workers.Run(client, Spec.of(game, max_guesses, True, 0, kind="improve"))
 
     def exact_pass(self, run: Improver, tops: list[int]) -> int:
         """Solve the tops of the whole tree's index on the workers; the guesses saved."""
