@@ -14,6 +14,7 @@ last: the figures are only as quiet as the machine was.
     python benchmarks/cluster.py [--quick] [--rounds N] [--bulls] [--no-in-process]
     python benchmarks/cluster.py --lookahead [--rounds N] [--widths 8,8,4] [--also parts]
     python benchmarks/cluster.py --total [--depth 3] [--rounds N] [--no-in-process]
+    python benchmarks/cluster.py --help
 
 ``--quick``: MM(4,6) and MM(4,7) only (seconds); default: MM(4,7) and MM(4,8)
 (a few minutes); ``--bulls``: Bulls and Cows too.  ``--lookahead``: the
@@ -30,9 +31,12 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import strategytree as st
-from strategytree.search import build_optimal, tasks
+from strategytree import workers
+from strategytree.search import build_optimal
 
 
 def arg(name: str, default: int) -> int:
@@ -40,37 +44,70 @@ def arg(name: str, default: int) -> int:
     return int(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 
 
-def timed(game, client=None) -> tuple[float, int, str, int, float]:
-    """Seconds, sets searched, the last progress detail, the tree's total, and
-    the CPU seconds spent (by the workers in tasks, else by this process)."""
-    seen = []
-    if client is not None:
-        client.run(lambda: tasks.SPENT.__setitem__(0, 0.0))
-    started, cpu = time.perf_counter(), time.process_time()
-    tree = build_optimal(game, client=client, progress=seen.append)
-    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
-    if client is not None:
-        cpu = sum(client.run(lambda: tasks.SPENT[0]).values())
-    return seconds, seen[-1].done, seen[-1].detail, st.verify(tree, game).total, cpu
-
-
-def cluster(workers: int):
-    """A local cluster of ``workers`` single-threaded worker processes, and its client."""
-    from distributed import Client, LocalCluster
-
-    local = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                         dashboard_address=":0", silence_logs=logging.ERROR)
-    return local, Client(local)
-
-
 def option(name: str, default: str) -> str:
     """The text after ``name`` on the command line, or ``default``."""
     return sys.argv[sys.argv.index(name) + 1] if name in sys.argv else default
 
 
+def measured(call: Callable[[], object], client=None) -> tuple[object, float, float, float]:
+    """``call()``'s answer, its seconds, the CPU seconds spent (by the workers in
+    tasks, else by this process) and this process's CPU seconds."""
+    if client is not None:
+        client.run(lambda: workers.SPENT.__setitem__(0, 0.0))
+    started, cpu = time.perf_counter(), time.process_time()
+    answer = call()
+    seconds, driver = time.perf_counter() - started, time.process_time() - cpu
+    spent = driver
+    if client is not None:
+        spent = sum(client.run(lambda: workers.SPENT[0]).values())
+    return answer, seconds, spent, driver
+
+
+@contextmanager
+def cluster(count: int) -> Iterator[object]:
+    """The client of a local cluster of ``count`` single-threaded worker processes."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=count, threads_per_worker=1, processes=True,
+                      dashboard_address=":0", silence_logs=logging.ERROR) as local, \
+            Client(local) as client:
+        yield client
+
+
+def one_then_two(rounds: int, warm: Callable[[object], object],
+                 run: Callable[[object, int], tuple[float, str]], label: str = "") -> None:
+    """``rounds`` times, a cluster of 1 and then of 2 workers: ``warm(client)``
+    loads its workers' kernels, ``run(client, workers)`` is the run timed (its
+    seconds, and its row of the table, printed); then the 1-worker time over
+    the 2-worker time, each round."""
+    times: dict[int, list[float]] = {1: [], 2: []}
+    for _ in range(rounds):
+        for count in (1, 2):
+            with cluster(count) as client:
+                warm(client)
+                seconds, row = run(client, count)
+            times[count].append(seconds)
+            print(row, flush=True)
+    ratios = [a / b for a, b in zip(times[1], times[2])]
+    print(f"{label}2 workers over 1: " + ", ".join(f"{r:.2f}x" for r in ratios), flush=True)
+
+
+def tasks_done(detail: str) -> str:
+    """The tasks done, from a run's last progress detail."""
+    return detail.split("tasks ")[1].split(" done")[0]
+
+
+def timed(game, client=None) -> tuple[float, int, str, int, float]:
+    """Seconds, sets searched, the last progress detail, the tree's total, and
+    the CPU seconds spent (by the workers in tasks, else by this process)."""
+    seen = []
+    tree, seconds, cpu, _ = measured(
+        lambda: build_optimal(game, client=client, progress=seen.append), client)
+    return seconds, seen[-1].done, seen[-1].detail, st.verify(tree, game).total, cpu
+
+
 def lookahead_main() -> None:
     """The lookahead of MM(5,8): in-process, then 1 and 2 workers in turn."""
-    from strategytree import workers
     from strategytree.lookahead import build_lookahead
 
     game, widths, also = st.mastermind(5, 8), option("--widths", "8,8,4"), option("--also", "parts")
@@ -80,15 +117,9 @@ def lookahead_main() -> None:
 
     def run(client=None) -> tuple[float, str, str, float, float]:
         seen = []
-        if client is not None:
-            client.run(lambda: workers.SPENT.__setitem__(0, 0.0))
-        started, cpu = time.perf_counter(), time.process_time()
-        tree = build_lookahead(game, widths=widths, also=also, client=client,
-                               progress=seen.append)
-        seconds, driver = time.perf_counter() - started, time.process_time() - cpu
-        cpu = driver
-        if client is not None:
-            cpu = sum(client.run(lambda: workers.SPENT[0]).values())
+        tree, seconds, cpu, driver = measured(
+            lambda: build_lookahead(game, widths=widths, also=also, client=client,
+                                    progress=seen.append), client)
         return seconds, st.dumps(tree), seen[-1].detail, cpu, driver
 
     print(f"MM(5,8) --widths {widths} --also {also}")
@@ -100,29 +131,20 @@ def lookahead_main() -> None:
     completions = detail.split(" completions")[0]
     print(f"| in-process | {total:,} | {completions} | - | {cpu:.1f} | - | {seconds:.1f} | - |",
           flush=True)
-    times: dict[int, list[float]] = {1: [], 2: []}
-    for _ in range(rounds):
-        for count in (1, 2):
-            local, client = cluster(count)
-            try:
-                build_lookahead(st.mastermind(3, 4), widths=(2,), also=also, client=client)
-                seconds, there, detail, cpu, driver = run(client)
-            finally:
-                client.close()
-                local.close()
-            times[count].append(seconds)
-            done = detail.split("tasks ")[1].split(" done")[0]
-            print(f"| {count} | {st.verify(st.loads(there), game).total:,} | "
-                  f"{detail.split(' completions')[0]} | {done} | {cpu:.1f} | {driver:.1f} | "
-                  f"{seconds:.1f} | {there == here} |", flush=True)
-    ratios = [a / b for a, b in zip(times[1], times[2])]
-    print("2 workers over 1: " + ", ".join(f"{r:.2f}x" for r in ratios), flush=True)
+
+    def on(client, count: int) -> tuple[float, str]:
+        seconds, there, detail, cpu, driver = run(client)
+        return seconds, (f"| {count} | {st.verify(st.loads(there), game).total:,} | "
+                         f"{detail.split(' completions')[0]} | {tasks_done(detail)} | "
+                         f"{cpu:.1f} | {driver:.1f} | {seconds:.1f} | {there == here} |")
+
+    one_then_two(rounds, lambda client: build_lookahead(st.mastermind(3, 4), widths=(2,),
+                                                        also=also, client=client), on)
     print(f"load average at the end: {os.getloadavg()}")
 
 
 def total_main() -> None:
     """``bound --total``: in-process, then 1 and 2 workers in turn, per game."""
-    from strategytree import workers
     from strategytree.search.total import total_lower_bound
 
     depth, rounds = arg("--depth", 3), arg("--rounds", 1)
@@ -135,15 +157,9 @@ def total_main() -> None:
 
     def run(game, client=None) -> tuple[float, int, int, str, float]:
         seen = []
-        if client is not None:
-            client.run(lambda: workers.SPENT.__setitem__(0, 0.0))
-        started, cpu = time.perf_counter(), time.process_time()
-        result = total_lower_bound(game, depth, client=client, progress=seen.append)
-        seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
-        tasks = "-"
-        if client is not None:
-            cpu = sum(client.run(lambda: workers.SPENT[0]).values())
-            tasks = seen[-1].detail.split("tasks ")[1].split(" done")[0]
+        result, seconds, cpu, _ = measured(
+            lambda: total_lower_bound(game, depth, client=client, progress=seen.append), client)
+        tasks = "-" if client is None else tasks_done(seen[-1].detail)
         return seconds, result.bound, result.sets, tasks, cpu
 
     for label, game in games:
@@ -151,27 +167,21 @@ def total_main() -> None:
             seconds, bound, sets, _, cpu = run(game)
             print(f"| {label} | in-process | {bound:,} | {sets:,} | - | {cpu:.1f} | {seconds:.1f} |",
                   flush=True)
-        times: dict[int, list[float]] = {1: [], 2: []}
-        for _ in range(rounds):
-            for count in (1, 2):
-                local, client = cluster(count)
-                try:
-                    total_lower_bound(st.mastermind(3, 4), 3, client=client)  # the kernels
-                    seconds, bound, sets, tasks, cpu = run(game, client)
-                finally:
-                    client.close()
-                    local.close()
-                times[count].append(seconds)
-                print(f"| {label} | {count} | {bound:,} | {sets:,} | {tasks} | {cpu:.1f} "
-                      f"| {seconds:.1f} |", flush=True)
-        ratios = [a / b for a, b in zip(times[1], times[2])]
-        print(f"{label}: 2 workers over 1: " + ", ".join(f"{r:.2f}x" for r in ratios), flush=True)
+
+        def on(client, count: int, game=game, label=label) -> tuple[float, str]:
+            seconds, bound, sets, tasks, cpu = run(game, client)
+            return seconds, (f"| {label} | {count} | {bound:,} | {sets:,} | {tasks} | {cpu:.1f} "
+                             f"| {seconds:.1f} |")
+
+        one_then_two(rounds, lambda client: total_lower_bound(st.mastermind(3, 4), 3, client=client),
+                     on, f"{label}: ")
     print(f"load average at the end: {os.getloadavg()}")
 
 
 def main() -> None:
-    from distributed import Client, LocalCluster
-
+    if "--help" in sys.argv or "-h" in sys.argv:
+        print(__doc__)
+        return
     if "--lookahead" in sys.argv:
         lookahead_main()
         return
@@ -190,24 +200,18 @@ def main() -> None:
     print("| game | workers | total | sets searched | tasks | CPU in tasks (s) | time (s) |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for label, game in games:
-        times: dict[int, list[float]] = {1: [], 2: []}
         if "--no-in-process" not in sys.argv:
             seconds, nodes, _, total, cpu = timed(game)
             print(f"| {label} | in-process | {total:,} | {nodes:,} | - | {cpu:.1f} "
                   f"| {seconds:.1f} |", flush=True)
-        for _ in range(rounds):
-            for workers in (1, 2):
-                with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
-                        Client(cluster) as client:
-                    build_optimal(st.mastermind(3, 4), client=client)  # load the kernels
-                    seconds, nodes, detail, total, cpu = timed(game, client)
-                times[workers].append(seconds)
-                done = detail.split(" done")[0].removeprefix("tasks ")
-                print(f"| {label} | {workers} | {total:,} | {nodes:,} | {done} | {cpu:.1f} "
-                      f"| {seconds:.1f} |", flush=True)
-        ratios = [a / b for a, b in zip(times[1], times[2])]
-        print(f"{label}: 2 workers over 1: " + ", ".join(f"{r:.2f}x" for r in ratios), flush=True)
+
+        def on(client, count: int, game=game, label=label) -> tuple[float, str]:
+            seconds, nodes, detail, total, cpu = timed(game, client)
+            return seconds, (f"| {label} | {count} | {total:,} | {nodes:,} | {tasks_done(detail)} "
+                             f"| {cpu:.1f} | {seconds:.1f} |")
+
+        one_then_two(rounds, lambda client: build_optimal(st.mastermind(3, 4), client=client),
+                     on, f"{label}: ")
     print(f"load average at the end: {os.getloadavg()}")
 
 

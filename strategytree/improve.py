@@ -737,6 +737,8 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
     """Run ``run`` in a worker thread (the exact search releases the GIL, so
     Ctrl-C is heard at once); report progress; end it when the budget is spent;
     hand the best over as it improves and at the end."""
+    from .search.driver import in_thread
+
     source = f"<improved {report.source}>"
     last = [time.perf_counter()]
 
@@ -763,15 +765,7 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
         hand_over(False)
 
     run.check = check  # type: ignore[method-assign]
-    result: dict[str, BaseException] = {}
-
-    def work() -> None:
-        try:
-            run.run()
-        except Stop:
-            pass
-        except BaseException as failure:  # handed to the caller's thread
-            result["error"] = failure
+    started = time.perf_counter()
 
     def halt() -> None:
         run.stop.set()
@@ -782,30 +776,18 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
         if progress is not None:
             progress(run.tally.progress())
 
-    worker = threading.Thread(target=work, name="strategytree-improve", daemon=True)
-    started = time.perf_counter()
-    worker.start()
-    interrupted = False
-    try:
-        while worker.is_alive():
-            worker.join(0.25)
-            if budget is not None and time.perf_counter() - started >= budget:
-                halt()
-            report_progress()
-    except KeyboardInterrupt:
-        interrupted = True
-        halt()
-        while worker.is_alive():
-            try:
-                worker.join(0.1)
-            except KeyboardInterrupt:
-                pass
-    if "error" in result:
-        raise result["error"]
+    def tick() -> None:
+        if budget is not None and time.perf_counter() - started >= budget:
+            halt()
+        report_progress()
+
+    ended = in_thread(run.run, "strategytree-improve", tick, halt)
+    if ended.error is not None and not isinstance(ended.error, Stop):
+        raise ended.error
     run.changed.set()
     hand_over(True)
     report_progress()
-    if interrupted:
+    if ended.interrupted:
         raise KeyboardInterrupt
     return Strategy(run.index.node[0], source=source)
 
@@ -815,30 +797,21 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
 PER_THREAD = 2
 
 
-@dataclass(frozen=True)
-class _Spec:
-    """What a worker needs to solve subtrees exactly (see :mod:`strategytree.workers`)."""
-
-    game: Game
-    max_guesses: int | None
-    symmetry: bool
-    key: str
-
-
 class ExactOnCluster:
     """The exact pass of :class:`Improver` on a Dask cluster: every small top
     not tried yet is a task (:func:`exact_task`: the set, the guesses played
     before it, the limit: its total now), :data:`PER_THREAD` per worker thread
     in flight, the largest first; each answer is put in place as it comes
     (the nodes are disjoint, so the order does not matter).  Each worker builds
-    the exact search's tables once (:class:`Exact`) for every task of the run."""
+    the exact search's tables once (:class:`Exact`) for every task of the run,
+    from the exact search's spec (:class:`~strategytree.search.tasks.Spec`) of
+    its own kind (its key is not the exact search's)."""
 
     def __init__(self, client, game: Game, max_guesses: int | None) -> None:
         from . import workers
+        from .search.tasks import Spec
 
-        settings = repr((game.pegs, game.colors, game.scoring, max_guesses, "improve"))
-        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
-        self.cluster = workers.Run(client, _Spec(replace(game), max_guesses, True, key))
+        self.cluster = workers.Run(client, Spec.of(game, max_guesses, True, 0, kind="improve"))
 
     def exact_pass(self, run: Improver, tops: list[int]) -> int:
         """Solve the tops of the whole tree's index on the workers; the guesses saved."""

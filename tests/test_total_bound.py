@@ -299,7 +299,9 @@ def test_two_levels_is_the_least_over_the_first_guesses(game) -> None:
     """The root's answer at depth 2 is, by definition, the least over the first
     guesses of ``n`` plus each part's depth-1 bound, worked out here guess by
     guess with the same bounder."""
-    from strategytree.search.total import INF, RootGuesses, SetBounder, branching
+    from strategytree.search.bounds import INF
+    from strategytree.search.total_root import RootGuesses
+    from strategytree.search.total_sets import SetBounder, branching
 
     root, bounder = RootGuesses(game, True), SetBounder(game, True)
     most = max(1, min(branching(game), max(len(k) for k in root.sizes)))

@@ -1,4 +1,4 @@
-"""``bound --total`` on a Dask cluster (:class:`strategytree.search.total.OnCluster`):
+"""``bound --total`` on a Dask cluster (:class:`strategytree.search.total_tasks.OnCluster`):
 the parts of the first guesses bounded by tasks on a 2-worker ``LocalCluster``.
 
 The same bound as the in-process run where the bound is a function of the game

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -366,6 +366,54 @@ class Search:
 
 
 # -- running in a worker thread --------------------------------------------------
+class Ended(NamedTuple):
+    """How work run by :func:`in_thread` ended."""
+
+    value: object
+    """what the work returned (None when it failed)"""
+    error: BaseException | None
+    """what the work raised, if anything"""
+    interrupted: bool
+    """whether Ctrl-C stopped it (SIGTERM and SIGHUP too: the CLI raises KeyboardInterrupt)"""
+
+
+def in_thread(
+    work: Callable[[], object],
+    name: str,
+    tick: Callable[[], None],
+    stop: Callable[[], None],
+    every: float = 0.25,
+) -> Ended:
+    """Run ``work`` in a daemon thread named ``name``, calling ``tick()`` (progress,
+    saves, a time limit) in this thread every ``every`` seconds while it runs.
+    Ctrl-C calls ``stop()`` and waits for the work to end, deaf to another
+    Ctrl-C; the caller then saves and raises, as its run asks."""
+    result: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            result["value"] = work()
+        except BaseException as failure:  # handed to the caller's thread
+            result["error"] = failure
+
+    worker = threading.Thread(target=target, name=name, daemon=True)
+    worker.start()
+    interrupted = False
+    try:
+        while worker.is_alive():
+            worker.join(every)
+            tick()
+    except KeyboardInterrupt:
+        interrupted = True
+        stop()
+        while worker.is_alive():
+            try:
+                worker.join(0.1)
+            except KeyboardInterrupt:
+                pass
+    return Ended(result.get("value"), result.get("error"), interrupted)
+
+
 def run(
     work: Callable[[], object],
     problem: Problem,
@@ -376,15 +424,6 @@ def run(
     """Run ``work`` in a thread; report progress; on Ctrl-C stop it cleanly
     (saving a checkpoint) and raise KeyboardInterrupt."""
     started = time.perf_counter()
-    result: dict[str, object] = {}
-
-    def target() -> None:
-        try:
-            result["value"] = work()
-        except Stopped:
-            result["stopped"] = True
-        except BaseException as failure:
-            result["error"] = failure
 
     def report() -> None:
         if progress is not None:
@@ -394,30 +433,19 @@ def run(
             elapsed = time.perf_counter() - started
             progress(Progress(done, None, UNIT, elapsed, best=best, detail=detail))
 
-    problem.stats[:] = 0
-    worker = threading.Thread(target=target, name="strategytree-search", daemon=True)
-    worker.start()
-    interrupted = False
-    try:
-        while worker.is_alive():
-            worker.join(every)
-            report()
-    except KeyboardInterrupt:
-        interrupted = True
+    def stop() -> None:
         problem.stats[STOP] = 1
-        while worker.is_alive():
-            try:
-                worker.join(0.1)
-            except KeyboardInterrupt:
-                pass
-    if interrupted or result.get("stopped"):
+
+    problem.stats[:] = 0
+    ended = in_thread(work, "strategytree-search", report, stop, every)
+    if ended.interrupted or isinstance(ended.error, Stopped):
         if search is not None:
             search.save()
         raise KeyboardInterrupt
-    if "error" in result:
-        raise result["error"]  # type: ignore[misc]
+    if ended.error is not None:
+        raise ended.error
     report()
-    return result["value"]
+    return ended.value
 
 
 # -- the public functions ----------------------------------------------------------

@@ -97,10 +97,14 @@ class Spec:
     """names the search (the game's codes, the limits): the key of the workers' caches"""
 
     @classmethod
-    def of(cls, game: Game, max_guesses: int | None, symmetry: bool, mode: int) -> Spec:
-        """The spec of a search of ``game`` (a copy without its memos: it travels)."""
-        settings = repr((game.pegs, game.colors, game.scoring, max_guesses, symmetry, mode))
-        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
+    def of(cls, game: Game, max_guesses: int | None, symmetry: bool, mode: int,
+           kind: str = "") -> Spec:
+        """The spec of a search of ``game`` (a copy without its memos: it travels).
+        ``kind`` names a run whose workers build other tables from the spec (e.g.
+        ``"improve"``, :class:`strategytree.improve.ExactOnCluster`): a key of its own."""
+        settings = (game.pegs, game.colors, game.scoring, max_guesses, symmetry, mode)
+        settings += (kind,) if kind else ()
+        key = game.digest + hashlib.blake2b(repr(settings).encode(), digest_size=6).hexdigest()
         return cls(replace(game), max_guesses, bool(symmetry), int(mode), key)
 
 

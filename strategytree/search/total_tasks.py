@@ -1,5 +1,5 @@
 """The total bound (:func:`strategytree.search.total.total_lower_bound`) on a Dask
-cluster: its root (:class:`~strategytree.search.total.RootBound`) in the driver,
+cluster: its root (:class:`~strategytree.search.total_root.RootBound`) in the driver,
 the runs over the first guesses' parts as tasks.
 
 Each worker builds the game's reply table once (:mod:`strategytree.workers`)
@@ -19,7 +19,8 @@ import numpy as np
 
 from .. import workers
 from ..game import Game
-from .total import RootBound, RootGuesses, SetBounder, refine_parts
+from .total_root import RootBound, RootGuesses, refine_parts
+from .total_sets import SetBounder
 
 __all__ = ["PER_THREAD", "BoundSpec", "OnCluster", "bound_task"]
 
@@ -49,7 +50,7 @@ def worker_bounder(key: str) -> tuple[SetBounder, dict]:
 def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
                cur: list[int], history: tuple[int, ...], most: int
                ) -> tuple[list[tuple[int, int]], int]:
-    """Run on a worker: :func:`~strategytree.search.total.refine_parts` after the
+    """Run on a worker: :func:`~strategytree.search.total_root.refine_parts` after the
     guesses ``history``, and the sets bounded."""
     started = time.thread_time()
     bounder, groups = worker_bounder(key)
@@ -61,7 +62,7 @@ def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
 
 
 class OnCluster(RootBound):
-    """:class:`~strategytree.search.total.RootBound` with its parts bounded by tasks of a Dask cluster, at
+    """:class:`~strategytree.search.total_root.RootBound` with its parts bounded by tasks of a Dask cluster, at
     most :data:`PER_THREAD` per worker thread in flight (each starts with the
     tightest goal known); the driver needs no reply table.  A task
     (:func:`bound_task`) carries the parts (int32 indices), their bounds so far,

@@ -1,0 +1,281 @@
+"""The root of the total bound (:func:`~strategytree.search.total.total_lower_bound`):
+the first guesses of a game (:class:`RootGuesses`) bounded deeper and deeper
+(:class:`RootBound`), their parts bounded in runs (:func:`refine_parts`) by a
+:class:`~strategytree.search.total_sets.SetBounder` in this process
+(:class:`InProcess`) or in tasks on a Dask cluster
+(:class:`~strategytree.search.total_tasks.OnCluster`, which builds on this module).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+import numpy as np
+
+from ..feedback import replies as reply_row
+from ..game import Game
+from ..symmetry import Symmetry
+from .bounds import INF, lower_bounds
+from .total_sets import EXACT, SetBounder, branching, parts_of
+
+__all__ = ["PART_MIN", "InProcess", "RootBound", "RootGuesses", "refine_parts"]
+
+
+class RootGuesses:
+    """The first guesses of a game (one per class of its symmetry group), the
+    sizes of the parts each makes of the secrets, and the parts themselves
+    (:func:`parts_of`) when asked: worked out from the guesses' rows of replies
+    (no reply table)."""
+
+    def __init__(self, game: Game, symmetry: bool) -> None:
+        self.game = game
+        self.sym = Symmetry.of(game, symmetry)
+        self.guesses = [int(g) for g in self.sym.representatives(np.arange(len(game.guesses)))]
+        self.sizes, self.wins = [], []
+        for g in self.guesses:
+            counts = np.bincount(reply_row(game, g), minlength=game.n_replies)
+            self.wins.append(bool(counts[game.win]))
+            counts[game.win] = 0
+            self.sizes.append(sorted((int(k) for k in counts if k), reverse=True))
+        self.made: dict[int, list[np.ndarray]] = {}
+
+    def parts(self, i: int) -> list[np.ndarray]:
+        """The parts first guess ``i`` makes, largest first (as ``sizes[i]``)."""
+        if i not in self.made:
+            secrets = np.arange(len(self.game.secrets), dtype=np.int32)
+            self.made[i] = parts_of(reply_row(self.game, self.guesses[i]), secrets,
+                                    int(self.game.win))
+        return self.made[i]
+
+    def one_level(self) -> int:
+        """The one-level bound: the least over the first guesses of ``n`` plus the
+        counting bound of each part."""
+        n = len(self.game.secrets)
+        lbt = lower_bounds(n, branching(self.game))[0]
+        return max(min(n + sum(int(lbt[k]) for k in sizes) for sizes in self.sizes),
+                   int(lbt[n]))
+
+
+#: a task takes a guess's parts, smallest first, until they hold this many secrets
+PART_MIN = 256
+
+
+def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d: int,
+                 lead: int, nxt: int, cur: list[int], most: int) -> list[tuple[int, int]]:
+    """Refine a first guess (bounded ``lead`` so far; the next guess ``nxt``) over
+    its parts ``parts`` (sorted int32 indices, bounded ``cur`` so far), in turn, at
+    depth ``d``: each part is held to the bound that would put the guess behind
+    the next one, and the refinement stops as soon as it is.  Each part bounded's
+    ``(bound, depth it is complete for)``."""
+    found = []
+    for part, known in zip(parts, cur):
+        bound, reached = bounder.bound(part, d, nxt + 1 - (lead - known), sym, most=most)
+        found.append((int(bound), int(reached)))
+        lead += bound - known
+        if lead > nxt or bounder.stop.is_set():
+            break
+    return found
+
+
+class RootBound:
+    """The root of :func:`~strategytree.search.total.total_lower_bound`: the first
+    guesses (:class:`RootGuesses`) bounded deeper and deeper, their parts bounded
+    by :class:`~strategytree.search.total_sets.SetBounder` in this
+    process (:class:`InProcess`) or in tasks on a Dask cluster
+    (:class:`~strategytree.search.total_tasks.OnCluster`).
+
+    At each depth ``d``, the guess of least bound has all its parts bounded at
+    ``d - 1`` (smallest first, in runs of :data:`PART_MIN` secrets side by side),
+    which makes its bound the best; every other guess is then raised, its parts
+    in turn (smallest first: the cheapest gains) in one run, until its bound
+    reaches the best, or bounded whole below it (then it is the best).  The
+    runs of the other guesses go side by side, and start while the leading
+    guess's last parts are still bounded (raised to its bound so far).  The
+    least bound over the guesses is proved at every moment, so a run stopped
+    (Ctrl-C, a time limit, a cluster that fails) still has one."""
+
+    def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:
+        self.game, self.guesses = game, root
+        self.stop = threading.Event()
+        self.counted = 0
+        self.noted: Callable[[int, int, int, int], None] | None = None
+        n = len(game.secrets)
+        self.n = n
+        self.most = max(1, min(branching(game), max(len(k) for k in root.sizes)))
+        lbt = lower_bounds(n, self.most)[0]
+        self.floor = int(lbt[n])
+        self.cur = [[int(lbt[k]) for k in sizes] for sizes in root.sizes]
+        self.done = [[EXACT if k <= 2 else 0 for k in sizes] for sizes in root.sizes]
+        self.order = [sum(k * k for k in sizes) for sizes in root.sizes]
+        self.perfect = any(len(sizes) == n - 1 and wins
+                           for sizes, wins in zip(root.sizes, root.wins))
+        self.best = INF  # the least bound of a guess bounded whole at the depth under way
+        self.lead, self.depth = -1, 0  # the leading first guess, the depth its parts go to
+        self.root = max(root.one_level(), self.floor)
+        """the root's bound so far"""
+
+    @property
+    def sets(self) -> int:
+        """Sets bounded so far."""
+        return self.counted
+
+    def detail(self) -> str:
+        """Where the depth under way stands, in words: the leading first guess,
+        its parts bounded, and the first guesses raised to the best."""
+        if self.lead < 0:
+            return ""
+        b = self.bounds()
+        guess = self.game.code_text(self.game.guesses[self.guesses.guesses[self.lead]])
+        done = sum(1 for x in self.done[self.lead] if x >= self.depth)
+        words = f"leading {guess}: {done}/{len(self.done[self.lead])} parts at depth {self.depth}"
+        if self.best < INF:
+            raised = sum(1 for i in range(len(b)) if b[i] >= self.best)
+            words += f", {raised}/{len(b)} first guesses at {self.best:,}"
+        return words
+
+    def learn_part(self, i: int, j: int, bound: int, depth: int) -> None:
+        """Start from ``bound`` (complete for ``depth``) for part ``j`` of first guess ``i``."""
+        self.cur[i][j] = max(self.cur[i][j], bound)
+        self.done[i][j] = max(self.done[i][j], depth)
+
+    def bounds(self) -> list[int]:
+        """Each first guess's bound so far."""
+        return [self.n + sum(cur) for cur in self.cur]
+
+    def pending(self, i: int, d: int) -> list[int]:
+        """The parts of first guess ``i`` not yet bounded at depth ``d``, smallest first."""
+        return [j for j in range(len(self.done[i]) - 1, -1, -1) if self.done[i][j] < d]
+
+    def batches(self, i: int, d: int) -> list[list[int]]:
+        """:meth:`pending` in runs of at least :data:`PART_MIN` secrets (a task each)."""
+        batches: list[list[int]] = []
+        for j in self.pending(i, d):
+            if not batches or sum(self.guesses.sizes[i][k] for k in batches[-1]) >= PART_MIN:
+                batches.append([])
+            batches[-1].append(j)
+        return batches
+
+    def deepen(self, depth: int, reached: list[int]) -> None:
+        """Bound the root at depths 2 .. ``depth`` in turn (``reached[0]``: the last
+        complete); stops early when :attr:`stop` is set."""
+        import asyncio
+
+        if self.perfect:
+            self.root, reached[0] = 2 * self.n - 1, depth
+            return
+        asyncio.run(self.levels(depth, reached))
+
+    async def levels(self, depth: int, reached: list[int]) -> None:
+        import asyncio
+
+        self.slots = asyncio.Semaphore(self.threads())
+        for d in range(2, depth + 1):
+            level = asyncio.ensure_future(self.level(d))
+            while not level.done():
+                await asyncio.wait([level], timeout=0.1)
+                if self.stop.is_set() and not level.done():
+                    level.cancel()
+            if level.cancelled() or self.stop.is_set():
+                await asyncio.gather(level, return_exceptions=True)
+                return
+            level.result()
+            reached[0] = d
+
+    async def level(self, d: int) -> None:
+        """Bound the root at depth ``d`` (see the class doc)."""
+        import asyncio
+
+        b = self.bounds()
+        lead = min(range(len(b)), key=lambda i: (b[i], self.order[i], i))
+        self.lead, self.depth = lead, d - 1
+        self.best = INF
+        others = sorted((i for i in range(len(b)) if i != lead), key=lambda i: b[i])
+        first = [asyncio.ensure_future(self.refine(lead, batch, d - 1, lambda: INF))
+                 for batch in self.batches(lead, d - 1)]
+        early = [asyncio.ensure_future(self.challenge(i, d, lambda: min(self.bounds()[lead],
+                                                                         self.best)))
+                 for i in others]  # (behind the leading guess's runs for a worker)
+        try:
+            await asyncio.gather(*first)
+            self.best = min(self.best, self.bounds()[lead])
+            await asyncio.gather(*early)
+        finally:
+            for task in first + early:
+                task.cancel()
+            await asyncio.gather(*first, *early, return_exceptions=True)
+        await asyncio.gather(*(self.challenge(i, d, lambda: self.best) for i in others))
+        self.root = max(self.root, self.best)
+
+    async def challenge(self, i: int, d: int, goal: Callable[[], int]) -> None:
+        """Raise first guess ``i`` to ``goal()`` (the least bound of a guess bounded
+        whole at depth ``d``, or before there is one the leading guess's bound so
+        far), or bound it whole below the best (then it is the best)."""
+        while True:
+            parts = self.pending(i, d - 1)  # in turn, in one run: only as many as it takes
+            if not parts:  # bounded whole
+                self.best = min(self.best, self.bounds()[i])
+                return
+            if not await self.refine(i, parts, d - 1, lambda: goal() - 1):
+                return
+
+    async def refine(self, i: int, batch: list[int], d: int, goal: Callable[[], int]) -> bool:
+        """Bound the parts ``batch`` of first guess ``i`` at depth ``d`` in turn, in
+        one run (:func:`refine_parts`), until the guess's bound passes ``goal()``
+        (read when a worker is free); False when nothing was left to do by then."""
+        import asyncio
+
+        await self.acquire()
+        try:
+            nxt = goal()
+            if self.bounds()[i] > nxt:
+                return False
+            found, sets = await self.run(i, batch, d, self.bounds()[i], nxt)
+        finally:
+            self.slots.release()
+        self.counted += sets
+        for j, (bound, reached) in zip(batch, found):
+            self.learn_part(i, j, bound, reached)
+            if self.noted is not None:
+                self.noted(self.guesses.guesses[i], j, bound, reached)
+        self.root = max(self.root, min(min(self.bounds()), self.best))
+        if self.stop.is_set():
+            raise asyncio.CancelledError
+        return True
+
+    # -- where the runs go
+    def threads(self) -> int:
+        """How many runs go side by side."""
+        return 1
+
+    async def acquire(self) -> None:
+        """Wait for a free worker."""
+        await self.slots.acquire()
+
+    async def run(self, i: int, batch: list[int], d: int, lead: int, nxt: int
+                  ) -> tuple[list[tuple[int, int]], int]:
+        """:func:`refine_parts` of the parts ``batch`` of first guess ``i``, and the
+        sets bounded."""
+        raise NotImplementedError
+
+
+class InProcess(RootBound):
+    """:class:`RootBound` with its parts bounded in this process, one run at a time."""
+
+    def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:
+        super().__init__(game, symmetry, root)
+        self.bounder = SetBounder(game, symmetry, stop=self.stop)
+        self.groups: dict[int, Symmetry] = {}
+
+    @property
+    def sets(self) -> int:
+        return self.bounder.sets
+
+    async def run(self, i, batch, d, lead, nxt):
+        g = self.guesses.guesses[i]
+        if g not in self.groups:
+            self.groups[g] = self.guesses.sym.after(self.game.guesses[g])
+        parts = self.guesses.parts(i)
+        found = refine_parts(self.bounder, self.groups[g], [parts[j] for j in batch], d, lead,
+                             nxt, [self.cur[i][j] for j in batch], self.most)
+        return found, 0

@@ -1,0 +1,293 @@
+"""Lower bounds on the cost of sets of secrets of one game, at any depth
+(:class:`SetBounder`): the nodes of the total bound, whose method
+:mod:`strategytree.search.total` tells.
+
+A set of at least :data:`SCAN_FROM` secrets has every guess's split counted at
+once, secret by secret (:func:`scan_bounds`); a node at depth ``d >= 2`` is a
+best-first branch and bound over its guesses (:meth:`SetBounder.refine`).
+Used by :func:`~strategytree.search.total.set_lower_bound` and by the root of
+the total bound (:mod:`~strategytree.search.total_root`), in this process and
+on the workers of a Dask cluster (:mod:`~strategytree.search.total_tasks`).
+"""
+
+from __future__ import annotations
+
+import copy
+import heapq
+import threading
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from ..builders import colour_masks
+from ..feedback import table as reply_table
+from ..game import Game
+from ..symmetry import Symmetry, merge_dead_colours
+from .bounds import (
+    INF,
+    UNLIMITED,
+    bound_tables,
+    candidate_bounds,
+    split_bound,
+    split_sizes,
+)
+
+__all__ = ["EXACT", "SCAN_FROM", "SetBounder", "branching", "parts_of"]
+
+#: "bounded at every depth" (a set whose cost is known exactly)
+EXACT = 1 << 20
+
+
+def branching(game: Game) -> int:
+    """The most parts besides the win a guess can make: the replies that occur, less
+    the win (exact, where :func:`strategytree.literature.branching` reads the
+    scoring alone; the search has the reply table anyway)."""
+    replies = game.possible_replies
+    return max(len(replies) - (1 if game.win in replies else 0), 1)
+
+
+@njit(cache=True, nogil=True)
+def least_split_bound(S, first, cands, fb, lbt, win, n_replies, floor):
+    """The least, over the guesses ``first`` then ``cands``, of the bound of the
+    split they make of ``S`` (``n + sum L(k)``); stops at ``floor`` (no less can be)."""
+    sizes = np.zeros(n_replies, dtype=np.int64)
+    replies = np.empty(n_replies, dtype=np.int64)
+    n = S.shape[0]
+    best = INF
+    for guesses in (first, cands):
+        for t in range(guesses.shape[0]):
+            met = split_sizes(fb[guesses[t]], S, sizes, replies, n_replies)
+            bound = split_bound(sizes, replies, met, n, lbt, INF, win)[0]
+            if bound < best:
+                best = bound
+                if best <= floor:
+                    return best
+    return best
+
+
+@njit(cache=True, nogil=True)
+def scan_bounds(fbT, S, cands, lbtab, most, win, n_replies, counts, out_lb, out_parts, out_sq,
+                out_wins):
+    """For each guess of ``cands``: the bound of its split of ``S`` (``n + sum L(k)``),
+    its parts besides the win, their sum of squares, and 1 when it can win; returns
+    the most parts a guess makes (at most ``most``), whose row of ``lbtab`` gives ``L``:
+    no guess makes more parts of a subset of ``S``.
+
+    The parts of every guess are counted at once, secret by secret, from the
+    transposed table ``fbT`` (secret x guess): a secret's row is small enough to
+    stay in the cache, where a big table's rows read at ``S`` would cost a cache
+    miss a secret.  ``counts``: scratch, replies x guesses (each reply's row is
+    written in order)."""
+    n = S.shape[0]
+    k = cands.shape[0]
+    counts[:, :k] = 0
+    for j in range(n):
+        col = fbT[S[j]]
+        for t in range(k):
+            counts[col[cands[t]], t] += 1
+    b = 1
+    for t in range(k):
+        parts = 0
+        squares = 0
+        for r in range(n_replies):
+            size = counts[r, t]
+            if size != 0 and r != win:
+                parts += 1
+                squares += size * size
+        out_parts[t] = parts
+        out_sq[t] = squares
+        out_wins[t] = 1 if counts[win, t] != 0 else 0
+        b = max(b, parts)
+    b = min(b, most)
+    lbt = lbtab[b]
+    for t in range(k):
+        bound = n
+        for r in range(n_replies):
+            size = counts[r, t]
+            if size != 0 and r != win:
+                bound += lbt[size]
+        out_lb[t] = bound
+    return b
+
+
+#: from this many secrets on, splits are counted from the transposed table
+SCAN_FROM = 12
+
+
+def parts_of(row: np.ndarray, S: np.ndarray, win: int) -> list[np.ndarray]:
+    """The parts of ``S`` by the replies ``row`` (one per secret of ``S``), the
+    win left out, largest first (in reply order between equals).
+
+    >>> parts_of(np.array([3, 0, 3, 1, 0, 3]), np.arange(6), win=1)
+    [array([0, 2, 5]), array([1, 4])]
+    """
+    order = np.argsort(row, kind="stable")
+    cuts = np.flatnonzero(np.diff(row[order])) + 1
+    pieces = [S[idx] for idx in np.split(order, cuts) if row[idx[0]] != win]
+    return sorted(pieces, key=len, reverse=True)
+
+
+@dataclass
+class SetBounder:
+    """Lower bounds on the cost of sets of secrets of one game, at any depth.
+
+    A function of (set, depth) and of the best bounds kept so far (``known``):
+    several bounders may work on different sets of one game, side by side or on
+    other machines, and pool what they proved (:meth:`learn`)."""
+
+    game: Game
+    symmetry: bool = True
+    stop: threading.Event = field(default_factory=threading.Event)
+    known: dict = field(default_factory=dict)
+    """set (bytes of its sorted indices) -> (bound, depth it is complete for)"""
+    sets: int = 0
+    """sets bounded (one depth-1 scan, or one deeper node), for progress"""
+
+    def __post_init__(self) -> None:
+        game = self.game
+        n = len(game.secrets)
+        self.fb = reply_table(game)
+        if game.symmetric and np.array_equal(game.guesses, game.secrets):
+            self.fbT = self.fb  # Mastermind's replies are symmetric: the table is its transpose
+        else:
+            self.fbT = np.ascontiguousarray(self.fb.T)
+        self.counts = np.empty((game.n_replies, len(game.guesses)), dtype=np.int32)
+        self.most = branching(game)
+        self.lbtab = bound_tables(n, self.most, UNLIMITED, 0)[0]
+        self.win = int(game.win)
+        self.n_replies = int(game.n_replies)
+        self.as_guess = game.guess_index(game.secrets).astype(np.int64)
+        self.every_guess = np.arange(len(game.guesses))
+        self.merge = bool(self.symmetry and game.symmetric
+                          and len(game.guesses) == game.colors**game.pegs)
+        self.gmask = colour_masks(game.guesses)
+        self.smask = colour_masks(game.secrets)
+        self.merged: dict = {}
+
+    # -- what a node needs ------------------------------------------------------
+    def candidates(self, S: np.ndarray, sym: Symmetry | None) -> np.ndarray:
+        """The guesses worth scoring on ``S``: one per class of ``sym``, less those
+        merged with another (colours no secret of ``S`` has)."""
+        if sym is None:
+            return self.every_guess
+        cands = sym.representatives(self.every_guess)
+        if self.merge:
+            cands = merge_dead_colours(self.gmask, self.smask, cands, S, self.merged)
+        return np.ascontiguousarray(cands, dtype=np.int64)
+
+    def parts(self, S: np.ndarray, guess: int) -> list[np.ndarray]:
+        """The parts ``guess`` makes of ``S`` besides the win, largest first."""
+        return parts_of(self.fb[guess, S], S, self.win)
+
+    def split_bounds(self, S: np.ndarray, cands: np.ndarray, most: int) -> tuple[np.ndarray, int]:
+        """Rows (bound, parts, sum of squares, can win) of each guess of ``cands`` on ``S``,
+        and the most parts a guess makes of ``S`` (at most ``most``), whose bounds
+        they use (:func:`scan_bounds`; small sets: :func:`~.bounds.candidate_bounds`)."""
+        out = np.empty((5, len(cands)), dtype=np.int64)
+        if len(S) >= SCAN_FROM:
+            most = scan_bounds(self.fbT, S, cands, self.lbtab, most, self.win, self.n_replies,
+                               self.counts, out[0], out[1], out[2], out[3])
+        else:
+            candidate_bounds(S, cands, 2, 0, self.fb, self.lbtab[most], np.full(3, INF),
+                             self.win, self.n_replies, out[0], out[1], out[4], out[2], out[3])
+        return out[:4], int(most)
+
+    def sibling(self) -> SetBounder:
+        """A bounder of the same game sharing this one's tables, with its own
+        scratch and memo (for another thread)."""
+        twin = copy.copy(self)
+        twin.stop, twin.known, twin.merged = threading.Event(), {}, {}
+        twin.counts = np.empty_like(self.counts)
+        twin.sets = 0
+        return twin
+
+    def learn(self, S: np.ndarray, bound: int, depth: int) -> None:
+        """Keep ``bound`` for ``S`` (complete for ``depth``) if it is better."""
+        key = S.tobytes()
+        old = self.known.get(key)
+        if old is not None:
+            bound, depth = max(bound, old[0]), max(depth, old[1])
+        self.known[key] = (bound, depth)
+
+    # -- the bound --------------------------------------------------------------
+    def bound(self, S: np.ndarray, d: int, cap: int = INF, sym: Symmetry | None = None,
+              most: int | None = None) -> tuple[int, int]:
+        """``(bound, depth)``: a lower bound on the cost of the sorted set ``S`` at
+        least its bound at depth ``d`` (``depth`` >= ``d``), or one at least ``cap``,
+        or, when stopped, the best so far (``depth`` -1).  ``most``: the most parts
+        a guess makes of ``S`` (or of a set it came from)."""
+        n = len(S)
+        if n <= 2:
+            return 2 * n - 1 if n else 0, EXACT
+        most = self.most if most is None else most
+        lb = int(self.lbtab[most][n])
+        entry = self.known.get(S.tobytes())
+        if entry is not None:
+            if entry[1] >= d or entry[0] >= cap:
+                return entry
+            lb = max(lb, entry[0])
+        if d == 0:
+            return lb, 0
+        self.sets += 1
+        cands = self.candidates(S, sym)
+        if d == 1:
+            if n >= SCAN_FROM:
+                rows, most = self.split_bounds(S, cands, most)
+                b = max(int(rows[0].min()), int(self.lbtab[most][n]))
+            else:
+                first = self.as_guess[S]
+                first = first[first >= 0]
+                b = int(least_split_bound(S, first, cands, self.fb, self.lbtab[most], self.win,
+                                          self.n_replies, lb))
+            b, depth = max(b, lb), EXACT if b == 2 * n - 1 else 1
+            self.learn(S, b, depth)
+            return b, depth
+        return self.refine(S, d, cap, sym, cands, lb, most)
+
+    def refine(self, S, d, cap, sym, cands, lb, most) -> tuple[int, int]:
+        """:meth:`bound` at depth ``d`` >= 2: best first over the guesses ``cands``."""
+        n = len(S)
+        (lbg, nparts, sq, cons), most = self.split_bounds(S, cands, most)
+        lbt = self.lbtab[most]
+        lb = max(lb, int(lbt[n]))
+        perfect = np.flatnonzero((nparts == n - 1) & (cons == 1))
+        if len(perfect):
+            self.learn(S, 2 * n - 1, EXACT)
+            return 2 * n - 1, EXACT
+        heap = [(int(lbg[i]), int(sq[i]), int(i)) for i in range(len(cands))]
+        heapq.heapify(heap)
+        state: dict[int, tuple[list, list, list, Symmetry | None]] = {}
+        result, depth = None, -1
+        while heap and not self.stop.is_set():
+            b, order, i = heap[0]
+            if b >= cap:
+                break
+            heapq.heappop(heap)
+            if i not in state:
+                g = int(cands[i])
+                pieces = self.parts(S, g)
+                child = sym.after(self.game.guesses[g]) if sym is not None else None
+                state[i] = (pieces, [int(lbt[len(p)]) for p in pieces],
+                            [EXACT if len(p) <= 2 else 0 for p in pieces], child)
+            pieces, cur, done, child = state[i]
+            if min(done) >= d - 1:
+                result, depth = b, d
+                break
+            nxt = min(cap, heap[0][0] if heap else INF)
+            for j in range(len(pieces) - 1, -1, -1):  # smallest first: the cheapest gains
+                part = pieces[j]
+                if done[j] >= d - 1:
+                    continue
+                # enough: a bound that puts this guess behind the next one
+                v, dj = self.bound(part, d - 1, nxt + 1 - (b - cur[j]), child, most=most)
+                b, cur[j], done[j] = b + v - cur[j], v, dj
+                if b > nxt or self.stop.is_set():
+                    break
+            heapq.heappush(heap, (b, order, i))
+        if result is None:
+            result = heap[0][0] if heap else INF
+        result = max(result, lb)
+        self.learn(S, result, depth)
+        return result, depth
+
