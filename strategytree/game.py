@@ -211,6 +211,17 @@ class Game:
             made.update(b"-" if array is None else np.ascontiguousarray(array).tobytes() + b"|")
         return made.hexdigest()
 
+    def run_key(self, *settings: object) -> str:
+        """The name of a run's tables on workers: the game's :attr:`digest` and a
+        short digest of its size, scoring and the run's ``settings``.
+
+        >>> game = mastermind(3, 4)
+        >>> game.run_key(True, "bound") == game.run_key(True, "bound") != game.run_key(False, "bound")
+        True
+        """
+        settings = (self.pegs, self.colors, self.scoring, *settings)
+        return self.digest + hashlib.blake2b(repr(settings).encode(), digest_size=6).hexdigest()
+
     @cached_property
     def symmetric(self) -> bool:
         """True when renaming colours and permuting positions maps the game to

@@ -531,10 +531,8 @@ class _OnCluster:
         game = search.game
         rules = tuple(chooser.rule for chooser in search.choosers)
         inner = None if search.inner is None else (search.inner.widths, search.above)
-        key = game.digest + hashlib.blake2b(
-            repr((game.pegs, game.colors, game.scoring, rules, bool(symmetry),
-                  search.widths, inner, search.max_guesses, search.finalists)).encode(),
-            digest_size=6).hexdigest()
+        key = game.run_key(rules, bool(symmetry), search.widths, inner, search.max_guesses,
+                           search.finalists)
         self.cluster = workers.Run(client, _Spec(replace(game), rules, bool(symmetry), search.widths,
                                                  inner, search.max_guesses, search.finalists, key))
         self.count = self.cluster.count

@@ -45,7 +45,6 @@ guesses cost the same the cache can tip the choice.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import time
 from dataclasses import dataclass, replace
 
@@ -102,9 +101,7 @@ class Spec:
         """The spec of a search of ``game`` (a copy without its memos: it travels).
         ``kind`` names a run whose workers build other tables from the spec (e.g.
         ``"improve"``, :class:`strategytree.improve.ExactOnCluster`): a key of its own."""
-        settings = (game.pegs, game.colors, game.scoring, max_guesses, symmetry, mode)
-        settings += (kind,) if kind else ()
-        key = game.digest + hashlib.blake2b(repr(settings).encode(), digest_size=6).hexdigest()
+        key = game.run_key(max_guesses, symmetry, mode, *((kind,) if kind else ()))
         return cls(replace(game), max_guesses, bool(symmetry), int(mode), key)
 
 

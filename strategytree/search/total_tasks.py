@@ -11,7 +11,6 @@ goal and the guess played.  Imported only when a run has a
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, replace
 
@@ -72,8 +71,7 @@ class OnCluster(RootBound):
 
     def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses) -> None:
         super().__init__(game, symmetry, root)
-        settings = repr((game.pegs, game.colors, game.scoring, bool(symmetry), "total bound"))
-        key = game.digest + hashlib.blake2b(settings.encode(), digest_size=6).hexdigest()
+        key = game.run_key(bool(symmetry), "total bound")
         self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key))
         self.count = self.cluster.count
 
