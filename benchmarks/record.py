@@ -1,13 +1,16 @@
 """The record MM(5,8) strategy: the one command that makes examples/mm58.txt.
 
-    strategytree generate -p 5 -c 8 --method lookahead --widths 12,12,12,8,6,4,2 --also parts \\
+    strategytree generate -p 5 -c 8 --method lookahead --widths 12,12,12,8,6,4,2 --also parts,expected \\
+        --finalists 1,3,2 --complete 3 --complete-above 150 --max-guesses 7 --workers 2 \\
         --checkpoint mm58.ckpt -o mm58.txt
 
 This script runs that command (as a fresh process, warm numba cache), prints
-its wall time, and verifies the file it wrote against examples/mm58.txt.
-Pass other widths (and rules) to try other settings, e.g.
+its wall time, CPU time (the driver's and its workers') and peak RSS, verifies
+the file it wrote, and says whether it is examples/mm58.txt byte for byte.
+Other lookahead options replace the record's, e.g. a quick run:
 
-    python benchmarks/record.py 8,4 ""
+    python benchmarks/record.py --widths 8,4 --workers 1
+    python benchmarks/record.py --widths 12,12,12,8,6,4,2 --also parts   # the record of 2026-11-22
 """
 
 from __future__ import annotations
@@ -18,18 +21,23 @@ from pathlib import Path
 
 import strategytree as st
 
-from _common import ROOT, command
+from _common import ROOT, measured
 
-widths = sys.argv[1] if len(sys.argv) > 1 else "12,12,12,8,6,4,2"
-also = sys.argv[2] if len(sys.argv) > 2 else "parts"
+RECORD = ["--widths", "12,12,12,8,6,4,2", "--also", "parts,expected", "--finalists", "1,3,2",
+          "--complete", "3", "--complete-above", "150", "--max-guesses", "7", "--workers", "2"]
+
+if {"-h", "--help"} & set(sys.argv[1:]):
+    print(__doc__)
+    sys.exit(0)
+options = sys.argv[1:] or RECORD
 game = st.mastermind(5, 8)
 with tempfile.TemporaryDirectory() as folder:
     out = Path(folder) / "mm58.txt"
-    args = ["generate", "-p", "5", "-c", "8", "--method", "lookahead", "--widths", widths,
-            "--also", also, "-o", str(out)]
-    seconds, peak = command(args)
+    args = ["generate", "-p", "5", "-c", "8", "--method", "lookahead", *options, "-o", str(out)]
+    seconds, cpu, peak = measured(args)
     report = st.verify(st.load(out), game)
     same = out.read_text() == (ROOT / "examples" / "mm58.txt").read_text()
-print(f"lookahead --widths {widths} --also {also or '(none)'}: total {report.total:,}, max {report.max_guesses}, "
-      f"{seconds / 60:.1f} min, peak RSS {peak} MiB, same as examples/mm58.txt: {same}")
+print(f"lookahead {' '.join(options)}: total {report.total:,}, max {report.max_guesses}, "
+      f"{seconds / 60:.1f} min ({cpu / 60:.1f} min of CPU), peak RSS {peak} MiB, "
+      f"same as examples/mm58.txt: {same}")
 print("histogram:", report.histogram)
