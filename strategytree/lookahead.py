@@ -26,6 +26,13 @@ completed by a lookahead of those widths (itself completing greedily), so the
 guesses near the root are judged by better subtrees than greedy ones, at a
 price of about the inner width per such part.
 
+With ``finalists`` (numbers by level), the cheapest few guesses of a
+shortlist are each searched in full below and the best searched subtree is
+kept, so that the guesses near the root are judged by the subtrees the search
+makes of them, not by their completions alone.  With ``max_guesses``, subtrees
+that keep every secret within that many guesses are preferred to any that do
+not, in every choice.
+
 Given a ``distributed.Client``, the same search runs on a Dask cluster: the
 completions of the shortlists and the searches of the smaller parts below a
 kept guess are tasks (:class:`_OnCluster`), and the tree is the in-process one.
