@@ -327,6 +327,12 @@ def cache_load(cache, rows):
 # -- the steps -----------------------------------------------------------------------
 # Each step takes the level's record ``f`` (and ``nf``, the next level's) and only
 # the arrays it reads: an array handed to a function costs a reference count.
+# The small steps are pasted into solve (inline="always"); the scoring, a long
+# kernel, is compiled on its own: numba pastes a function in by copying its IR,
+# each block with a deep copy of every variable of the function (0.8 s of the
+# first compile for this one); called, it costs a call per set searched, nothing
+# against its loop over the guesses.  Functions only compiled code calls have no Python wrapper
+# (no_cpython_wrapper, no_cfunc_wrapper: code to compile that nothing runs).
 @njit(cache=True, nogil=True, inline="always")
 def level_set(sets, f, L):
     """The secrets of level ``L`` (its record ``f``)."""
@@ -413,7 +419,7 @@ def dead_colours(S, t):
 
 
 
-@njit(cache=True, nogil=True, inline="never")
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def scan(fbT, S, out):
     """``out[g]``: the bit set of the replies guess ``g`` gets from the secrets ``S``
     (every guess at once, secret by secret: a loop the compiler vectorises)."""
@@ -455,7 +461,7 @@ def settle(f, cache, cost, g, n):
     cache[f.key1] = (f.key2, cost, np.int64(g), np.int64(2 * n + 1))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def score_candidates(L, f, S, t, lv, ws, cache, stats):
     """Score every guess on the set of level ``L`` and keep, sorted, those whose
     bound is under the limit: ``(True, cost)`` when one settles the set at once
@@ -494,7 +500,7 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
     fmin = np.int64(INF)
     base = n if mode == 0 else 0
     wide = n * n + 1
-    count = 0
+    count = np.int64(0)  # not 0: merge_order would also be compiled for the literal
     quick = mode == 0 and n_replies <= 64
     fast = quick and n <= t.nsmall and capd >= n
     scanned = False
@@ -724,7 +730,7 @@ def take_part_cost(f, cost):
     f.part += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     """Least total cost of the secrets ``S0`` (sorted indices) with ``d0`` guesses left.
 
@@ -751,7 +757,7 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     f.played = played0
     f.force = force0
     f.parent_branching = lbtab.shape[0] - 1
-    L = 0
+    L = np.int64(0)  # (a literal 0 would compile score_candidates twice: for it, then int64)
     step = ENTER
     ret = np.int64(0)
     while True:
