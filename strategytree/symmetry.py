@@ -340,8 +340,10 @@ def canonical_keys(
 @cache
 def compiled() -> SimpleNamespace:
     """The loops over maps, compiled (numba is imported on first use; compiled
-    code is cached on disk).  Compiled kernels may call :func:`image_key`,
-    :func:`stabilizer` and :func:`least_in_class` once this has run."""
+    code is cached on disk).  Compiled kernels may call :func:`image_key` and
+    :func:`least_in_class` once this has run, and this namespace's
+    ``stabilizer`` (the dispatcher Python calls: compiled once per install,
+    where an overload of it would be a second function to compile)."""
     from numba import njit
     from numba.extending import overload
 
@@ -352,10 +354,6 @@ def compiled() -> SimpleNamespace:
     @overload(least_in_class)
     def least_in_class_compiled(code, perms, taus, k, free, label):  # pragma: no cover - numba
         return least_in_class
-
-    @overload(stabilizer)
-    def stabilizer_compiled(perms, taus, k, code, out_perms, out_taus):  # pragma: no cover
-        return stabilizer
 
     return SimpleNamespace(
         stabilizer=njit(cache=True, nogil=True)(stabilizer),

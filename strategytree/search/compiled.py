@@ -38,7 +38,7 @@ from numba.typed import Dict
 from ..feedback import popcount
 from ..sorting import merge_order
 from ..symmetry import compiled as symmetry_loops
-from ..symmetry import least_in_class, stabilizer
+from ..symmetry import least_in_class
 from .bounds import INF, lay_out_parts, split_bound, split_sizes
 
 __all__ = [
@@ -60,7 +60,8 @@ __all__ = [
     "workspace",
 ]
 
-symmetry_loops()  # numba knows least_in_class and stabilizer
+# numba knows least_in_class; stabilizer is the dispatcher Python calls too (one compile)
+stabilizer = symmetry_loops().stabilizer
 
 #: slots of the statistics array: sets searched, and "stop" (set from outside)
 NODES, STOP = 0, 1
@@ -76,7 +77,7 @@ class Tables(NamedTuple):
     fbT: np.ndarray
     """(secrets, guesses): the same, transposed (empty when too big, or not used)"""
     codes: np.ndarray
-    """(guesses, pegs): the colours of each guess"""
+    """(guesses, pegs) int64: the colours of each guess"""
     gmask: np.ndarray
     """the colours of each guess, as bits"""
     smask: np.ndarray
