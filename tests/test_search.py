@@ -20,7 +20,7 @@ from strategytree.checkpoint import CheckpointError
 from strategytree.cli import app
 from strategytree.feedback import table as reply_table
 from strategytree.literature import published
-from strategytree.search import compiled, driver, problem
+from strategytree.search import cache, compiled, driver, problem
 from strategytree.symmetry import compiled as symmetry_loops
 
 import naive
@@ -326,11 +326,33 @@ def test_a_checkpoint_appends_only_new_rows(tmp_path: Path) -> None:
     saver.save(p)
     saver.save(p)  # nothing new: nothing written
     rows = load(tmp_path / "c.ckpt", header)["rows"]
-    whole = compiled.cache_rows(p.cache, driver.CHECKPOINT_MIN_SET)
+    whole = p.cache.rows(driver.CHECKPOINT_MIN_SET)
     assert 0 < first < len(whole) < first + len(whole)
     again = problem.Problem.of(game, None)
-    compiled.cache_load(again.cache, rows)
-    assert sorted(map(tuple, compiled.cache_rows(again.cache, 0))) == sorted(map(tuple, whole))
+    again.cache.load(rows)
+    assert sorted(map(tuple, again.cache.rows(0))) == sorted(map(tuple, whole))
+
+
+def test_a_cache_too_small_grows_and_the_search_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled search pauses when its cache is nearly full and goes on, once
+    it has grown, where it was: the same cost, sets searched and rows."""
+    game = st.mastermind(3, 4)
+    S = np.arange(len(game.secrets), dtype=np.int32)
+    roomy = problem.Problem.of(game, None)
+    cost = roomy.solve(S, 60, 1 << 40, 0)
+    monkeypatch.setattr(cache, "CAPACITY", 2)
+    small = problem.Problem.of(game, None)
+    assert small.solve(S, 60, 1 << 40, 0) == cost
+    assert small.stats[compiled.NODES] == roomy.stats[compiled.NODES]
+    assert small.cache.capacity < roomy.cache.capacity
+    assert (small.cache.rows(0) == roomy.cache.rows(0)).all()
+    game = st.mastermind(4, 5)
+    seen: list[search.SearchProgress] = []
+    total = checked(search.build_optimal(game, progress=seen.append), game).total
+    monkeypatch.undo()
+    again: list[search.SearchProgress] = []
+    assert checked(search.build_optimal(game, progress=again.append), game).total == total
+    assert seen[-1].done == again[-1].done
 
 
 # -- the compiled search as plain Python ---------------------------------------------------

@@ -35,7 +35,7 @@ from ..symmetry import Symmetry
 from ..tree import Node, Strategy
 from ..verify import verify
 from .bounds import INF, UNLIMITED, candidate_bounds
-from .compiled import NODES, STOP, cache_load, cache_rows, changed_rows
+from .compiled import NODES, STOP
 from .problem import Problem, SearchError, Stopped
 
 __all__ = ["Search", "build_optimal", "prove_bound", "prove_bound_table"]
@@ -99,7 +99,7 @@ def load_checkpoint(path: Path, p: Problem, header: dict) -> dict[str, np.ndarra
     rows = arrays.get("rows", np.zeros((0, 5), dtype=np.int64))
     if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
         raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
-    cache_load(p.cache, np.ascontiguousarray(rows))
+    p.cache.load(rows)
     return arrays
 
 
@@ -117,7 +117,7 @@ class Saver:
     def save(self, p: Problem, tasks: np.ndarray | None = None) -> None:
         """Write the cache's rows new since the last save; ``tasks``: every finished
         task so far, as rows (those past the last save are written)."""
-        rows, self.known = changed_rows(p.cache, CHECKPOINT_MIN_SET, self.known)
+        rows, self.known = p.cache.changed(CHECKPOINT_MIN_SET, self.known)
         arrays = {"rows": rows}
         if tasks is not None:
             arrays["tasks"] = tasks[0 if not self.started else self.tasks_saved :]
@@ -190,7 +190,7 @@ class Search:
         for thread in others:
             thread.join()
         for helper in helpers:
-            cache_load(self.p.cache, cache_rows(helper.p.cache, 0))
+            self.p.cache.load(helper.p.cache.rows(0))
         if failures:
             real = [f for f in failures if not isinstance(f, Stopped)]
             raise real[0] if real else failures[0]

@@ -19,7 +19,8 @@ from ..feedback import table as reply_table
 from ..game import Game
 from ..symmetry import Symmetry, merge_dead_colours
 from .bounds import INF, UNLIMITED, bound_tables, lay_out_parts
-from .compiled import Levels, Scratch, Tables, cache_get, cache_put, new_cache, workspace
+from .cache import Cache, set_key
+from .compiled import Levels, Scratch, Tables, workspace
 from .compiled import solve as compiled_solve
 
 __all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError", "Stopped"]
@@ -60,8 +61,8 @@ class Problem:
 
     game: Game | None
     tables: Tables
-    cache: object
-    """solved sets: :func:`~strategytree.search.compiled.new_cache`"""
+    cache: Cache
+    """solved sets (:class:`~strategytree.search.cache.Cache`)"""
     stats: np.ndarray
     """sets searched, and "stop" (shared by the threads of a search)"""
     levels: Levels
@@ -164,7 +165,7 @@ class Problem:
         return cls(
             game=game,
             tables=tables,
-            cache=new_cache(),
+            cache=Cache(),
             stats=np.zeros(4, dtype=np.int64) if stats is None else stats,
             levels=levels,
             scratch=scratch,
@@ -201,8 +202,12 @@ class Problem:
         """:func:`~strategytree.search.compiled.solve`; ``sym`` the symmetry group of
         the history (None: none used)."""
         self._set_group(sym)
-        return int(compiled_solve(S, d, limit, played, force, self.tables, self.levels,
-                                  self.scratch, self.cache, self.stats))
+        while True:
+            cost = compiled_solve(S, d, limit, played, force, self.tables, self.levels,
+                                  self.scratch, self.cache.arrays, self.stats)
+            if not self.cache.paused:
+                return int(cost)
+            self.cache.grow()  # it paused for want of room: it goes on where it was
 
     def _set_group(self, sym: Symmetry | None) -> None:
         """Give ``sym`` to the compiled search as arrays (its first level's group)."""
@@ -235,12 +240,12 @@ class Problem:
 
     def get(self, S: np.ndarray, d: int) -> tuple[int, int, int] | None:
         """(cost, guess, 2 * size + exact) cached for ``S``, or None."""
-        entry = cache_get(self.cache, S, self.key_left(d))
-        return None if entry[2] < 0 else entry
+        return self.cache.get(*set_key(S, self.key_left(d)))
 
     def put(self, S: np.ndarray, d: int, cost: int, guess: int, exact: bool) -> None:
         """Cache ``cost`` (exact, or a lower bound) and the best guess for ``S``."""
-        cache_put(self.cache, S, self.key_left(d), cost, guess, 2 * len(S) + int(exact))
+        key1, key2 = set_key(S, self.key_left(d))
+        self.cache.put(key1, key2, cost, guess, 2 * len(S) + int(exact))
 
     def best_entry(self, S: np.ndarray, d: int) -> tuple[int, int, int]:
         """(cost, best guess, flags) of ``S`` from the cache, solving it again
