@@ -106,8 +106,10 @@ class Symmetry:
             self._trivial = identity_only and free <= 1
         return self._trivial
 
-    def canonical_keys(self, rows: np.ndarray) -> np.ndarray:
-        """One integer per code, equal exactly for codes in the same class."""
+    def canonical_keys(self, rows: np.ndarray, compiled: bool = True) -> np.ndarray:
+        """One integer per code, equal exactly for codes in the same class
+        (``compiled``: by the compiled loop when there are many; else numpy's,
+        slower, and nothing to compile)."""
         p, c = self.game.pegs, self.game.colors
         rows = np.asarray(rows)
         if self.maps is None:  # only the multiset of colour counts matters
@@ -117,7 +119,7 @@ class Symmetry:
             counts = -np.sort(-counts, axis=1)
             return _as_key(counts, p + 1)
         free_colours = np.flatnonzero(~self.played)
-        if self.maps and len(rows) >= _COMPILED_FROM:
+        if compiled and self.maps and len(rows) >= _COMPILED_FROM:
             return canonical_keys(rows, self.maps, free_colours, c)
         best = None
         for perm, tau in self.maps:
@@ -131,16 +133,17 @@ class Symmetry:
         """The same group, with its own remembered answers (one per thread)."""
         return Symmetry(self.game, self.maps, self.played, self.enabled)
 
-    def representatives(self, candidates: np.ndarray) -> np.ndarray:
+    def representatives(self, candidates: np.ndarray, compiled: bool = True) -> np.ndarray:
         """The first candidate (in the order given) of each class.
 
-        ``candidates`` are indices into ``game.guesses`` in increasing order.
+        ``candidates`` are indices into ``game.guesses`` in increasing order;
+        ``compiled``: as for :meth:`canonical_keys`.
         """
         if self.trivial or len(candidates) <= 1:
             return candidates
         if self._cache is not None and self._cache[0] is candidates:
             return self._cache[1]  # siblings share one history, hence one answer
-        keys = self.canonical_keys(self.game.guesses[candidates])
+        keys = self.canonical_keys(self.game.guesses[candidates], compiled)
         _, first = np.unique(keys, return_index=True)
         reps = candidates[np.sort(first)]
         self._cache = (candidates, reps)

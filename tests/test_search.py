@@ -89,6 +89,36 @@ def test_set_keys_tell_sets_apart() -> None:
     assert compiled.set_key(S, 0) != compiled.set_key(S, 3)
 
 
+@pytest.mark.parametrize("mode", [0, 1])
+def test_the_python_levels_split_sets_as_the_compiled_ones(mode: int) -> None:
+    """split_table and Problem.parts (numpy) against candidate_bounds and
+    lay_out_parts (compiled): the same bounds, parts and layout."""
+    from strategytree.search.bounds import candidate_bounds, lay_out_parts, split_table
+
+    rng = np.random.default_rng(5)
+    for game in (st.mastermind(4, 4), st.distinct(3, 5)):
+        p = problem.Problem.of(game, None, mode=mode)
+        t = p.tables
+        for size, d in ((len(game.secrets), 60), (40, 4), (7, 2), (3, 3)):
+            S = np.sort(rng.choice(len(game.secrets), size, replace=False)).astype(np.int32)
+            cands = np.arange(len(game.guesses), dtype=np.int64)
+            want = np.empty((5, len(cands)), dtype=np.int64)
+            candidate_bounds(S, cands, d, t.mode, t.fb, p.lbt, p.cap, t.win, t.n_replies, *want)
+            got = split_table(S, cands, d, t.mode, t.fb, p.lbt, p.cap, t.win, t.n_replies)
+            assert (got == want).all()
+            for g in rng.choice(len(cands), 5):
+                sizes = np.zeros(t.n_replies, dtype=np.int64)
+                start, fill = np.empty((2, t.n_replies), dtype=np.int64)
+                out = np.empty_like(S)
+                lay_out_parts(t.fb[g], S, t.n_replies, sizes, start, fill, out)
+                parts = p.parts(S, int(g))
+                assert [r for r, _ in parts] == [
+                    r for r in range(t.n_replies - 1, -1, -1) if sizes[r] and r != t.win]
+                for r, part in parts:
+                    assert part.dtype == S.dtype
+                    assert part.tolist() == out[start[r] : start[r] + sizes[r]].tolist()
+
+
 def test_feedback_table_matches_the_game() -> None:
     game = st.mastermind(3, 4)
     table = reply_table(game)

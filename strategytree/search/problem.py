@@ -18,7 +18,7 @@ from ..errors import StrategyTreeError
 from ..feedback import table as reply_table
 from ..game import Game
 from ..symmetry import Symmetry, merge_dead_colours
-from .bounds import INF, UNLIMITED, bound_tables, lay_out_parts
+from .bounds import INF, UNLIMITED, bound_tables
 from .cache import Cache, set_key
 from .compiled import Levels, Scratch, Tables, workspace
 from .compiled import solve as compiled_solve
@@ -259,12 +259,14 @@ class Problem:
 
     def parts(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """(reply, sorted part) for each reply but the win, highest reply first
-        (laid out as the compiled levels do: :func:`~.bounds.lay_out_parts`)."""
+        (laid out as the compiled levels do, :func:`~.bounds.lay_out_parts`: part
+        after part, each in the order of ``S``; here with numpy, which the Python
+        levels' few calls do not notice and which compiles nothing)."""
         t = self.tables
-        sizes = np.zeros(t.n_replies, dtype=np.int64)
-        start, fill = np.empty((2, t.n_replies), dtype=np.int64)
-        out = np.empty_like(S)
-        lay_out_parts(t.fb[guess], S, t.n_replies, sizes, start, fill, out)
+        replies = t.fb[guess][S]
+        out = S[np.argsort(replies, kind="stable")]
+        sizes = np.bincount(replies, minlength=t.n_replies)
+        start = np.cumsum(sizes) - sizes
         return [
             (r, out[start[r] : start[r] + sizes[r]])
             for r in range(t.n_replies - 1, -1, -1)
@@ -279,8 +281,10 @@ class Problem:
         if self.every_guess is None:
             self.every_guess = np.arange(len(self.game.guesses))
         # one array for every call: Symmetry remembers its answer for it, so the
-        # sets after one guess (one history) share the classes, computed once
-        cands = sym.representatives(self.every_guess)
+        # sets after one guess (one history) share the classes, computed once;
+        # with numpy (a few ms a history, for the few histories of the Python
+        # levels), where the compiled loop would be compiled for them alone
+        cands = sym.representatives(self.every_guess, compiled=False)
         if self.tables.merge:
             t = self.tables
             cands = merge_dead_colours(t.gmask, t.smask, cands, S, self.merged)
