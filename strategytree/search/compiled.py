@@ -392,6 +392,7 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
     quick = mode == 0 and n_replies <= 64
     fast = quick and n <= t.nsmall and capd >= n
     scanned = False
+    settled = np.int64(-1)  # the guess that settles the set at once
     if quick and wide_ok and not fast:
         scan(fbT, S, met_bits)
         scanned = True
@@ -446,8 +447,8 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
                 continue
         if fast:
             if lbg <= lb and lbg <= 2 * n:  # parts of at most two, meeting the bound
-                settle(f, cache, lbg, g, n)
-                return True, lbg
+                settled = g
+                break
             if lbg >= lim:
                 fmin = min(fmin, lbg)
                 continue
@@ -456,8 +457,8 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
         if lbg >= INF:
             continue
         if worst <= 2 and lbg <= lb:  # nothing left to search, meeting the bound
-            settle(f, cache, lbg, g, n)
-            return True, lbg
+            settled = g
+            break
         if lbg >= lim:
             fmin = min(fmin, lbg)
             continue
@@ -465,6 +466,9 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
         found_lb[count] = lbg
         order_key[count] = (lbg if mode == 0 else worst) * wide + sq
         count += 1
+    if settled >= 0:  # (one place that settles: its code compiled once)
+        settle(f, cache, lbg, settled, n)
+        return True, lbg
     f.lb = keep_sorted(lv.cand[L], lv.cand_lb[L], ws, count, fmin, lb)
     begin_candidates(f, count, fmin)
     return False, np.int64(0)
@@ -600,12 +604,11 @@ def finish(f, cache):
     n = f.n_secrets
     if f.force >= 0:
         return f.best if f.best_guess >= 0 else f.fail
-    if f.best_guess >= 0:
-        settle(f, cache, f.best, f.best_guess, n)
-        return f.best
-    bound = max(f.lb, f.fail)
-    store(cache, f.key1, f.key2, bound, -1, 2 * n)
-    return bound
+    # exact with its best guess, or a lower bound with none (-1): one store
+    exact = f.best_guess >= 0
+    cost = f.best if exact else max(f.lb, f.fail)
+    store(cache, f.key1, f.key2, cost, f.best_guess, 2 * n + (1 if exact else 0))
+    return cost
 
 
 @njit(cache=True, nogil=True, inline="always")
