@@ -7,7 +7,7 @@ a fraction of that, and is stable: indices of equal keys keep their order.
 >>> import numpy as np
 >>> keys = np.array([5, 1, 5, 0, 1])
 >>> a, b = np.arange(5), np.empty(5, dtype=np.int64)
->>> merge_order(keys, a, b, 5).tolist()
+>>> merge_order.py_func(keys, a, b, 5).tolist()  # (as Python: compiled code calls it)
 [3, 1, 4, 0, 2]
 """
 
@@ -18,7 +18,8 @@ from numba import njit
 __all__ = ["merge_order"]
 
 
-@njit(cache=True, nogil=True)
+# called by compiled code only: no Python wrapper to compile
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def merge_order(keys, a, b, n):
     """``a[:n]`` (indices into ``keys``) sorted by ``keys[a[i]]``, equal keys in
     their order; ``b``: scratch as long.  Returns the array that holds the
