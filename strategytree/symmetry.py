@@ -87,7 +87,9 @@ class Symmetry:
         perms = np.array([perm for perm, _ in start], dtype=np.int64)
         taus = np.array([tau for _, tau in start], dtype=np.int64)
         out_perms, out_taus = np.empty_like(perms), np.empty_like(taus)
-        kept = compiled().stabilizer(perms, taus, len(start), guess, out_perms, out_taus)
+        # a fresh uint8 row: the type the compiled search gives it (one compile)
+        code = np.array(guess, dtype=np.uint8)
+        kept = compiled().stabilizer(perms, taus, len(start), code, out_perms, out_taus)
         maps = list(zip(out_perms[:kept], out_taus[:kept]))
         played = self.played.copy()
         played[guess] = True

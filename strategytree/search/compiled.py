@@ -70,7 +70,7 @@ class Tables(NamedTuple):
     fbT: np.ndarray
     """(secrets, guesses): the same, transposed (empty when too big, or not used)"""
     codes: np.ndarray
-    """(guesses, pegs) int64: the colours of each guess"""
+    """(guesses, pegs) uint8: the colours of each guess"""
     gmask: np.ndarray
     """the colours of each guess, as bits"""
     smask: np.ndarray

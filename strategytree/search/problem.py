@@ -99,9 +99,9 @@ class Problem:
         tables = Tables(
             fb=fb,
             fbT=transposed(fb, mode),
-            # int64, writable: the types Symmetry's compiled loops already take (one
-            # compile of stabilizer and image_key, not one for these and one for those)
-            codes=np.ascontiguousarray(game.guesses, dtype=np.int64),
+            # a writable copy: the type Symmetry.after gives stabilizer too (one
+            # compile of it, not one for the search and one for Symmetry)
+            codes=np.array(game.guesses, dtype=np.uint8),
             gmask=colour_masks(game.guesses),
             smask=colour_masks(game.secrets),
             as_guess=as_guess,
@@ -138,7 +138,7 @@ class Problem:
         tables = Tables(
             fb=fb,
             fbT=transposed(fb, mode),
-            codes=np.zeros((m, 1), dtype=np.int64),
+            codes=np.zeros((m, 1), dtype=np.uint8),
             gmask=np.zeros(m, dtype=np.int64),
             smask=np.zeros(n, dtype=np.int64),
             as_guess=np.argmax(wins, axis=0).astype(np.int64),
