@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..feedback import popcount
-from ..sorting import merge_order
+from ..sorting import merge_passes
 from ..symmetry import compiled as symmetry_loops
 from ..symmetry import least_in_class
 from .bounds import INF, lay_out_parts, split_bound, split_sizes
@@ -214,13 +214,21 @@ def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors:
 
 # -- the steps -----------------------------------------------------------------------
 # Each step takes the level's record ``f`` (and ``nf``, the next level's) and only
-# the arrays it reads: an array handed to a function costs a reference count.
+# the arrays it reads.
 # The small steps are pasted into solve (inline="always"); the scoring, a long
 # kernel, is compiled on its own: numba pastes a function in by copying its IR,
 # each block with a deep copy of every variable of the function (0.8 s of the
 # first compile for this one); called, it costs a call per set searched, nothing
-# against its loop over the guesses.  Functions only compiled code calls have no Python wrapper
-# (no_cpython_wrapper, no_cfunc_wrapper: code to compile that nothing runs).
+# against its loop over the guesses.  Functions only compiled code calls have no
+# Python wrapper (no_cpython_wrapper, no_cfunc_wrapper: code to compile that
+# nothing runs).
+#
+# solve and score_candidates keep no reference counts (_nrt=False): they allocate
+# nothing, every array they read is the caller's for the whole call, and what
+# they call returns no array (merge_passes, not merge_order).  numba would count
+# a reference at every view (a row of a table, a level's set) and for every array
+# handed to a call, and uncount it after: atomic operations that took a tenth of
+# the run time, and code that took a third of the first compile.
 @njit(cache=True, nogil=True, inline="always")
 def level_set(sets, f, L):
     """The secrets of level ``L`` (its record ``f``)."""
@@ -349,7 +357,7 @@ def settle(f, cache, cost, g, n):
     store(cache, f.key1, f.key2, cost, g, 2 * n + 1)
 
 
-@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=False)
 def score_candidates(L, f, S, t, lv, ws, cache, stats):
     """Score every guess on the set of level ``L`` and keep, sorted, those whose
     bound is under the limit: ``(True, cost)`` when one settles the set at once
@@ -483,7 +491,8 @@ def keep_sorted(cand, cand_lb, ws, count, fmin, lb):
     order = ws.order
     for i in range(count):
         order[i] = i
-    order = merge_order(ws.order_key, order, ws.spare, count)  # ties: in the order found
+    if merge_passes(ws.order_key, order, ws.spare, count):  # ties: in the order found
+        order = ws.spare
     for i in range(count):
         cand[i] = ws.found[order[i]]
         cand_lb[i] = ws.found_lb[order[i]]
@@ -621,7 +630,7 @@ def take_part_cost(f, cost):
     f.part += 1
 
 
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     """Least total cost of the secrets ``S0`` (sorted indices) with ``d0`` guesses left.
 
