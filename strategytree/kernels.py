@@ -865,7 +865,7 @@ def _by_floor(floor, below):
     order; :func:`~strategytree.sorting.merge_order`, which compiles in a
     fraction of the time numba's ``np.argsort`` takes)."""
     a = np.empty(floor.shape[0], dtype=np.int64)
-    n = 0
+    n = np.int64(0)  # not 0: merge_order would also be compiled for the literal
     for u in range(floor.shape[0]):
         if floor[u] < below:
             a[n] = u

@@ -15,14 +15,17 @@ from __future__ import annotations
 
 from numba import njit
 
-__all__ = ["merge_order"]
+__all__ = ["merge_order", "merge_passes"]
 
 
-@njit(cache=True, nogil=True)
-def merge_order(keys, a, b, n):
-    """``a[:n]`` (indices into ``keys``) sorted by ``keys[a[i]]``, equal keys in
-    their order; ``b``: scratch as long.  Returns the array that holds the
-    result (``a`` or ``b``)."""
+# called by compiled code only: no Python wrapper to compile
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def merge_passes(keys, a, b, n):
+    """Sort ``a[:n]`` (indices into ``keys``) by ``keys[a[i]]``, equal keys in
+    their order, merging back and forth between ``a`` and ``b`` (scratch as
+    long): True when the result ends in ``b``.  (No array returned: a caller
+    compiled without reference counts may call it.)"""
+    in_b = False
     width = 1
     while width < n:
         for lo in range(0, n, 2 * width):
@@ -38,5 +41,14 @@ def merge_order(keys, a, b, n):
                     b[t] = a[j]
                     j += 1
         a, b = b, a
+        in_b = not in_b
         width *= 2
-    return a
+    return in_b
+
+
+@njit(cache=True, nogil=True, inline="always")
+def merge_order(keys, a, b, n):
+    """``a[:n]`` (indices into ``keys``) sorted by ``keys[a[i]]``, equal keys in
+    their order; ``b``: scratch as long.  Returns the array that holds the
+    result (``a`` or ``b``)."""
+    return b if merge_passes(keys, a, b, n) else a

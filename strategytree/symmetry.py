@@ -87,7 +87,9 @@ class Symmetry:
         perms = np.array([perm for perm, _ in start], dtype=np.int64)
         taus = np.array([tau for _, tau in start], dtype=np.int64)
         out_perms, out_taus = np.empty_like(perms), np.empty_like(taus)
-        kept = compiled().stabilizer(perms, taus, len(start), guess, out_perms, out_taus)
+        # a fresh uint8 row: the type the compiled search gives it (one compile)
+        code = np.array(guess, dtype=np.uint8)
+        kept = compiled().stabilizer(perms, taus, len(start), code, out_perms, out_taus)
         maps = list(zip(out_perms[:kept], out_taus[:kept]))
         played = self.played.copy()
         played[guess] = True
@@ -106,8 +108,10 @@ class Symmetry:
             self._trivial = identity_only and free <= 1
         return self._trivial
 
-    def canonical_keys(self, rows: np.ndarray) -> np.ndarray:
-        """One integer per code, equal exactly for codes in the same class."""
+    def canonical_keys(self, rows: np.ndarray, compiled: bool = True) -> np.ndarray:
+        """One integer per code, equal exactly for codes in the same class
+        (``compiled``: by the compiled loop when there are many; else numpy's,
+        slower, and nothing to compile)."""
         p, c = self.game.pegs, self.game.colors
         rows = np.asarray(rows)
         if self.maps is None:  # only the multiset of colour counts matters
@@ -117,7 +121,7 @@ class Symmetry:
             counts = -np.sort(-counts, axis=1)
             return _as_key(counts, p + 1)
         free_colours = np.flatnonzero(~self.played)
-        if self.maps and len(rows) >= _COMPILED_FROM:
+        if compiled and self.maps and len(rows) >= _COMPILED_FROM:
             return canonical_keys(rows, self.maps, free_colours, c)
         best = None
         for perm, tau in self.maps:
@@ -131,16 +135,17 @@ class Symmetry:
         """The same group, with its own remembered answers (one per thread)."""
         return Symmetry(self.game, self.maps, self.played, self.enabled)
 
-    def representatives(self, candidates: np.ndarray) -> np.ndarray:
+    def representatives(self, candidates: np.ndarray, compiled: bool = True) -> np.ndarray:
         """The first candidate (in the order given) of each class.
 
-        ``candidates`` are indices into ``game.guesses`` in increasing order.
+        ``candidates`` are indices into ``game.guesses`` in increasing order;
+        ``compiled``: as for :meth:`canonical_keys`.
         """
         if self.trivial or len(candidates) <= 1:
             return candidates
         if self._cache is not None and self._cache[0] is candidates:
             return self._cache[1]  # siblings share one history, hence one answer
-        keys = self.canonical_keys(self.game.guesses[candidates])
+        keys = self.canonical_keys(self.game.guesses[candidates], compiled)
         _, first = np.unique(keys, return_index=True)
         reps = candidates[np.sort(first)]
         self._cache = (candidates, reps)
@@ -340,8 +345,10 @@ def canonical_keys(
 @cache
 def compiled() -> SimpleNamespace:
     """The loops over maps, compiled (numba is imported on first use; compiled
-    code is cached on disk).  Compiled kernels may call :func:`image_key`,
-    :func:`stabilizer` and :func:`least_in_class` once this has run."""
+    code is cached on disk).  Compiled kernels may call :func:`image_key` and
+    :func:`least_in_class` once this has run, and this namespace's
+    ``stabilizer`` (the dispatcher Python calls: compiled once per install,
+    where an overload of it would be a second function to compile)."""
     from numba import njit
     from numba.extending import overload
 
@@ -352,10 +359,6 @@ def compiled() -> SimpleNamespace:
     @overload(least_in_class)
     def least_in_class_compiled(code, perms, taus, k, free, label):  # pragma: no cover - numba
         return least_in_class
-
-    @overload(stabilizer)
-    def stabilizer_compiled(perms, taus, k, code, out_perms, out_taus):  # pragma: no cover
-        return stabilizer
 
     return SimpleNamespace(
         stabilizer=njit(cache=True, nogil=True)(stabilizer),

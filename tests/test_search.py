@@ -20,7 +20,7 @@ from strategytree.checkpoint import CheckpointError
 from strategytree.cli import app
 from strategytree.feedback import table as reply_table
 from strategytree.literature import published
-from strategytree.search import compiled, driver, problem
+from strategytree.search import cache, compiled, driver, problem
 from strategytree.symmetry import compiled as symmetry_loops
 
 import naive
@@ -87,6 +87,36 @@ def test_set_keys_tell_sets_apart() -> None:
         assert seen.setdefault(key, tuple(S)) == tuple(S)
     S = np.arange(5, dtype=np.int32)
     assert compiled.set_key(S, 0) != compiled.set_key(S, 3)
+
+
+@pytest.mark.parametrize("mode", [0, 1])
+def test_the_python_levels_split_sets_as_the_compiled_ones(mode: int) -> None:
+    """split_table and Problem.parts (numpy) against candidate_bounds and
+    lay_out_parts (compiled): the same bounds, parts and layout."""
+    from strategytree.search.bounds import candidate_bounds, lay_out_parts, split_table
+
+    rng = np.random.default_rng(5)
+    for game in (st.mastermind(4, 4), st.distinct(3, 5)):
+        p = problem.Problem.of(game, None, mode=mode)
+        t = p.tables
+        for size, d in ((len(game.secrets), 60), (40, 4), (7, 2), (3, 3)):
+            S = np.sort(rng.choice(len(game.secrets), size, replace=False)).astype(np.int32)
+            cands = np.arange(len(game.guesses), dtype=np.int64)
+            want = np.empty((5, len(cands)), dtype=np.int64)
+            candidate_bounds(S, cands, d, t.mode, t.fb, p.lbt, p.cap, t.win, t.n_replies, *want)
+            got = split_table(S, cands, d, t.mode, t.fb, p.lbt, p.cap, t.win, t.n_replies)
+            assert (got == want).all()
+            for g in rng.choice(len(cands), 5):
+                sizes = np.zeros(t.n_replies, dtype=np.int64)
+                start, fill = np.empty((2, t.n_replies), dtype=np.int64)
+                out = np.empty_like(S)
+                lay_out_parts(t.fb[g], S, t.n_replies, sizes, start, fill, out)
+                parts = p.parts(S, int(g))
+                assert [r for r, _ in parts] == [
+                    r for r in range(t.n_replies - 1, -1, -1) if sizes[r] and r != t.win]
+                for r, part in parts:
+                    assert part.dtype == S.dtype
+                    assert part.tolist() == out[start[r] : start[r] + sizes[r]].tolist()
 
 
 def test_feedback_table_matches_the_game() -> None:
@@ -326,11 +356,33 @@ def test_a_checkpoint_appends_only_new_rows(tmp_path: Path) -> None:
     saver.save(p)
     saver.save(p)  # nothing new: nothing written
     rows = load(tmp_path / "c.ckpt", header)["rows"]
-    whole = compiled.cache_rows(p.cache, driver.CHECKPOINT_MIN_SET)
+    whole = p.cache.rows(driver.CHECKPOINT_MIN_SET)
     assert 0 < first < len(whole) < first + len(whole)
     again = problem.Problem.of(game, None)
-    compiled.cache_load(again.cache, rows)
-    assert sorted(map(tuple, compiled.cache_rows(again.cache, 0))) == sorted(map(tuple, whole))
+    again.cache.load(rows)
+    assert sorted(map(tuple, again.cache.rows(0))) == sorted(map(tuple, whole))
+
+
+def test_a_cache_too_small_grows_and_the_search_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled search pauses when its cache is nearly full and goes on, once
+    it has grown, where it was: the same cost, sets searched and rows."""
+    game = st.mastermind(3, 4)
+    S = np.arange(len(game.secrets), dtype=np.int32)
+    roomy = problem.Problem.of(game, None)
+    cost = roomy.solve(S, 60, 1 << 40, 0)
+    monkeypatch.setattr(cache, "CAPACITY", 2)
+    small = problem.Problem.of(game, None)
+    assert small.solve(S, 60, 1 << 40, 0) == cost
+    assert small.stats[compiled.NODES] == roomy.stats[compiled.NODES]
+    assert small.cache.capacity < roomy.cache.capacity
+    assert (small.cache.rows(0) == roomy.cache.rows(0)).all()
+    game = st.mastermind(4, 5)
+    seen: list[search.SearchProgress] = []
+    total = checked(search.build_optimal(game, progress=seen.append), game).total
+    monkeypatch.undo()
+    again: list[search.SearchProgress] = []
+    assert checked(search.build_optimal(game, progress=again.append), game).total == total
+    assert seen[-1].done == again[-1].done
 
 
 # -- the compiled search as plain Python ---------------------------------------------------

@@ -50,6 +50,7 @@ checkpoint first when one was asked for.
 The package, read top to bottom:
 
 - :mod:`~strategytree.search.bounds`: the lower bounds, and the bound of a guess's split;
+- :mod:`~strategytree.search.cache`: the solved sets, a hash table in plain arrays;
 - :mod:`~strategytree.search.compiled`: the compiled branch and bound, one step a function;
 - :mod:`~strategytree.search.problem`: a game as the search's arrays, one per thread;
 - :mod:`~strategytree.search.driver`: the Python levels near the root, threads,

@@ -32,14 +32,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from ..feedback import popcount
-from ..sorting import merge_order
+from ..sorting import merge_passes
 from ..symmetry import compiled as symmetry_loops
-from ..symmetry import least_in_class, stabilizer
+from ..symmetry import least_in_class
 from .bounds import INF, lay_out_parts, split_bound, split_sizes
+from .cache import PAUSED, USED, find, set_key, store
 
 __all__ = [
     "FRAME",
@@ -49,18 +49,12 @@ __all__ = [
     "Levels",
     "Scratch",
     "Tables",
-    "cache_get",
-    "cache_load",
-    "cache_put",
-    "cache_rows",
-    "changed_rows",
-    "new_cache",
-    "set_key",
     "solve",
     "workspace",
 ]
 
-symmetry_loops()  # numba knows least_in_class and stabilizer
+# numba knows least_in_class; stabilizer is the dispatcher Python calls too (one compile)
+stabilizer = symmetry_loops().stabilizer
 
 #: slots of the statistics array: sets searched, and "stop" (set from outside)
 NODES, STOP = 0, 1
@@ -76,7 +70,7 @@ class Tables(NamedTuple):
     fbT: np.ndarray
     """(secrets, guesses): the same, transposed (empty when too big, or not used)"""
     codes: np.ndarray
-    """(guesses, pegs): the colours of each guess"""
+    """(guesses, pegs) uint8: the colours of each guess"""
     gmask: np.ndarray
     """the colours of each guess, as bits"""
     smask: np.ndarray
@@ -218,115 +212,23 @@ def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors:
     return state, scratch
 
 
-# -- the cache of solved sets --------------------------------------------------------
-@njit(cache=True, nogil=True)
-def set_key(S, dkey):
-    """Two 40-bit hashes of a sorted set of secret indices (and the guesses left)."""
-    h1 = (S.shape[0] * 7919 + dkey) % 1099511627689
-    h2 = (dkey * 104729 + S.shape[0]) % 1099511627719
-    for i in range(S.shape[0]):
-        x = np.int64(S[i]) + 1
-        h1 = (h1 * 1000003 + x) % 1099511627689
-        h2 = (h2 * 999983 + x * 31) % 1099511627719
-    return (h1, h2)
-
-
-# keyed by the first hash alone (an int64 hashes in no time, where a pair of them
-# compiles numba's tuple hashing: a second of every first compile); the second
-# hash is kept in the value and checked, so two sets sharing the first hash are
-# never taken one for the other (the later one replaces the earlier: a miss)
-_KEY = types.int64
-_VALUE = types.UniTuple(types.int64, 4)
-
-
-# the cache is only touched by compiled code: typed-dict methods called from
-# Python are compiled afresh in every process (seconds)
-@njit(cache=True)
-def new_cache():
-    """An empty cache: (first key of a set) -> (second key, cost, best guess or -1,
-    2 * size + exact)."""
-    return Dict.empty(key_type=_KEY, value_type=_VALUE)
-
-
-@njit(cache=True)
-def cache_get(cache, S, dkey):
-    """(cost, guess, 2 * size + exact) stored for the set ``S``, or (-1, -1, -1)."""
-    key1, key2 = set_key(S, dkey)
-    if key1 in cache:
-        entry = cache[key1]
-        if entry[0] == key2:
-            return (entry[1], entry[2], entry[3])
-    return (np.int64(-1), np.int64(-1), np.int64(-1))
-
-
-@njit(cache=True)
-def cache_put(cache, S, dkey, cost, guess, flags):
-    """Store (cost, guess, flags) for the set ``S``."""
-    key1, key2 = set_key(S, dkey)
-    cache[key1] = (key2, np.int64(cost), np.int64(guess), np.int64(flags))
-
-
-@njit(cache=True)
-def cache_rows(cache, min_size):
-    """The entries for sets of at least ``min_size`` secrets, as (k, 5) rows
-    (key, key, cost, guess, flags), in the order they were first stored."""
-    count = 0
-    for value in cache.values():
-        if value[3] >> 1 >= min_size:
-            count += 1
-    out = np.empty((count, 5), dtype=np.int64)
-    i = 0
-    for key, value in cache.items():
-        if value[3] >> 1 >= min_size:
-            out[i, 0] = key
-            for x in range(4):
-                out[i, 1 + x] = value[x]
-            i += 1
-    return out
-
-
-@njit(cache=True)
-def changed_rows(cache, min_size, known):
-    """:func:`cache_rows` of the entries new or changed since ``known`` (the
-    values, rows in the cache's order, at the last call), and the values now (to
-    give to the next call)."""
-    values = np.empty((len(cache), 4), dtype=np.int64)
-    changed = np.zeros(len(cache), dtype=np.bool_)
-    count = 0
-    i = 0  # (numba: no enumerate over a typed dict's views)
-    for value in cache.values():
-        same = i < known.shape[0]
-        for x in range(4):
-            values[i, x] = value[x]
-            if same and known[i, x] != value[x]:
-                same = False
-        if value[3] >> 1 >= min_size and not same:
-            changed[i] = True
-            count += 1
-        i += 1
-    out = np.empty((count, 5), dtype=np.int64)
-    i = 0
-    j = 0
-    for key in cache:
-        if changed[i]:
-            out[j, 0] = key
-            for x in range(4):
-                out[j, 1 + x] = values[i, x]
-            j += 1
-        i += 1
-    return out, values
-
-
-@njit(cache=True)
-def cache_load(cache, rows):
-    """Store the rows of :func:`cache_rows` (later rows win)."""
-    for i in range(rows.shape[0]):
-        cache[rows[i, 0]] = (rows[i, 1], rows[i, 2], rows[i, 3], rows[i, 4])
-
-
 # -- the steps -----------------------------------------------------------------------
 # Each step takes the level's record ``f`` (and ``nf``, the next level's) and only
-# the arrays it reads: an array handed to a function costs a reference count.
+# the arrays it reads.
+# The small steps are pasted into solve (inline="always"); the scoring, a long
+# kernel, is compiled on its own: numba pastes a function in by copying its IR,
+# each block with a deep copy of every variable of the function (0.8 s of the
+# first compile for this one); called, it costs a call per set searched, nothing
+# against its loop over the guesses.  Functions only compiled code calls have no
+# Python wrapper (no_cpython_wrapper, no_cfunc_wrapper: code to compile that
+# nothing runs).
+#
+# solve and score_candidates keep no reference counts (_nrt=False): they allocate
+# nothing, every array they read is the caller's for the whole call, and what
+# they call returns no array (merge_passes, not merge_order).  numba would count
+# a reference at every view (a row of a table, a level's set) and for every array
+# handed to a call, and uncount it after: atomic operations that took a tenth of
+# the run time, and code that took a third of the first compile.
 @njit(cache=True, nogil=True, inline="always")
 def level_set(sets, f, L):
     """The secrets of level ``L`` (its record ``f``)."""
@@ -355,12 +257,12 @@ def enter(f, S, lbtab, captab, dkeyed, cache, stats):
         if n == 2:
             return True, lbt[2]
         f.key1, f.key2 = set_key(S, d if dkeyed else 0)
-        if f.key1 in cache:
-            entry = cache[f.key1]
-            if entry[0] == f.key2:
-                if (entry[3] & 1) != 0 or entry[1] >= f.limit:
-                    return True, entry[1]
-                lb = max(lb, entry[1])
+        e = cache.index[find(cache, f.key1)] - 1
+        if e >= 0 and cache.rows[e, 1] == f.key2:
+            cost = cache.rows[e, 2]
+            if (cache.rows[e, 4] & 1) != 0 or cost >= f.limit:
+                return True, cost
+            lb = max(lb, cost)
     f.lb = lb
     stats[NODES] += 1
     return False, np.int64(0)
@@ -413,7 +315,7 @@ def dead_colours(S, t):
 
 
 
-@njit(cache=True, nogil=True, inline="never")
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def scan(fbT, S, out):
     """``out[g]``: the bit set of the replies guess ``g`` gets from the secrets ``S``
     (every guess at once, secret by secret: a loop the compiler vectorises)."""
@@ -452,10 +354,10 @@ def replies_bound(n, touched, win):
 def settle(f, cache, cost, g, n):
     """The level's set of ``n`` secrets costs exactly ``cost``, with ``g`` first:
     cache it."""
-    cache[f.key1] = (f.key2, cost, np.int64(g), np.int64(2 * n + 1))
+    store(cache, f.key1, f.key2, cost, g, 2 * n + 1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=False)
 def score_candidates(L, f, S, t, lv, ws, cache, stats):
     """Score every guess on the set of level ``L`` and keep, sorted, those whose
     bound is under the limit: ``(True, cost)`` when one settles the set at once
@@ -494,10 +396,11 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
     fmin = np.int64(INF)
     base = n if mode == 0 else 0
     wide = n * n + 1
-    count = 0
+    count = np.int64(0)  # not 0: merge_order would also be compiled for the literal
     quick = mode == 0 and n_replies <= 64
     fast = quick and n <= t.nsmall and capd >= n
     scanned = False
+    settled = np.int64(-1)  # the guess that settles the set at once
     if quick and wide_ok and not fast:
         scan(fbT, S, met_bits)
         scanned = True
@@ -552,8 +455,8 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
                 continue
         if fast:
             if lbg <= lb and lbg <= 2 * n:  # parts of at most two, meeting the bound
-                settle(f, cache, lbg, g, n)
-                return True, lbg
+                settled = g
+                break
             if lbg >= lim:
                 fmin = min(fmin, lbg)
                 continue
@@ -562,8 +465,8 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
         if lbg >= INF:
             continue
         if worst <= 2 and lbg <= lb:  # nothing left to search, meeting the bound
-            settle(f, cache, lbg, g, n)
-            return True, lbg
+            settled = g
+            break
         if lbg >= lim:
             fmin = min(fmin, lbg)
             continue
@@ -571,6 +474,9 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
         found_lb[count] = lbg
         order_key[count] = (lbg if mode == 0 else worst) * wide + sq
         count += 1
+    if settled >= 0:  # (one place that settles: its code compiled once)
+        settle(f, cache, lbg, settled, n)
+        return True, lbg
     f.lb = keep_sorted(lv.cand[L], lv.cand_lb[L], ws, count, fmin, lb)
     begin_candidates(f, count, fmin)
     return False, np.int64(0)
@@ -585,7 +491,8 @@ def keep_sorted(cand, cand_lb, ws, count, fmin, lb):
     order = ws.order
     for i in range(count):
         order[i] = i
-    order = merge_order(ws.order_key, order, ws.spare, count)  # ties: in the order found
+    if merge_passes(ws.order_key, order, ws.spare, count):  # ties: in the order found
+        order = ws.spare
     for i in range(count):
         cand[i] = ws.found[order[i]]
         cand_lb[i] = ws.found_lb[order[i]]
@@ -706,12 +613,11 @@ def finish(f, cache):
     n = f.n_secrets
     if f.force >= 0:
         return f.best if f.best_guess >= 0 else f.fail
-    if f.best_guess >= 0:
-        settle(f, cache, f.best, f.best_guess, n)
-        return f.best
-    bound = max(f.lb, f.fail)
-    cache[f.key1] = (f.key2, bound, np.int64(-1), np.int64(2 * n))
-    return bound
+    # exact with its best guess, or a lower bound with none (-1): one store
+    exact = f.best_guess >= 0
+    cost = f.best if exact else max(f.lb, f.fail)
+    store(cache, f.key1, f.key2, cost, f.best_guess, 2 * n + (1 if exact else 0))
+    return cost
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -724,7 +630,7 @@ def take_part_cost(f, cost):
     f.part += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True, _nrt=False)
 def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     """Least total cost of the secrets ``S0`` (sorted indices) with ``d0`` guesses left.
 
@@ -733,31 +639,44 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     ``force0 >= 0`` evaluates only that guess (and caches nothing for ``S0``).
     ``played0``: the colours played so far (bits); ``lv.frames[0].group_size``
     maps of the symmetry group of the history in ``lv.group_*[0]``.  Exact
-    results and lower bounds of the sets met go to ``cache`` (:func:`new_cache`).
-    Stops, storing nothing more, when ``stats[STOP]`` is set; ``stats[NODES]``
-    counts the sets searched.
+    results and lower bounds of the sets met go to ``cache``
+    (:class:`~strategytree.search.cache.CacheArrays`).  Stops, storing nothing
+    more, when ``stats[STOP]`` is set; ``stats[NODES]`` counts the sets searched.
+
+    Pauses when the cache has too few rows free (returns, ``cache.meta[PAUSED]``
+    set): called again, with the same arguments and a bigger cache, it goes on
+    where it was.
     """
     frames, sets, fill = lv.frames, lv.sets, ws.fill
     cand, cand_lb, perms, taus = lv.cand, lv.cand_lb, lv.group_perm, lv.group_tau
     fb, codes, gmask, lbtab, captab = t.fb, t.codes, t.gmask, t.lbtab, t.captab
     dkeyed, n_replies, win, symm = t.dkeyed, t.n_replies, t.win, t.symm
-    for i in range(S0.shape[0]):  # (a slice assignment compiles its error path: seconds)
-        sets[0, i] = S0[i]
-    f = frames[0]
-    f.offset = 0
-    f.n_secrets = S0.shape[0]
-    f.left = d0
-    f.limit = limit0
-    f.played = played0
-    f.force = force0
-    f.parent_branching = lbtab.shape[0] - 1
-    L = 0
+    # the most rows stored before the next look at the room left: a set, then
+    # each level below it finishing
+    room = frames.shape[0] + 1
+    L = cache.meta[PAUSED] - 1  # (an int64: a literal 0 would compile score_candidates twice)
+    cache.meta[PAUSED] = 0
+    if L < 0:
+        L = np.int64(0)
+        for i in range(S0.shape[0]):  # (a slice assignment compiles its error path: seconds)
+            sets[0, i] = S0[i]
+        f = frames[0]
+        f.offset = 0
+        f.n_secrets = S0.shape[0]
+        f.left = d0
+        f.limit = limit0
+        f.played = played0
+        f.force = force0
+        f.parent_branching = lbtab.shape[0] - 1
     step = ENTER
     ret = np.int64(0)
     while True:
         f = frames[L]
         if step == ENTER:
             if stats[STOP] != 0:
+                return INF
+            if cache.meta[USED] + room > cache.rows.shape[0]:
+                cache.meta[PAUSED] = L + 1
                 return INF
             S = level_set(sets, f, L)
             settled, ret = enter(f, S, lbtab, captab, dkeyed, cache, stats)

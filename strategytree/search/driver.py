@@ -5,9 +5,10 @@ in Python, with the full symmetry group (:class:`~strategytree.symmetry.Symmetry
 and hands each set below them to the compiled search
 (:func:`~strategytree.search.compiled.solve`).  A node's step is the one the
 compiled levels take (the candidates' bounds are
-:func:`~strategytree.search.bounds.candidate_bounds`).  In big games without a
-checkpoint, the root's parts are solved by :data:`THREADS` threads side by side,
-each with its own cache and state (merged at the end): :meth:`Search.side_by_side`.
+:func:`~strategytree.search.bounds.split_table`, the compiled levels' bound
+counted with numpy).  In big games without a checkpoint, the root's parts are
+solved by :data:`THREADS` threads side by side, each with its own cache and
+state (merged at the end): :meth:`Search.side_by_side`.
 
 The search runs in a worker thread (the compiled code releases the GIL): the
 caller's thread reports :class:`~strategytree.progress.Progress`, and Ctrl-C
@@ -34,8 +35,8 @@ from ..progress import Progress, ProgressCallback
 from ..symmetry import Symmetry
 from ..tree import Node, Strategy
 from ..verify import verify
-from .bounds import INF, UNLIMITED, candidate_bounds
-from .compiled import NODES, STOP, cache_load, cache_rows, changed_rows
+from .bounds import INF, UNLIMITED, split_table
+from .compiled import NODES, STOP
 from .problem import Problem, SearchError, Stopped
 
 __all__ = ["Search", "build_optimal", "prove_bound", "prove_bound_table"]
@@ -99,7 +100,7 @@ def load_checkpoint(path: Path, p: Problem, header: dict) -> dict[str, np.ndarra
     rows = arrays.get("rows", np.zeros((0, 5), dtype=np.int64))
     if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
         raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
-    cache_load(p.cache, np.ascontiguousarray(rows))
+    p.cache.load(rows)
     return arrays
 
 
@@ -117,7 +118,7 @@ class Saver:
     def save(self, p: Problem, tasks: np.ndarray | None = None) -> None:
         """Write the cache's rows new since the last save; ``tasks``: every finished
         task so far, as rows (those past the last save are written)."""
-        rows, self.known = changed_rows(p.cache, CHECKPOINT_MIN_SET, self.known)
+        rows, self.known = p.cache.changed(CHECKPOINT_MIN_SET, self.known)
         arrays = {"rows": rows}
         if tasks is not None:
             arrays["tasks"] = tasks[0 if not self.started else self.tasks_saved :]
@@ -190,7 +191,7 @@ class Search:
         for thread in others:
             thread.join()
         for helper in helpers:
-            cache_load(self.p.cache, cache_rows(helper.p.cache, 0))
+            self.p.cache.load(helper.p.cache.rows(0))
         if failures:
             real = [f for f in failures if not isinstance(f, Stopped)]
             raise real[0] if real else failures[0]
@@ -204,8 +205,8 @@ class Search:
 
         The step of a compiled level, with the full symmetry group: the answers
         that need no search, then every candidate's bound
-        (:func:`~strategytree.search.bounds.candidate_bounds`, the split the
-        compiled levels use), tried in order of bound (:meth:`guess`)."""
+        (:func:`~strategytree.search.bounds.split_table`, the bound the compiled
+        levels use), tried in order of bound (:meth:`guess`)."""
         p = self.p
         if level >= PY_LEVELS or len(S) <= 2:
             result = p.solve(S, d, limit, played, sym=sym)
@@ -253,10 +254,9 @@ class Search:
                 return int(entry[0])
             lb = max(lb, int(entry[0]))
         cands = p.candidates(S, sym)
-        lbg, parts, worst, sq, cons = np.empty((5, len(cands)), dtype=np.int64)
         t = p.tables
-        candidate_bounds(S, cands, d, t.mode, t.fb, p.lbt, p.cap, t.win, t.n_replies,
-                         lbg, parts, worst, sq, cons)
+        lbg, parts, worst, sq, cons = split_table(S, cands, d, t.mode, t.fb, p.lbt, p.cap, t.win,
+                                                  t.n_replies)
         perfect = np.flatnonzero((parts == n - 1) & (cons == 1) & (lbg < INF))
         if len(perfect):
             cost = int(lbg[perfect[0]])

@@ -18,8 +18,9 @@ from ..errors import StrategyTreeError
 from ..feedback import table as reply_table
 from ..game import Game
 from ..symmetry import Symmetry, merge_dead_colours
-from .bounds import INF, UNLIMITED, bound_tables, lay_out_parts
-from .compiled import Levels, Scratch, Tables, cache_get, cache_put, new_cache, workspace
+from .bounds import INF, UNLIMITED, bound_tables
+from .cache import Cache, set_key
+from .compiled import Levels, Scratch, Tables, workspace
 from .compiled import solve as compiled_solve
 
 __all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError", "Stopped"]
@@ -60,8 +61,8 @@ class Problem:
 
     game: Game | None
     tables: Tables
-    cache: object
-    """solved sets: :func:`~strategytree.search.compiled.new_cache`"""
+    cache: Cache
+    """solved sets (:class:`~strategytree.search.cache.Cache`)"""
     stats: np.ndarray
     """sets searched, and "stop" (shared by the threads of a search)"""
     levels: Levels
@@ -98,7 +99,9 @@ class Problem:
         tables = Tables(
             fb=fb,
             fbT=transposed(fb, mode),
-            codes=np.ascontiguousarray(game.guesses),
+            # a writable copy: the type Symmetry.after gives stabilizer too (one
+            # compile of it, not one for the search and one for Symmetry)
+            codes=np.array(game.guesses, dtype=np.uint8),
             gmask=colour_masks(game.guesses),
             smask=colour_masks(game.secrets),
             as_guess=as_guess,
@@ -162,7 +165,7 @@ class Problem:
         return cls(
             game=game,
             tables=tables,
-            cache=new_cache(),
+            cache=Cache(),
             stats=np.zeros(4, dtype=np.int64) if stats is None else stats,
             levels=levels,
             scratch=scratch,
@@ -199,8 +202,12 @@ class Problem:
         """:func:`~strategytree.search.compiled.solve`; ``sym`` the symmetry group of
         the history (None: none used)."""
         self._set_group(sym)
-        return int(compiled_solve(S, d, limit, played, force, self.tables, self.levels,
-                                  self.scratch, self.cache, self.stats))
+        while True:
+            cost = compiled_solve(S, d, limit, played, force, self.tables, self.levels,
+                                  self.scratch, self.cache.arrays, self.stats)
+            if not self.cache.paused:
+                return int(cost)
+            self.cache.grow()  # it paused for want of room: it goes on where it was
 
     def _set_group(self, sym: Symmetry | None) -> None:
         """Give ``sym`` to the compiled search as arrays (its first level's group)."""
@@ -233,12 +240,12 @@ class Problem:
 
     def get(self, S: np.ndarray, d: int) -> tuple[int, int, int] | None:
         """(cost, guess, 2 * size + exact) cached for ``S``, or None."""
-        entry = cache_get(self.cache, S, self.key_left(d))
-        return None if entry[2] < 0 else entry
+        return self.cache.get(*set_key(S, self.key_left(d)))
 
     def put(self, S: np.ndarray, d: int, cost: int, guess: int, exact: bool) -> None:
         """Cache ``cost`` (exact, or a lower bound) and the best guess for ``S``."""
-        cache_put(self.cache, S, self.key_left(d), cost, guess, 2 * len(S) + int(exact))
+        key1, key2 = set_key(S, self.key_left(d))
+        self.cache.put(key1, key2, cost, guess, 2 * len(S) + int(exact))
 
     def best_entry(self, S: np.ndarray, d: int) -> tuple[int, int, int]:
         """(cost, best guess, flags) of ``S`` from the cache, solving it again
@@ -252,12 +259,14 @@ class Problem:
 
     def parts(self, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """(reply, sorted part) for each reply but the win, highest reply first
-        (laid out as the compiled levels do: :func:`~.bounds.lay_out_parts`)."""
+        (laid out as the compiled levels do, :func:`~.bounds.lay_out_parts`: part
+        after part, each in the order of ``S``; here with numpy, which the Python
+        levels' few calls do not notice and which compiles nothing)."""
         t = self.tables
-        sizes = np.zeros(t.n_replies, dtype=np.int64)
-        start, fill = np.empty((2, t.n_replies), dtype=np.int64)
-        out = np.empty_like(S)
-        lay_out_parts(t.fb[guess], S, t.n_replies, sizes, start, fill, out)
+        replies = t.fb[guess][S]
+        out = S[np.argsort(replies, kind="stable")]
+        sizes = np.bincount(replies, minlength=t.n_replies)
+        start = np.cumsum(sizes) - sizes
         return [
             (r, out[start[r] : start[r] + sizes[r]])
             for r in range(t.n_replies - 1, -1, -1)
@@ -272,8 +281,10 @@ class Problem:
         if self.every_guess is None:
             self.every_guess = np.arange(len(self.game.guesses))
         # one array for every call: Symmetry remembers its answer for it, so the
-        # sets after one guess (one history) share the classes, computed once
-        cands = sym.representatives(self.every_guess)
+        # sets after one guess (one history) share the classes, computed once;
+        # with numpy (a few ms a history, for the few histories of the Python
+        # levels), where the compiled loop would be compiled for them alone
+        cands = sym.representatives(self.every_guess, compiled=False)
         if self.tables.merge:
             t = self.tables
             cands = merge_dead_colours(t.gmask, t.smask, cands, S, self.merged)

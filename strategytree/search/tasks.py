@@ -56,7 +56,8 @@ from ..game import Game
 from ..symmetry import Symmetry
 from ..workers import GamePlugin, history_group
 from .bounds import INF
-from .compiled import NODES, STOP, cache_load, set_key
+from .cache import set_key
+from .compiled import NODES, STOP
 from .problem import Problem, SearchError, Stopped
 
 __all__ = ["CHUNKS", "PER_THREAD", "SPLIT_LEVELS", "SPLIT_MIN", "SPLIT_SHARE", "GamePlugin", "Spec", "Tasks",
@@ -355,7 +356,7 @@ class Tasks:
             self.slots.release()
         p.stats[NODES] += searched
         if len(rows):
-            cache_load(p.cache, rows)
+            p.cache.load(rows)
         self.remember(*key, limit, cost, found)
         if time.monotonic() - self.search.last_saved >= SAVE_EVERY:
             self.search.save()  # (appends the tasks finished since the last save)
