@@ -173,23 +173,7 @@ def build_lookahead(
     the in-process run's, and progress also counts the tasks done, running
     and queued.
     """
-    if isinstance(widths, str):
-        widths = parse_widths(widths)
-    if isinstance(complete, str):
-        complete = parse_widths(complete, argument="complete")
-    if isinstance(finalists, str):
-        finalists = parse_widths(finalists, argument="finalists")
-    if any(int(w) < 1 for w in (*widths, *complete, *finalists)):
-        raise StrategyTreeError("every width must be at least 1")
-    if isinstance(complete_above, bool) or not isinstance(complete_above, int) \
-            or complete_above < 2:
-        raise ArgumentError("{complete_above} must be a whole number of at least 2",
-                            complete_above=complete_above)
-    if max_guesses is not None and (isinstance(max_guesses, bool) or not isinstance(max_guesses, int)
-                                    or max_guesses < 1):
-        raise ArgumentError("{max_guesses} must be a whole number of at least 1",
-                            max_guesses=max_guesses)
-    inner = (tuple(int(w) for w in complete), int(complete_above)) if complete else None
+    settings = _Settings.of(widths, complete, complete_above, max_guesses, finalists)
     if isinstance(also, str):
         also = parse_rules(also, argument="also")
     chooser = GreedyChooser(game, rule, symmetry=symmetry)
@@ -201,12 +185,9 @@ def build_lookahead(
             "the search needs rules that score guesses, not {also}", also=",".join(also)
         )
     state = _Count(started=time.perf_counter())
-    levels = tuple(int(w) for w in widths)
     rules = "+".join([chooser.rule, *(other.rule for other in others)])
-    kept = tuple(int(k) for k in finalists)
-    saved = _Decisions(checkpoint, game, rules, levels, inner, max_guesses, kept) \
-        if checkpoint else None
-    search = _Search(chooser, levels, state, progress, saved, others, inner, max_guesses, kept)
+    saved = _Decisions(checkpoint, game, rules, settings) if checkpoint else None
+    search = _Search(chooser, settings, state, progress, saved, others)
     secrets = np.arange(len(game.secrets))
     try:
         if client is not None:
@@ -216,14 +197,79 @@ def build_lookahead(
     finally:
         if saved is not None:
             saved.save()
-    widths_text = ",".join(str(w) for w in widths) or "greedy"
-    if inner is not None:
-        widths_text += f" completed by {','.join(map(str, inner[0]))} above {inner[1]}"
-    if any(k > 1 for k in kept):
-        widths_text += f" finalists {','.join(map(str, kept))}"
-    if max_guesses is not None:
-        widths_text += f" within {max_guesses}"
-    return Strategy(root, source=f"<lookahead {rules} {widths_text} {game.name}>")
+    return Strategy(root, source=f"<lookahead {rules} {settings.text()} {game.name}>")
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What a lookahead searches (beyond its rules): the same for the driver,
+    its checkpoint and its workers."""
+
+    widths: tuple[int, ...]
+    """the shortlist's width at each level"""
+    inner: tuple[tuple[int, ...], int] | None = None
+    """``complete``'s widths and ``complete_above`` (None: greedy completions)"""
+    max_guesses: int | None = None
+    """the soft limit on guesses (None: none): see :meth:`_Search.rank`"""
+    finalists: tuple[int, ...] = ()
+    """how many of a shortlist's cheapest guesses are searched in full, by level"""
+
+    @classmethod
+    def of(cls, widths: Sequence[int] | str, complete: Sequence[int] | str = (),
+           complete_above: int = COMPLETE_ABOVE, max_guesses: int | None = None,
+           finalists: Sequence[int] | str = ()) -> _Settings:
+        """:func:`build_lookahead`'s arguments read (text too) and checked."""
+        widths, complete, finalists = (
+            parse_widths(value, argument=name) if isinstance(value, str) else value
+            for name, value in (("widths", widths), ("complete", complete),
+                                ("finalists", finalists)))
+        if any(int(w) < 1 for w in (*widths, *complete, *finalists)):
+            raise StrategyTreeError("every width must be at least 1")
+        _check_whole(complete_above, 2, complete_above=complete_above)
+        if max_guesses is not None:
+            _check_whole(max_guesses, 1, max_guesses=max_guesses)
+        inner = (tuple(int(w) for w in complete), int(complete_above)) if complete else None
+        return cls(tuple(int(w) for w in widths), inner, max_guesses,
+                   tuple(int(k) for k in finalists))
+
+    @property
+    def searched(self) -> bool:
+        """Whether more than the cheapest guess is searched at some level."""
+        return any(k > 1 for k in self.finalists)
+
+    def header(self) -> dict[str, object]:
+        """The settings in a checkpoint's header (the options left out where
+        not used: the checkpoints of earlier runs stay usable)."""
+        header: dict[str, object] = {"widths": list(self.widths)}
+        if self.inner is not None:
+            header["complete"] = [list(self.inner[0]), self.inner[1]]
+        if self.max_guesses is not None:
+            header["max_guesses"] = self.max_guesses
+        if self.searched:
+            header["finalists"] = list(self.finalists)
+        return header
+
+    def text(self) -> str:
+        """The settings in words, for a strategy's source."""
+        text = ",".join(str(w) for w in self.widths) or "greedy"
+        if self.inner is not None:
+            text += f" completed by {','.join(map(str, self.inner[0]))} above {self.inner[1]}"
+        if self.searched:
+            text += f" finalists {','.join(map(str, self.finalists))}"
+        if self.max_guesses is not None:
+            text += f" within {self.max_guesses}"
+        return text
+
+    def completing(self) -> _Settings | None:
+        """The settings of the search that completes the big parts (None: none)."""
+        return None if self.inner is None else _Settings(self.inner[0], max_guesses=self.max_guesses)
+
+
+def _check_whole(value: object, least: int, **named: object) -> None:
+    """:class:`ArgumentError` unless ``value`` is a whole number of at least ``least``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        name = next(iter(named))
+        raise ArgumentError(f"{{{name}}} must be a whole number of at least {least}", **named)
 
 
 class _Decisions:
@@ -232,9 +278,8 @@ class _Decisions:
     ``keys`` (the level and a digest of the secrets, 14 bytes a row) and
     ``decisions`` (the guess kept); each save appends the new decisions)."""
 
-    def __init__(self, path: str | os.PathLike[str], game: Game, rule: str, widths: tuple,
-                 inner: tuple[tuple[int, ...], int] | None = None,
-                 max_guesses: int | None = None, finalists: tuple[int, ...] = ()) -> None:
+    def __init__(self, path: str | os.PathLike[str], game: Game, rule: str,
+                 settings: _Settings) -> None:
         self.header = {
             "search": "lookahead",
             "pegs": game.pegs,
@@ -243,14 +288,8 @@ class _Decisions:
             # the game's codes and replies, not its name, say which game it is
             "codes": game.digest,
             "rule": rule,
-            "widths": list(widths),
+            **settings.header(),
         }
-        if inner is not None:  # (only then: the checkpoints of earlier runs stay usable)
-            self.header["complete"] = [list(inner[0]), inner[1]]
-        if max_guesses is not None:
-            self.header["max_guesses"] = max_guesses
-        if any(k > 1 for k in finalists):
-            self.header["finalists"] = list(finalists)
         self.file = saved_runs.Checkpoint(path, self.header)
         self.decisions: dict[bytes, int] = {}
         self.new: list[tuple[bytes, int]] = []
@@ -297,28 +336,22 @@ class _Search:
     def __init__(
         self,
         chooser: GreedyChooser,
-        widths: tuple[int, ...],
+        settings: _Settings,
         state: _Count,
         progress: ProgressCallback | None,
         checkpoint: _Decisions | None = None,
         others: Sequence[GreedyChooser] = (),
-        inner: tuple[tuple[int, ...], int] | None = None,
-        max_guesses: int | None = None,
-        finalists: tuple[int, ...] = (),
     ) -> None:
         self.checkpoint = checkpoint
-        self.finalists = finalists
-        """how many of a shortlist's cheapest guesses are searched in full, by level"""
-        self.max_guesses = max_guesses
-        """the soft limit on guesses (None: none): see :meth:`rank`"""
-        self.inner = None if inner is None else _Search(chooser, inner[0], _Count(), None, None,
-                                                        others, None, max_guesses)
+        self.settings = settings
+        completing = settings.completing()
+        self.inner = None if completing is None else _Search(chooser, completing, _Count(), None,
+                                                             None, others)
         """the search that completes the parts of more than ``above`` secrets"""
-        self.above = inner[1] if inner is not None else 0
+        self.above = settings.inner[1] if settings.inner is not None else 0
         self.chooser = chooser
         self.choosers = [chooser, *others]
         self.game = chooser.game
-        self.widths = widths
         self.state = state
         self.progress = progress
         self.replies = [self.game.reply(code) for code in range(self.game.n_replies)]
@@ -372,9 +405,9 @@ class _Search:
 
     def rank(self, total: int, depth: int, played: int) -> tuple[bool, int, int]:
         """What a subtree of ``total`` and ``depth`` guesses after ``played``
-        is judged by, least first: beyond :attr:`max_guesses` or not, its total,
+        is judged by, least first: beyond the settings' ``max_guesses`` or not, its total,
         its depth."""
-        over = self.max_guesses is not None and played + depth > self.max_guesses
+        over = self.settings.max_guesses is not None and played + depth > self.settings.max_guesses
         return over, total, depth
 
     @staticmethod
@@ -390,7 +423,8 @@ class _Search:
 
     def width(self, level: int) -> int:
         """The shortlist's width at ``level`` (1 below the widths: greedy)."""
-        return self.widths[level] if level < len(self.widths) else 1
+        widths = self.settings.widths
+        return widths[level] if level < len(widths) else 1
 
     def deeper(self, part: np.ndarray, level: int) -> bool:
         """Whether a part below a node of ``level`` is searched at ``level + 1``."""
@@ -454,7 +488,8 @@ class _Search:
             self.state.saved += greedy_total - ranked[0][0][1]
         if self.progress is not None:
             self.progress(self.state.progress())
-        many = self.finalists[level] if level < len(self.finalists) and known is None else 1
+        finalists = self.settings.finalists
+        many = finalists[level] if level < len(finalists) and known is None else 1
         if len(ranked) == 1 or many == 1:
             if self.checkpoint is not None:
                 self.checkpoint.note(key, ranked[0][2])
@@ -511,10 +546,7 @@ class _Spec:
     game: Game
     rules: tuple[str, ...]
     symmetry: bool
-    widths: tuple[int, ...]
-    inner: tuple[tuple[int, ...], int] | None
-    max_guesses: int | None
-    finalists: tuple[int, ...]
+    settings: _Settings
     key: str
 
 
@@ -537,11 +569,9 @@ class _OnCluster:
         self.search = search
         game = search.game
         rules = tuple(chooser.rule for chooser in search.choosers)
-        inner = None if search.inner is None else (search.inner.widths, search.above)
-        key = game.run_key(rules, bool(symmetry), search.widths, inner, search.max_guesses,
-                           search.finalists)
-        self.cluster = workers.Run(client, _Spec(replace(game), rules, bool(symmetry), search.widths,
-                                                 inner, search.max_guesses, search.finalists, key))
+        key = game.run_key(rules, bool(symmetry), search.settings)
+        self.cluster = workers.Run(client, _Spec(replace(game), rules, bool(symmetry),
+                                                 search.settings, key))
         self.count = self.cluster.count
         self.known: object | None = None
 
@@ -574,24 +604,26 @@ class _OnCluster:
         key, known, shortlist = s.shortlist(secrets, sym, level)
         completed = await asyncio.gather(*(self.complete(secrets, history, g) for g in shortlist))
         finalists = s.decide(secrets, key, known, list(zip(shortlist, completed)), level, level)
-
-        async def searched(guess: int, below: list) -> tuple[int, Grown]:
-            below = [(code, None if packed is None else _unpack(packed)) for code, packed in below]
-            after = sym.after(s.game.guesses[guess])
-            then = (*history, guess)
-
-            async def deeper(grown: Grown | None, part: np.ndarray) -> Grown | None:
-                if grown is None or not s.deeper(part, level):
-                    return None
-                return await self.subtree(part, after, then, level + 1)
-
-            parts = await asyncio.gather(
-                *(deeper(grown, part) for (_, grown), (_, part) in zip(below, s.parts(secrets, guess)))
-            )
-            return guess, s.assemble(secrets, guess, below, list(parts), level)
-
-        built = await asyncio.gather(*(searched(guess, below) for guess, below in finalists))
+        built = await asyncio.gather(*(self.searched(secrets, sym, history, level, guess, below)
+                                       for guess, below in finalists))
         return s.keep(key, list(built), level)
+
+    async def searched(self, secrets: np.ndarray, sym: Symmetry, history: tuple[int, ...],
+                       level: int, guess: int, below: list) -> tuple[int, Grown]:
+        """A finalist ``guess`` and its subtree: the parts ``below`` it (packed
+        completions) searched again one level deeper, side by side."""
+        import asyncio
+
+        s = self.search
+        below = [(code, None if packed is None else _unpack(packed)) for code, packed in below]
+        after = sym.after(s.game.guesses[guess])
+        then = (*history, guess)
+        parts = await asyncio.gather(*(
+            self.subtree(part, after, then, level + 1) if grown is not None and s.deeper(part, level)
+            else _none()
+            for (_, grown), (_, part) in zip(below, s.parts(secrets, guess))
+        ))
+        return guess, s.assemble(secrets, guess, below, list(parts), level)
 
     async def complete(self, secrets: np.ndarray, history: tuple[int, ...], guess: int
                        ) -> list[tuple[int, Grown | None]]:
@@ -639,6 +671,11 @@ class _OnCluster:
         return answer
 
 
+async def _none() -> None:
+    """Nothing, as an awaitable (a part not searched again)."""
+    return None
+
+
 class _Noted:
     """A worker's view of the checkpoint: the decisions known, and those made."""
 
@@ -658,8 +695,7 @@ def _worker_search(key: str) -> tuple[_Search, dict]:
 
     def own(spec: _Spec, first: bool) -> _Search:
         choosers = [GreedyChooser(spec.game, rule, symmetry=spec.symmetry) for rule in spec.rules]
-        return _Search(choosers[0], spec.widths, _Count(), None, None, choosers[1:], spec.inner,
-                       spec.max_guesses, spec.finalists)
+        return _Search(choosers[0], spec.settings, _Count(), None, None, choosers[1:])
 
     return workers.on_this_thread(key, lambda spec: spec, own)
 
