@@ -163,10 +163,16 @@ class Exact:
 
     @staticmethod
     def search_of(problem):
-        """A :class:`~strategytree.search.driver.Search` of ``problem``."""
+        """A :class:`~strategytree.search.driver.Search` of ``problem``, its
+        root alone searched in Python: below a history, the parts of the root
+        keep little symmetry, and the compiled levels score them a hundred
+        times faster than numpy's (0.8 s, not 75 s, for a set of 173 secrets
+        after three guesses of MM(5,8))."""
         from .search.driver import Search
 
-        return Search(problem)
+        search = Search(problem)
+        search.py_levels = 1
+        return search
 
     def problem_of(self, S: np.ndarray, sym: Symmetry):
         """The search of the secrets ``S`` alone (every guess allowed), with the game's symmetry."""

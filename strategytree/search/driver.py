@@ -156,6 +156,9 @@ class Search:
         self.last_saved = time.monotonic()
         self.every = CHECKPOINT_EVERY
         self.threads = 1  # more: the root's parts are solved side by side (see side_by_side)
+        self.py_levels = PY_LEVELS
+        """the levels run here (1: the root's parts go to the compiled search at
+        once, best for sets whose history left little symmetry to use)"""
 
     def side_by_side(self, parts: list[np.ndarray], d: int, sym, played: int) -> list[int]:
         """The exact costs of ``parts`` (largest first), solved by this thread and
@@ -208,7 +211,7 @@ class Search:
         (:func:`~strategytree.search.bounds.split_table`, the bound the compiled
         levels use), tried in order of bound (:meth:`guess`)."""
         p = self.p
-        if level >= PY_LEVELS or len(S) <= 2:
+        if level >= self.py_levels or len(S) <= 2:
             result = p.solve(S, d, limit, played, sym=sym)
             self.check()
             return result
@@ -222,7 +225,7 @@ class Search:
                 fail = min(fail, int(lbg[i]))
                 break
             g = int(cands[i])
-            if level + 1 < PY_LEVELS:
+            if level + 1 < self.py_levels:
                 total = self.guess(S, d, g, int(lbg[i]), best, sym, played, level)
             else:
                 total = p.solve(S, d, best, played, g, sym)
