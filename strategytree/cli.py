@@ -289,6 +289,15 @@ Finalists = Annotated[
         "full below and keep the best (e.g. 1,3: three at the second level) \\[default: 1].",
     ),
 ]
+ExactBelowOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--exact-below",
+        min=0,
+        help="lookahead: solve every set of at most this many secrets below a guess kept "
+        "exactly (e.g. 400 on MM(5,8), about a second each) \\[default: none].",
+    ),
+]
 MaxGuesses = Annotated[
     Optional[int],
     typer.Option("--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret; lookahead: prefer "
@@ -924,6 +933,7 @@ def generate_command(
     complete: Complete = None,
     complete_above: CompleteAbove = None,
     finalists: Finalists = None,
+    exact_below: ExactBelowOption = None,
     max_guesses: MaxGuesses = None,
     checkpoint: SearchCheckpoint = None,
     as_json: JsonOption = False,
@@ -950,7 +960,8 @@ def generate_command(
     from .verify import verify
 
     asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also,
-                   complete=complete, complete_above=complete_above, finalists=finalists)
+                   complete=complete, complete_above=complete_above, finalists=finalists,
+                   exact_below=exact_below)
     try:  # an option without effect in the method asked for: before any work
         check_method(method, **asked, first=first, max_guesses=max_guesses, checkpoint=checkpoint,
                      client=workers or scheduler)

@@ -8,7 +8,8 @@ greedy      a one-step rule at every node (:mod:`.builders`)  ``rule``, ``pool``
 lookahead   the rule's best guesses searched level by level   ``rule``, ``widths``, ``also``,
             (:mod:`.lookahead`)                               ``complete``,
                                                               ``complete_above``,
-                                                              ``finalists``, ``max_guesses``,
+                                                              ``finalists``, ``exact_below``,
+                                                              ``max_guesses``,
                                                               ``checkpoint``, ``client``
 optimal     the exact search (:mod:`.search`)                 ``max_guesses``, ``checkpoint``,
                                                               ``client``
@@ -61,7 +62,7 @@ METHODS = ("greedy", "lookahead", "optimal")
 TAKES = {
     "greedy": ("rule", "pool", "seed", "first"),
     "lookahead": ("rule", "widths", "also", "complete", "complete_above", "finalists",
-                  "max_guesses", "checkpoint", "client"),
+                  "exact_below", "max_guesses", "checkpoint", "client"),
     "optimal": ("max_guesses", "checkpoint", "client"),
 }
 
@@ -81,6 +82,7 @@ def check_method(
     complete: Sequence[int] | str | None = None,
     complete_above: int | None = None,
     finalists: Sequence[int] | str | None = None,
+    exact_below: int | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     client: object | None = None,
@@ -93,7 +95,7 @@ def check_method(
     given = {
         "rule": rule, "pool": pool, "seed": seed, "first": first, "widths": widths,
         "also": also, "complete": complete, "complete_above": complete_above,
-        "finalists": finalists, "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
+        "finalists": finalists, "exact_below": exact_below, "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
     }
     for name, value in given.items():
         if value is not None and name not in TAKES[method]:
@@ -128,6 +130,7 @@ def generate(
     complete: Sequence[int] | str | None = None,
     complete_above: int | None = None,
     finalists: Sequence[int] | str | None = None,
+    exact_below: int | None = None,
     max_guesses: int | None = None,
     checkpoint: str | os.PathLike[str] | None = None,
     progress: ProgressCallback | None = None,
@@ -145,7 +148,7 @@ def generate(
     check_method(
         method, rule=rule, pool=pool, seed=seed, first=first, widths=widths, also=also,
         complete=complete, complete_above=complete_above, finalists=finalists,
-        max_guesses=max_guesses, checkpoint=checkpoint, client=client,
+        exact_below=exact_below, max_guesses=max_guesses, checkpoint=checkpoint, client=client,
     )
     rule = rule or DEFAULTS["rule"]
     if method == "lookahead":
@@ -154,7 +157,7 @@ def generate(
             checkpoint=checkpoint, also=DEFAULTS["also"] if also is None else also,
             progress=progress, client=client, complete=complete or (),
             complete_above=COMPLETE_ABOVE if complete_above is None else complete_above,
-            finalists=finalists or (), max_guesses=max_guesses,
+            finalists=finalists or (), exact_below=exact_below or 0, max_guesses=max_guesses,
         )
     if method == "optimal":
         from . import search  # numba compiles its kernels: imported only when used

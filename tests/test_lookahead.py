@@ -220,3 +220,47 @@ def test_finalists_find_what_the_completions_miss_and_resume(tmp_path) -> None:
 
     with pytest.raises(ArgumentError, match="finalists='2,0'"):
         build_lookahead(game, widths=(2,), finalists="2,0")
+
+
+# -- small sets solved exactly --------------------------------------------------------------
+@pytest.mark.parametrize(
+    "game", [st.mastermind(3, 5), st.mastermind(4, 5), st.distinct(4, 6, distinct_guesses=True),
+             st.game.black_only(3, 4)],
+    ids=lambda g: g.name,
+)
+def test_sets_solved_exactly_never_worse_and_optimal_below(game: st.Game) -> None:
+    """``exact_below``: the searched subtree of every set of at most N secrets
+    replaced by an optimal one, so the total only goes down as N grows, and a
+    set as large as the game gives its optimum (the exact search's)."""
+    from strategytree.search import build_optimal
+
+    previous = st.verify(build_lookahead(game, widths=(4, 2)), game).total
+    for n in (10, 40, 200):
+        report = st.verify(build_lookahead(game, widths=(4, 2), exact_below=n), game)
+        assert report.valid and report.total <= previous
+        previous = report.total
+    whole = build_lookahead(game, widths=(4, 2), exact_below=len(game.secrets))
+    assert st.verify(whole, game).total == st.verify(build_optimal(game), game).total
+
+
+def test_sets_solved_exactly_reach_the_known_optimum_and_keep_the_limit(tmp_path) -> None:
+    game = st.mastermind(4, 6)
+    plain = st.verify(build_lookahead(game, widths=(4, 2)), game).total
+    exact = build_lookahead(game, widths=(4, 2), exact_below=300)
+    assert "exact below 300" in exact.source
+    assert published("MM(4,6)", "optimal").low <= st.verify(exact, game).total < plain
+    # every set solved exactly: Koyama and Lai's optimum
+    assert st.verify(build_lookahead(game, widths=(2,), exact_below=1296), game).total \
+        == published("MM(4,6)", "optimal").low
+    within = st.verify(build_lookahead(game, widths=(4, 2), exact_below=300, max_guesses=5), game)
+    assert within.max_guesses == 5 and published("MM(4,6)", "optimal-max-5").low <= within.total
+    saved = tmp_path / "run.ckpt"
+    build_lookahead(game, widths=(4, 2), exact_below=300, checkpoint=saved)
+    with pytest.raises(CheckpointError, match="exact_below"):
+        build_lookahead(game, widths=(4, 2), checkpoint=saved)
+    from strategytree.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="exact_below=-1"):
+        build_lookahead(game, widths=(2,), exact_below=-1)
+    result = invoke(["generate", "-p", "2", "-c", "3", "-o", "x.txt", "--exact-below", "9"])
+    assert result.exit_code == 2 and "--exact-below" in result.output

@@ -161,3 +161,13 @@ def test_the_command_line_runs_the_lookahead_on_workers(tmp_path: Path) -> None:
     assert here.returncode == 0 and there.returncode == 0, there.stderr
     assert "tasks" in there.stderr and "tasks" not in here.stderr  # progress names the tasks
     assert (tmp_path / "there.txt").read_bytes() == (tmp_path / "here.txt").read_bytes()
+
+
+def test_sets_solved_exactly_on_workers_as_in_process(client, monkeypatch) -> None:
+    """``exact_below``: the small sets are solved by tasks, the same subtrees."""
+    game = st.mastermind(4, 6)
+    monkeypatch.setattr(lookahead, "SPLIT_MIN", 100)
+    here = build_lookahead(game, widths=(4, 2), finalists=(2,), exact_below=60)
+    assert st.dumps(here) != st.dumps(build_lookahead(game, widths=(4, 2), finalists=(2,)))
+    there = build_lookahead(game, widths=(4, 2), finalists=(2,), exact_below=60, client=client)
+    assert st.dumps(there) == st.dumps(here)

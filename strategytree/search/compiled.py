@@ -97,9 +97,6 @@ class Tables(NamedTuple):
     """the cache's keys hold the guesses left (a maximum is asked for)"""
     mode: int
     """0: least total; 1: does a strategy within the guesses exist (costs 0 or INF)"""
-    beam: np.ndarray
-    """beam[L]: at most this many candidates are tried at level L (0, or beyond
-    the array: all; a restricted search, no longer exact)"""
 
 
 #: the most replies a game may have (reply codes are int8)
@@ -481,8 +478,6 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
         settle(f, cache, lbg, settled, n)
         return True, lbg
     f.lb = keep_sorted(lv.cand[L], lv.cand_lb[L], ws, count, fmin, lb)
-    if L < t.beam.shape[0] and 0 < t.beam[L] < count:
-        count = t.beam[L]
     begin_candidates(f, count, fmin)
     return False, np.int64(0)
 

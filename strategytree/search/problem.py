@@ -115,7 +115,6 @@ class Problem:
             merge=bool(closed and m == game.colors**game.pegs),
             dkeyed=bool(max_guesses is not None or mode == 1),
             mode=int(mode),
-            beam=np.zeros(0, dtype=np.int64),
         )
         maps = min(math.factorial(game.pegs), MAX_MAPS) if closed else 1
         return cls.with_state(game, tables, (game.pegs, game.colors, maps))
@@ -153,7 +152,6 @@ class Problem:
             merge=False,
             dkeyed=mode == 1,
             mode=int(mode),
-            beam=np.zeros(0, dtype=np.int64),
         )
         return cls.with_state(None, tables, (1, 1, 1))
 
