@@ -1,8 +1,8 @@
 """The record MM(5,8) strategy: the one command that makes examples/mm58.txt.
 
-    strategytree generate -p 5 -c 8 --method lookahead --widths 12,12,12,8,6,4,2 \\
+    strategytree generate -p 5 -c 8 --method lookahead --widths 12,12,12 \\
         --also parts,expected,minimax --finalists 1,3,2 --complete 3 --complete-above 150 \\
-        --max-guesses 7 --workers 2 \\
+        --max-guesses 7 --exact-below 400 --workers 2 \\
         --checkpoint mm58.ckpt -o mm58.txt
 
 This script runs that command (as a fresh process, warm numba cache), prints
@@ -24,8 +24,9 @@ import strategytree as st
 
 from _common import ROOT, measured
 
-RECORD = ["--widths", "12,12,12,8,6,4,2", "--also", "parts,expected,minimax",
-          "--finalists", "1,3,2", "--complete", "3", "--complete-above", "150", "--max-guesses", "7", "--workers", "2"]
+RECORD = ["--widths", "12,12,12", "--also", "parts,expected,minimax",
+          "--finalists", "1,3,2", "--complete", "3", "--complete-above", "150", "--max-guesses", "7",
+          "--exact-below", "400", "--workers", "2"]
 
 if {"-h", "--help"} & set(sys.argv[1:]):
     print(__doc__)
