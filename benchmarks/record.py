@@ -1,7 +1,7 @@
 """The record MM(5,8) strategy: the one command that makes examples/mm58.txt.
 
     strategytree generate -p 5 -c 8 --method lookahead --widths 12,12,12 \\
-        --also parts,expected,minimax --finalists 1,3,2 --complete 3 --complete-above 150 \\
+        --also parts,expected,minimax --finalists 1,3,5 --complete 3 --complete-above 150 \\
         --max-guesses 7 --exact-below 400 --workers 2 \\
         --checkpoint mm58.ckpt -o mm58.txt
 
@@ -25,7 +25,7 @@ import strategytree as st
 from _common import ROOT, measured
 
 RECORD = ["--widths", "12,12,12", "--also", "parts,expected,minimax",
-          "--finalists", "1,3,2", "--complete", "3", "--complete-above", "150", "--max-guesses", "7",
+          "--finalists", "1,3,5", "--complete", "3", "--complete-above", "150", "--max-guesses", "7",
           "--exact-below", "400", "--workers", "2"]
 
 if {"-h", "--help"} & set(sys.argv[1:]):
