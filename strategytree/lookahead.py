@@ -31,7 +31,9 @@ shortlist are each searched in full below and the best searched subtree is
 kept, so that the guesses near the root are judged by the subtrees the search
 makes of them, not by their completions alone.  With ``max_guesses``, subtrees
 that keep every secret within that many guesses are preferred to any that do
-not, in every choice.
+not, in every choice.  With ``exact_below``, the small sets below the guesses
+kept get optimal subtrees from the exact search
+(:class:`~strategytree.improve.Exact`) instead of searched ones.
 
 Given a ``distributed.Client``, the same search runs on a Dask cluster: the
 completions of the shortlists and the searches of the smaller parts below a
