@@ -41,15 +41,16 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import checkpoint as saved_runs
-from .builders import GreedyChooser, colour_masks, grow_greedy
+from .builders import GreedyChooser, grow_greedy
 from .errors import ArgumentError, StrategyTreeError
 from .game import Game
 from .progress import Progress, ProgressCallback
+from .search.subsets import Exact, Stop
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 from .verify import Report, verify
@@ -64,9 +65,6 @@ COMPLETERS = ("entropy", "parts")
 DEFAULT_WIDTHS = (4, 3, 2)
 #: the default largest set solved exactly
 DEFAULT_EXACT_BELOW = 200
-#: from this many table entries (guesses x secrets), each exact solve builds the
-#: tables of its own set instead of the whole game's
-WHOLE_TABLE = 60_000_000
 #: at least this many seconds between two calls of ``on_better``
 BETTER_EVERY = 1.0
 #: seconds between two saves of a checkpoint
@@ -103,10 +101,6 @@ def parse_budget(text: str | float | None) -> float | None:
     return seconds
 
 
-class Stop(Exception):
-    """The run was asked to stop (budget spent, Ctrl-C)."""
-
-
 @dataclass
 class Tally:
     """How far a run has got."""
@@ -130,98 +124,6 @@ class Tally:
 
 
 # -- the exact search on a set of secrets ------------------------------------------
-class Exact:
-    """The exact search of sets of secrets after a history, as subtrees.
-
-    A game whose feedback table is small (at most :data:`WHOLE_TABLE` entries)
-    gets one search of the whole game, whose cache every set shares; a larger
-    one (MM(5,8)) gets a search of each set on its own (every guess against
-    that set's secrets), with the history's symmetry group given to it."""
-
-    def __init__(self, game: Game, max_guesses: int | None, stop: threading.Event) -> None:
-        from .search.bounds import UNLIMITED
-        from .search.problem import Problem
-
-        self.game = game
-        self.max_guesses = max_guesses
-        self.unlimited = UNLIMITED
-        self.stop = stop
-        self.current = None  # the problem being searched (to stop it)
-        self.usable = bool((game.guess_index(game.secrets) >= 0).all())
-        self.masks = colour_masks(game.guesses)
-        self.whole = None
-        if self.usable and len(game.secrets) * len(game.guesses) <= WHOLE_TABLE:
-            self.whole = self.search_of(Problem.of(game, max_guesses))
-
-    def halt(self) -> None:
-        """Stop the search under way, if any (it raises :class:`Stop`)."""
-        from .search.compiled import STOP
-
-        current = self.current
-        if current is not None:
-            current.stats[STOP] = 1
-
-    @staticmethod
-    def search_of(problem):
-        """A :class:`~strategytree.search.driver.Search` of ``problem``, its
-        root alone searched in Python: below a history, the parts of the root
-        keep little symmetry, and the compiled levels score them a hundred
-        times faster than numpy's (0.8 s, not 75 s, for a set of 173 secrets
-        after three guesses of MM(5,8))."""
-        from .search.driver import Search
-
-        search = Search(problem)
-        search.py_levels = 1
-        return search
-
-    def problem_of(self, S: np.ndarray, sym: Symmetry):
-        """The search of the secrets ``S`` alone (every guess allowed), with the game's symmetry."""
-        from .search.problem import MAX_MAPS, Problem
-
-        game = self.game
-        table = None if game.table is None else game.table[:, S]
-        sub = replace(game, secrets=game.secrets[S], table=table, name=f"{game.name} part")
-        p = Problem.of(sub, self.max_guesses)
-        if sym.enabled and game.symmetric:
-            tables = p.tables._replace(
-                symm=True, merge=len(game.guesses) == game.colors**game.pegs
-            )
-            maps = min(math.factorial(game.pegs), MAX_MAPS)
-            p = Problem.with_state(sub, tables, (game.pegs, game.colors, maps))
-        return p
-
-    def solve(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int):
-        """``(total, node)`` of an optimal subtree for ``S`` after ``level`` guesses,
-        when its total is below ``limit``; else None."""
-        from .search.compiled import STOP
-        from .search.driver import Stopped
-
-        if not self.usable:
-            return None
-        d = self.unlimited if self.max_guesses is None else self.max_guesses - level
-        if d < 1:
-            return None
-        if self.whole is not None:
-            search, rows = self.whole, np.ascontiguousarray(S, dtype=np.int32)
-        else:
-            search, rows = self.search_of(self.problem_of(S, sym)), None
-            rows = np.arange(len(S), dtype=np.int32)
-        if self.stop.is_set():
-            raise Stop
-        p = search.p
-        self.current = p
-        p.stats[STOP] = 0
-        try:
-            cost = search.node(rows, d, limit, sym, played, 0)
-            if cost >= limit:
-                return None
-            return cost, search.tree(rows, d)
-        except Stopped:
-            raise Stop from None
-        finally:
-            self.current = None
-
-
 # -- the tree being improved ----------------------------------------------------------
 class Index:
     """A subtree laid out for the search: per node its secrets, level, total and

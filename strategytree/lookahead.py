@@ -33,7 +33,7 @@ makes of them, not by their completions alone.  With ``max_guesses``, subtrees
 that keep every secret within that many guesses are preferred to any that do
 not, in every choice.  With ``exact_below``, the small sets below the guesses
 kept get optimal subtrees from the exact search
-(:class:`~strategytree.improve.Exact`) instead of searched ones.
+(:class:`~strategytree.search.subsets.Exact`) instead of searched ones.
 
 Given a ``distributed.Client``, the same search runs on a Dask cluster: the
 completions of the shortlists and the searches of the smaller parts below a
@@ -67,7 +67,7 @@ from .errors import ArgumentError, StrategyTreeError
 from .game import Game, Reply
 from .progress import Progress, ProgressCallback
 from .symmetry import Symmetry
-from .tree import Node, Strategy, iter_nodes
+from .tree import Node, Strategy
 from .words import plural
 
 __all__ = ["build_lookahead", "parse_widths"]
@@ -173,7 +173,7 @@ def build_lookahead(
 
     ``exact_below`` (N): every set of at most N secrets that the search
     reaches below a guess kept, at any level, gets an optimal subtree from the
-    exact search (:class:`~strategytree.improve.Exact`: every allowed guess,
+    exact search (:class:`~strategytree.search.subsets.Exact`: every allowed guess,
     the history's symmetry group, within ``max_guesses``) instead of a searched
     or greedy one (never worse; the completions that judge the guesses stay
     greedy).  Sets of a few hundred secrets of MM(5,8) take about a second each.
@@ -377,7 +377,7 @@ class _Search:
         self.exact = None
         """the exact search of the small sets (with ``exact_below``)"""
         if settings.exact_below:
-            from .improve import Exact
+            from .search.subsets import Exact
 
             self.exact = Exact(self.game, settings.max_guesses, threading.Event())
 
@@ -470,7 +470,7 @@ class _Search:
         if found is None:
             return None
         total, node = found
-        return Grown(node, int(total), max(d for _, _, d in iter_nodes(node)) + 1)
+        return Grown(node, int(total), Strategy(node).depth())
 
     def subtree(self, secrets: np.ndarray, sym: Symmetry, level: int, played: int | None = None
                 ) -> Grown:

@@ -100,7 +100,7 @@ def test_max_guesses_is_kept() -> None:
 
 def test_each_part_solved_by_itself_gives_what_the_whole_game_search_gives(monkeypatch) -> None:
     """The search of a set on its own (large games) and the whole game's agree."""
-    import strategytree.improve as module
+    import strategytree.search.subsets as module
 
     game = mastermind(4, 4)
     strategy = random_tree(game, 3, 0.3)
