@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from replaced import wait_replaced
 
 import strategytree as st
 from strategytree.checkpoint import load
@@ -85,7 +86,7 @@ def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
 
     tree = build_optimal(game, client=client, progress=progress)
     assert killed and total(tree, game) == 5625
-    client.wait_for_workers(2, timeout=60)
+    wait_replaced(client, pids[0])
     assert pids[0] not in client.run(os.getpid).values()
 
 

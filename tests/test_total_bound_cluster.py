@@ -15,6 +15,7 @@ import subprocess
 import sys
 
 import pytest
+from replaced import wait_replaced
 
 import strategytree as st
 from strategytree.game import black_only
@@ -60,7 +61,7 @@ def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
 
     result = total_lower_bound(game, 4, client=client, progress=progress, every=0.05)
     assert killed and result.bound == 5625 and result.complete
-    client.wait_for_workers(2, timeout=60)
+    wait_replaced(client, pids[0])
     assert pids[0] not in client.run(os.getpid).values()
 
 
