@@ -1586,7 +1586,7 @@ def improve_command(
     widths: Annotated[
         str,
         typer.Option("--widths", "-w",
-                     help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none)."),
+                     help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none; 0,0,12: the third level and below only)."),
     ] = "4,3,2",
     budget: Annotated[
         Optional[str],

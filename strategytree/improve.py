@@ -323,6 +323,8 @@ class Improver:
         for level in range(len(self.widths)):
             index = self.index
             width = self.width(level)
+            if width < 1:
+                continue
             nodes = [i for i in range(len(index.node))  # the exact pass solves the rest
                      if index.level[i] == level and len(index.sets[i]) > max(2, self.exact_below)]
             for i in nodes:
@@ -594,8 +596,9 @@ def improve(
     """A strategy for ``game`` never worse than ``strategy`` (see the module doc).
 
     ``exact_below``: the most secrets of a subtree solved exactly; ``widths``:
-    candidates per rule at each level of the larger nodes (``4,3,2``; none: no
-    lookahead); ``budget_seconds``: stop then with the best so far;
+    candidates per rule at each level of the larger nodes (``4,3,2``; a level
+    beyond the list: its last width; 0 at a level: none there, so ``0,0,12``
+    searches the third level and below; none, or all 0: no lookahead); ``budget_seconds``: stop then with the best so far;
     ``max_guesses``: subtrees found keep every secret within that many guesses;
     ``checkpoint``: keep the run there and resume from it; ``progress``: called
     about four times a second (:class:`~strategytree.progress.Progress`: subtrees
@@ -612,8 +615,12 @@ def improve(
     from .lookahead import parse_widths
 
     if isinstance(widths, str):
-        widths = parse_widths(widths) if widths.strip() not in ("", "0") else ()
+        widths = parse_widths(widths, least=0)
     widths = tuple(int(w) for w in widths)
+    if any(w < 0 for w in widths):
+        raise ArgumentError("{widths}: every width must be at least 0", widths=widths)
+    if not any(widths):
+        widths = ()
     if exact_below < 0:
         raise ArgumentError("{exact_below} must be at least 0", exact_below=exact_below)
     if max_guesses is not None and max_guesses < 1:

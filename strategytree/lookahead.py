@@ -73,9 +73,9 @@ from .words import plural
 __all__ = ["build_lookahead", "parse_widths"]
 
 
-def parse_widths(text: str, *, argument: str = "widths") -> tuple[int, ...]:
-    """Widths written as text, ``8,8,4``, as numbers (each at least 1); an error
-    names the text as ``argument``.
+def parse_widths(text: str, *, argument: str = "widths", least: int = 1) -> tuple[int, ...]:
+    """Widths written as text, ``8,8,4``, as numbers (each at least ``least``);
+    an error names the text as ``argument``.
 
     >>> parse_widths("8, 8,4")
     (8, 8, 4)
@@ -88,8 +88,8 @@ def parse_widths(text: str, *, argument: str = "widths") -> tuple[int, ...]:
         widths = tuple(int(w) for w in items if w.strip())
     except ValueError:
         raise ArgumentError(f"{{{argument}}}: expected numbers such as 8,8,4", **named) from None
-    if any(w < 1 for w in widths):
-        raise ArgumentError(f"{{{argument}}}: every width must be at least 1", **named)
+    if any(w < least for w in widths):
+        raise ArgumentError(f"{{{argument}}}: every width must be at least {least}", **named)
     return widths
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as hs
 from strategytree.builders import build_greedy
 from strategytree.errors import ArgumentError
 from strategytree.game import Game, black_only, distinct, mastermind
-from strategytree.improve import ImproveError, improve, parse_budget
+from strategytree.improve import ImproveError, Improver, improve, parse_budget
 from strategytree.literature import published
 from strategytree.notation import dumps, loads
 from strategytree.search import build_optimal
@@ -145,6 +145,27 @@ def test_budget_and_arguments() -> None:
     game = mastermind(3, 4)
     strategy = random_tree(game, 5, 0.5)
     assert score(improve(strategy, game, budget_seconds=0.001), game) <= score(strategy, game)
+
+
+def test_a_zero_width_leaves_its_level_alone(monkeypatch) -> None:
+    game = mastermind(3, 4)
+    strategy = random_tree(game, 3, 0.5)
+    searched: list[int] = []
+    research = Improver.research
+
+    def spy(self, index, i, width, exact=True):
+        searched.append(int(index.level[i]))
+        return research(self, index, i, width, exact)
+
+    monkeypatch.setattr(Improver, "research", spy)
+    better = improve(strategy, game, exact_below=3, widths="0,2")
+    assert score(better, game) <= score(strategy, game)
+    assert searched and 0 not in searched  # the root never searched again, the levels below were
+    searched.clear()
+    improve(strategy, game, exact_below=3, widths="0,0")  # all 0: no lookahead at all
+    assert not searched
+    with pytest.raises(ArgumentError, match="at least 0"):
+        improve(strategy, game, widths="2,-1")
 
 
 # -- the command line ------------------------------------------------------------------------
