@@ -38,20 +38,26 @@ if {"-h", "--help"} & set(sys.argv[1:]):
     sys.exit(0)
 options = sys.argv[1:] or RECORD
 game = st.mastermind(5, 8)
-steps = [(f"lookahead {' '.join(options)}", ["generate", "-p", "5", "-c", "8", "--method", "lookahead",
-                                               *options])]
-if options == RECORD:
-    steps.append((f"then improve {' '.join(IMPROVE)}", ["improve", "{}", "-p", "5", "-c", "8", *IMPROVE]))
+
+
+def step(name: str, args: list[str], out: Path) -> st.Report:
+    """Run one command writing ``out``; print its figures; its file's report."""
+    seconds, cpu, peak = measured([*args, "-o", str(out)])
+    report = st.verify(st.load(out), game)
+    print(f"{name}: total {report.total:,}, max {report.max_guesses}, {seconds / 60:.1f} min "
+          f"({cpu / 60:.1f} min of CPU), peak RSS {peak} MiB", flush=True)
+    return report
+
+
 with tempfile.TemporaryDirectory() as folder:
-    made = None
-    for at, (name, args) in enumerate(steps):
-        out = Path(folder) / f"step{at}.txt"
-        args = [str(made) if arg == "{}" else arg for arg in args]
-        seconds, cpu, peak = measured([*args, "-o", str(out)])
-        report = st.verify(st.load(out), game)
-        print(f"{name}: total {report.total:,}, max {report.max_guesses}, {seconds / 60:.1f} min "
-              f"({cpu / 60:.1f} min of CPU), peak RSS {peak} MiB", flush=True)
-        made = out
+    made = Path(folder) / "lookahead.txt"
+    report = step(f"lookahead {' '.join(options)}",
+                  ["generate", "-p", "5", "-c", "8", "--method", "lookahead", *options], made)
+    if options == RECORD:
+        better = Path(folder) / "mm58.txt"
+        report = step(f"then improve {' '.join(IMPROVE)}",
+                      ["improve", str(made), "-p", "5", "-c", "8", *IMPROVE], better)
+        made = better
     same = made.read_text() == (ROOT / "examples" / "mm58.txt").read_text()
 print(f"same as examples/mm58.txt: {same}")
 print("histogram:", report.histogram)
