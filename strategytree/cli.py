@@ -1588,6 +1588,11 @@ def improve_command(
         typer.Option("--widths", "-w",
                      help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none; 0,0,12: the third level and below only)."),
     ] = "4,3,2",
+    finalists: Annotated[
+        str,
+        typer.Option("--finalists",
+                     help="Larger subtrees: at each level, complete only this many candidates, the best by their greedy completions (e.g. 0,0,30; 0: all)."),
+    ] = "",
     budget: Annotated[
         Optional[str],
         typer.Option("--budget", help="Stop with the best so far after this long: 90s, 30m, 2h."),
@@ -1617,7 +1622,8 @@ def improve_command(
 
     Subtrees of at most --exact-below secrets are solved exactly; larger ones
     try the --widths best guesses of several rules, their parts completed by
-    exact search or greedily.  The best so far is written to -o (atomically) as
+    exact search or greedily (with --finalists, only the candidates whose greedy
+    completions rank best).  The best so far is written to -o (atomically) as
     it improves and when the --budget ends or the run is stopped (Ctrl-C,
     SIGTERM, SIGHUP: exit 130, 143, 129); with --checkpoint, a later run resumes.
     With --workers or --scheduler, the subtrees solved exactly are solved side by
@@ -1641,7 +1647,8 @@ def improve_command(
         started = time.perf_counter()
         with _cluster(workers, scheduler) as client, _progress("improving", game) as show:
             best = improve(
-                strategy, game, exact_below=exact_below, widths=widths, budget_seconds=seconds,
+                strategy, game, exact_below=exact_below, widths=widths, finalists=finalists,
+                budget_seconds=seconds,
                 max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
                 on_better=lambda better: dump(better, output, force=True), client=client,
             )

@@ -10,13 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
-from strategytree.builders import build_greedy
+from strategytree.builders import GreedyChooser, build_greedy
 from strategytree.errors import ArgumentError
 from strategytree.game import Game, black_only, distinct, mastermind
 from strategytree.improve import ImproveError, Improver, improve, parse_budget
 from strategytree.literature import published
 from strategytree.notation import dumps, loads
 from strategytree.search import build_optimal
+from strategytree.symmetry import Symmetry
 from strategytree.tree import Node, Strategy
 from strategytree.verify import verify
 
@@ -166,6 +167,55 @@ def test_a_zero_width_leaves_its_level_alone(monkeypatch) -> None:
     assert not searched
     with pytest.raises(ArgumentError, match="at least 0"):
         improve(strategy, game, widths="2,-1")
+
+
+def greedy_total(chooser: GreedyChooser, S: np.ndarray, sym: Symmetry) -> int:
+    """The total of ``chooser``'s greedy subtree for ``S``, one choice at a time."""
+    game = chooser.game
+    if len(S) == 1:
+        return 1
+    g = chooser.choose(S, sym)
+    replies = game.pair_replies(np.full(len(S), g), S)
+    after = sym.after(game.guesses[g])
+    return len(S) + sum(greedy_total(chooser, S[replies == r], after)
+                        for r in np.unique(replies) if r != game.win)
+
+
+def test_finalists_are_the_candidates_whose_greedy_completions_rank_first(monkeypatch) -> None:
+    game = mastermind(3, 4)
+    strategy = random_tree(game, 4, 0.3)
+    seen: list[tuple[int, list[int], list[int]]] = []
+    shortlist = Improver.shortlist
+
+    def spy(self, S, sym, level, width, skip, exact):
+        tried = shortlist(self, S, sym, level, width, skip, exact)
+        if exact:
+            candidates = self.candidates(S, sym, width, skip)
+            totals = {}
+            for g in candidates:
+                replies = game.pair_replies(np.full(len(S), g), S)
+                if (replies != game.win).sum() == len(S) and len(np.unique(replies)) == 1:
+                    continue  # it does not split S
+                after = sym.after(game.guesses[g])
+                totals[g] = len(S) + sum(
+                    min(greedy_total(c, S[replies == r], after) for c in self.completers)
+                    for r in np.unique(replies) if r != game.win)
+            ranked = sorted(totals, key=lambda g: (totals[g], candidates.index(g)))
+            seen.append((int(level), tried, ranked))
+        return tried
+
+    monkeypatch.setattr(Improver, "shortlist", spy)
+    better = improve(strategy, game, exact_below=3, widths="6", finalists="2,3,0")
+    assert score(better, game) <= score(strategy, game)
+    many = {0: 2, 1: 3}
+    assert {level for level, _, _ in seen} >= {0, 1, 2}
+    for level, tried, ranked in seen:
+        if level in many and len(ranked) > many[level]:
+            assert tried == ranked[: many[level]]
+        else:  # 0: every candidate
+            assert len(tried) >= len(ranked)
+    with pytest.raises(ArgumentError, match="finalists"):
+        improve(strategy, game, finalists="2,-1")
 
 
 # -- the command line ------------------------------------------------------------------------
