@@ -232,6 +232,24 @@ def copy_tree(root: Node) -> Node:
     return top
 
 
+def per_level(counts: Sequence[int] | str, argument: str) -> tuple[int, ...]:
+    """Counts given level by level (``4,3,2`` as text, or numbers), each at least 0;
+    none, or all 0: the empty tuple."""
+    from .lookahead import parse_widths
+
+    if isinstance(counts, str):
+        counts = parse_widths(counts, argument=argument, least=0)
+    counts = tuple(int(k) for k in counts)
+    if any(k < 0 for k in counts):
+        raise ArgumentError(f"{{{argument}}}: every count must be at least 0", **{argument: counts})
+    return counts if any(counts) else ()
+
+
+def at_level(counts: tuple[int, ...], level: int) -> int:
+    """The count of ``level`` (a level beyond the list: its last; none: 0)."""
+    return counts[min(level, len(counts) - 1)] if counts else 0
+
+
 def split(game: Game, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
     """The secrets ``S`` split by their reply to ``guess``, without the win (reply order)."""
     replies = game.pair_replies(np.full(len(S), guess, dtype=np.int64), S)
@@ -457,15 +475,7 @@ class Improver:
 
     def width(self, level: int) -> int:
         """Candidates per rule at ``level``."""
-        if not self.widths:
-            return 0
-        return self.widths[min(level, len(self.widths) - 1)]
-
-    def many(self, level: int) -> int:
-        """The candidates completed exactly at ``level`` (0: all of them)."""
-        if not self.finalists:
-            return 0
-        return self.finalists[min(level, len(self.finalists) - 1)]
+        return at_level(self.widths, level)
 
     def candidates(self, S: np.ndarray, sym: Symmetry, width: int, skip: int) -> list[int]:
         """The ``width`` best guesses of each rule for ``S`` (each once, ``skip`` left out)."""
@@ -522,7 +532,7 @@ class Improver:
         :meth:`candidates`; when completed exactly and ``finalists`` names a count
         for the level, only that many, the first :meth:`ranked`."""
         candidates = self.candidates(S, sym, width, skip)
-        many = self.many(level) if exact else 0
+        many = at_level(self.finalists, level) if exact else 0
         if 0 < many < len(candidates):
             candidates = self.ranked(S, sym, candidates)[:many]
         return candidates
@@ -659,22 +669,8 @@ def improve(
     strategy; KeyboardInterrupt (Ctrl-C) once the run has stopped and handed
     its best over to ``on_better`` and the checkpoint.
     """
-    from .lookahead import parse_widths
-
-    if isinstance(widths, str):
-        widths = parse_widths(widths, least=0)
-    widths = tuple(int(w) for w in widths)
-    if any(w < 0 for w in widths):
-        raise ArgumentError("{widths}: every width must be at least 0", widths=widths)
-    if not any(widths):
-        widths = ()
-    if isinstance(finalists, str):
-        finalists = parse_widths(finalists, argument="finalists", least=0)
-    finalists = tuple(int(k) for k in finalists)
-    if any(k < 0 for k in finalists):
-        raise ArgumentError("{finalists}: every count must be at least 0", finalists=finalists)
-    if not any(finalists):
-        finalists = ()
+    widths = per_level(widths, "widths")
+    finalists = per_level(finalists, "finalists")
     if exact_below < 0:
         raise ArgumentError("{exact_below} must be at least 0", exact_below=exact_below)
     if max_guesses is not None and max_guesses < 1:

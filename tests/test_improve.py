@@ -227,6 +227,10 @@ def test_cli_improves_and_needs_force_to_overwrite(tmp_path: Path) -> None:
     done = invoke(["improve", str(source), "-o", str(target), "-p", "3", "-c", "4", "-n", "64"])
     assert done.exit_code == 0, done.output
     assert score(loads(target.read_text()), game)[0] == 206  # MM(3,4)'s optimum
+    odd = invoke(["improve", str(source), "-o", str(tmp_path / "odd.txt"), "-p", "3", "-c", "4",
+                  "--finalists", "2,x"])
+    assert odd.exit_code == 2 and "--finalists" in odd.output and "Traceback" not in odd.output
+    assert not (tmp_path / "odd.txt").exists()
     again = invoke(["improve", str(source), "-o", str(target), "-p", "3", "-c", "4"])
     assert again.exit_code == 2 and "--force" in again.output
     over = invoke(["improve", str(source), "-o", str(source), "--force"])
