@@ -45,7 +45,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -127,7 +127,6 @@ class Tally:
         )
 
 
-# -- the exact search on a set of secrets ------------------------------------------
 # -- the tree being improved ----------------------------------------------------------
 class Index:
     """A subtree laid out for the search: per node its secrets, level, total and
@@ -278,17 +277,22 @@ def best_grown(choosers, S: np.ndarray, sym: Symmetry):
 
 
 # -- the search ------------------------------------------------------------------------
-class Improver:
-    """One run of :func:`improve`: the tree being improved and the searches."""
+class Searcher:
+    """The searches of one run of :func:`improve` on a set of secrets: exact
+    solving of the small subtrees of a layout, and the lookahead of one node
+    (:meth:`research`).  :class:`Improver` uses it on the tree being improved;
+    on a Dask cluster, each worker thread has one for the nodes it is sent."""
 
-    def __init__(self, strategy: Strategy, game: Game, *, exact_below: int,
-                 widths: tuple[int, ...], rules: Sequence[str], max_guesses: int | None,
-                 stop: threading.Event, tally: Tally, client: object | None = None,
-                 finalists: tuple[int, ...] = ()) -> None:
+    index: Index | None = None
+    """the whole tree being improved (:class:`Improver`; none on a worker)"""
+
+    def __init__(self, game: Game, *, exact_below: int, rules: Sequence[str],
+                 max_guesses: int | None, finalists: tuple[int, ...],
+                 stop: threading.Event, tally: Tally) -> None:
+        from .search.bounds import lower_bounds
+
         self.game = game
-        self.cluster = None if client is None else ExactOnCluster(client, game, max_guesses)
         self.exact_below = exact_below
-        self.widths = widths
         self.finalists = finalists
         self.max_guesses = max_guesses
         self.stop = stop
@@ -296,30 +300,21 @@ class Improver:
         self.exact = Exact(game, max_guesses, stop)
         self.choosers = [GreedyChooser(game, rule) for rule in rules]
         self.completers = [c for c in self.choosers if c.rule in COMPLETERS] or self.choosers[:1]
-        self.sym = Symmetry.of(game)
-        self.index = self.index_of(copy_tree(strategy.root), np.arange(len(game.secrets)), 0, self.sym, 0)
-        self.tally.best = self.index.total[0]
         self.done: set[bytes] = set()
-        self.changed = threading.Event()
+        """the subtrees tried (:func:`set_key`): not searched again"""
         self.lock = threading.Lock()
-        branching = max(game.n_replies - 1, 1)
-        from .search.bounds import lower_bounds
+        self.lbt = lower_bounds(len(game.secrets), max(game.n_replies - 1, 1))[0]
 
-        self.lbt = lower_bounds(len(game.secrets), branching)[0]
+    def sibling(self) -> Searcher:
+        """A searcher with the same settings and tables of its own (for another thread)."""
+        return Searcher(self.game, exact_below=self.exact_below,
+                        rules=[chooser.rule for chooser in self.choosers],
+                        max_guesses=self.max_guesses, finalists=self.finalists,
+                        stop=threading.Event(), tally=Tally())
 
     def index_of(self, root: Node, S: np.ndarray, level: int, sym: Symmetry, played: int) -> Index:
         """The subtree under ``root`` for the secrets ``S``, laid out (:class:`Index`)."""
         return Index(self.game, root, S, level, sym, played, self.exact.masks)
-
-    @property
-    def total(self) -> int:
-        """The whole tree's total now."""
-        return self.index.total[0]
-
-    @property
-    def depth(self) -> int:
-        """The whole tree's worst case now."""
-        return self.index.depth[0]
 
     def fits(self, level: int, depth: int) -> bool:
         """Whether a subtree ``depth`` deep after ``level`` guesses keeps within the limit."""
@@ -330,39 +325,6 @@ class Improver:
         if self.stop.is_set():
             raise Stop
 
-    # -- one pass
-    def run(self) -> None:
-        """Passes over the tree until one saves nothing (or the run is stopped)."""
-        while True:
-            before = self.total
-            self.greedy_pass()
-            self.exact_pass(self.index, self.index_of_tree)
-            self.lookahead_pass()
-            if self.total >= before:
-                return
-
-    def greedy_pass(self) -> None:
-        """Top-down, level by level while ``widths`` last: each node's candidates
-        completed greedily (cheap), kept when better than the subtree in place."""
-        for level in range(len(self.widths)):
-            index = self.index
-            width = self.width(level)
-            if width < 1:
-                continue
-            nodes = [i for i in range(len(index.node))  # the exact pass solves the rest
-                     if index.level[i] == level and len(index.sets[i]) > max(2, self.exact_below)]
-            for i in nodes:
-                self.check()
-                if self.stale(index, i):
-                    continue
-                self.attempt(index, i, width, exact=False)
-            self.index_of_tree()
-
-    def index_of_tree(self) -> None:
-        """Lay the whole tree out again (after a pass changed it)."""
-        with self.lock:
-            self.index = self.index_of(self.index.node[0], self.index.sets[0], 0, self.sym, 0)
-
     def small_tops(self, index: Index) -> list[int]:
         """The nodes with at most ``exact_below`` secrets whose parent has more, largest first."""
         tops = [
@@ -372,18 +334,12 @@ class Improver:
         ]
         return sorted(tops, key=lambda i: -len(index.sets[i]))
 
-    def exact_pass(self, index: Index, after: Callable[[], None] | None = None,
-                   limit: int | None = None) -> int:
-        """Solve every small top of ``index`` exactly; the guesses saved.  With
-        ``limit``, give up once the lower bounds of the tops left show that the
-        whole cannot get below it."""
+    def solve_small(self, index: Index, limit: int | None = None) -> int:
+        """Solve every small top of ``index`` exactly, here; the guesses saved.
+        With ``limit``, give up once the lower bounds of the tops left show that
+        the whole cannot get below it."""
         saved = 0
         tops = self.small_tops(index)
-        if self.cluster is not None and index is self.index:
-            saved = self.cluster.exact_pass(self, tops)
-            if after is not None and saved:
-                after()
-            return saved
         slack = sum(index.total[i] - int(self.lbt[len(index.sets[i])]) for i in tops)
         for i in tops:
             self.check()
@@ -391,15 +347,12 @@ class Improver:
                 break
             slack -= index.total[i] - int(self.lbt[len(index.sets[i])])
             S, level, total = index.sets[i], index.level[i], index.total[i]
-            key = set_key(S, level, total)
-            if key in self.done:
+            if set_key(S, level, total) in self.done:
                 continue
             if index is self.index:
                 self.tally.where = f"{index.where(i)} ({len(S)} secrets)"
             sym, played = index.symmetry(i)
             saved += self.take(index, i, self.exact.solve(S, level, sym, played, total))
-        if after is not None and saved:
-            after()
         return saved
 
     def take(self, index: Index, i: int, found: tuple[int, Node] | None) -> int:
@@ -424,58 +377,7 @@ class Improver:
         return saved
 
     def better(self, index: Index) -> None:
-        """Note an improvement (of the whole tree, when ``index`` is it)."""
-        if index is self.index:
-            self.tally.best = self.total
-            self.changed.set()
-
-    def lookahead_pass(self) -> None:
-        """Search every large node again, the deepest first."""
-        index = self.index
-        large = [i for i in range(len(index.node)) if len(index.sets[i]) > self.exact_below]
-        large.sort(key=lambda i: (-index.level[i], -len(index.sets[i])))
-        for i in large:
-            self.check()
-            if self.stale(index, i):
-                continue  # under a subtree replaced in this pass
-            width = self.width(index.level[i])
-            if width < 1:
-                continue
-            self.attempt(index, i, width)
-        self.index_of_tree()
-
-    def attempt(self, index: Index, i: int, width: int, exact: bool = True) -> None:
-        """Search node ``i`` again (greedy completions only unless ``exact``), keep
-        what is better, and remember the subtree as tried (unless it was)."""
-        kind, level = int(not exact), int(index.level[i])
-        key = set_key(index.sets[i], level, index.total[i], kind)
-        if key in self.done:
-            return
-        how = "" if exact else ", greedy"
-        self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets{how})"
-        found = self.research(index, i, width, exact=exact)
-        self.tally.searched += 1
-        if found is not None:
-            node, total, depth = found
-            with self.lock:
-                index.replace(i, node, total, depth)
-            self.better(index)
-            key = set_key(index.sets[i], level, total, kind)
-        self.done.add(key)
-
-    @staticmethod
-    def stale(index: Index, i: int) -> bool:
-        """Whether node ``i`` hangs below a node replaced since the layout."""
-        while index.parent[i] >= 0:
-            p = index.parent[i]
-            if i not in index.kids[p]:
-                return True
-            i = p
-        return False
-
-    def width(self, level: int) -> int:
-        """Candidates per rule at ``level``."""
-        return at_level(self.widths, level)
+        """Note an improvement of ``index`` (nothing to tell here)."""
 
     def candidates(self, S: np.ndarray, sym: Symmetry, width: int, skip: int) -> list[int]:
         """The ``width`` best guesses of each rule for ``S`` (each once, ``skip`` left out)."""
@@ -486,17 +388,16 @@ class Improver:
                     found.append(g)
         return found
 
-    def research(self, index: Index, i: int, width: int,
-                 exact: bool = True) -> tuple[Node, int, int] | None:
-        """A subtree for node ``i`` better than the one in place: the best candidate
-        of the rules, its parts completed (:meth:`complete`, greedily only unless
-        ``exact``); None if none is better."""
+    def research(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int,
+                 skip: int, width: int, exact: bool = True) -> tuple[Node, int, int] | None:
+        """A subtree for the secrets ``S`` after ``level`` guesses (``sym``, ``played``:
+        their symmetry group and colours) whose total is below ``limit``: the best
+        candidate of the rules other than ``skip`` (the guess in place), its parts
+        completed (:meth:`complete`, greedily only unless ``exact``), as (subtree,
+        total, worst case); None if none is below."""
         game = self.game
-        S, level = index.sets[i], index.level[i]
-        sym, played = index.symmetry(i)
-        limit = index.total[i]
         best = None
-        for g in self.shortlist(S, sym, level, width, index.guess[i], exact):
+        for g in self.shortlist(S, sym, level, width, skip, exact):
             self.check()
             parts = split(game, S, g)
             if any(len(part) == len(S) for _, part in parts):
@@ -574,10 +475,144 @@ class Improver:
             return node, cost, Index(game, node, S, level, sym, played, self.exact.masks).depth[0]
         best = best_grown(self.choosers, S, sym)
         part = self.index_of(best.node, S, level, sym, played)
-        self.exact_pass(part, limit=limit)
+        self.solve_small(part, limit)
         if part.total[0] >= limit:
             return None
         return part.node[0], part.total[0], part.depth[0]
+
+
+class Improver(Searcher):
+    """One run of :func:`improve`: the tree being improved, and its passes."""
+
+    def __init__(self, strategy: Strategy, game: Game, *, exact_below: int,
+                 widths: tuple[int, ...], rules: Sequence[str], max_guesses: int | None,
+                 stop: threading.Event, tally: Tally, client: object | None = None,
+                 finalists: tuple[int, ...] = ()) -> None:
+        super().__init__(game, exact_below=exact_below, rules=rules, max_guesses=max_guesses,
+                         finalists=finalists, stop=stop, tally=tally)
+        self.widths = widths
+        self.sym = Symmetry.of(game)
+        self.index = self.index_of(copy_tree(strategy.root), np.arange(len(game.secrets)), 0, self.sym, 0)
+        self.tally.best = self.index.total[0]
+        self.changed = threading.Event()
+        self.cluster = None if client is None else OnCluster(client, self)
+
+    @property
+    def total(self) -> int:
+        """The whole tree's total now."""
+        return self.index.total[0]
+
+    @property
+    def depth(self) -> int:
+        """The whole tree's worst case now."""
+        return self.index.depth[0]
+
+    # -- one pass
+    def run(self) -> None:
+        """Passes over the tree until one saves nothing (or the run is stopped)."""
+        while True:
+            before = self.total
+            self.greedy_pass()
+            self.exact_pass()
+            self.lookahead_pass()
+            if self.total >= before:
+                return
+
+    def greedy_pass(self) -> None:
+        """Top-down, level by level while ``widths`` last: each node's candidates
+        completed greedily (cheap), kept when better than the subtree in place.
+        A level with finalists is left to the lookahead pass, whose ranking of
+        the candidates is this pass's search and more."""
+        for level in range(len(self.widths)):
+            index = self.index
+            width = self.width(level)
+            if width < 1 or at_level(self.finalists, level) > 0:
+                continue
+            nodes = [i for i in range(len(index.node))  # the exact pass solves the rest
+                     if index.level[i] == level and len(index.sets[i]) > max(2, self.exact_below)]
+            for i in nodes:
+                self.check()
+                if self.stale(index, i):
+                    continue
+                self.attempt(index, i, width, exact=False)
+            self.index_of_tree()
+
+    def index_of_tree(self) -> None:
+        """Lay the whole tree out again (after a pass changed it)."""
+        with self.lock:
+            self.index = self.index_of(self.index.node[0], self.index.sets[0], 0, self.sym, 0)
+
+    def exact_pass(self) -> None:
+        """Solve every small top of the tree exactly (on the cluster when there is one)."""
+        if self.cluster is not None:
+            saved = self.cluster.exact_pass(self)
+        else:
+            saved = self.solve_small(self.index)
+        if saved:
+            self.index_of_tree()
+
+    def better(self, index: Index) -> None:
+        """Note an improvement (of the whole tree, when ``index`` is it)."""
+        if index is self.index:
+            self.tally.best = self.total
+            self.changed.set()
+
+    def lookahead_pass(self) -> None:
+        """Search every large node again, the deepest first (on the cluster, the
+        nodes of a level side by side: they are disjoint)."""
+        index = self.index
+        large = [i for i in range(len(index.node))
+                 if len(index.sets[i]) > self.exact_below and self.width(index.level[i]) > 0]
+        large.sort(key=lambda i: (-index.level[i], -len(index.sets[i])))
+        if self.cluster is not None:
+            for level in sorted({index.level[i] for i in large}, reverse=True):
+                self.cluster.lookahead_pass(self, [i for i in large if index.level[i] == level])
+        else:
+            for i in large:
+                self.check()
+                if not self.stale(index, i):  # else under a subtree replaced in this pass
+                    self.attempt(index, i, self.width(index.level[i]))
+        self.index_of_tree()
+
+    def attempt(self, index: Index, i: int, width: int, exact: bool = True) -> None:
+        """Search node ``i`` again (greedy completions only unless ``exact``), keep
+        what is better, and remember the subtree as tried (unless it was)."""
+        key = set_key(index.sets[i], index.level[i], index.total[i], int(not exact))
+        if key in self.done:
+            return
+        how = "" if exact else ", greedy"
+        self.tally.where = f"{index.where(i)} ({len(index.sets[i])} secrets{how})"
+        sym, played = index.symmetry(i)
+        found = self.research(index.sets[i], index.level[i], sym, played, index.total[i],
+                              index.guess[i], width, exact)
+        self.keep(index, i, found, exact)
+
+    def keep(self, index: Index, i: int, found: tuple[Node, int, int] | None,
+             exact: bool = True) -> None:
+        """Put :meth:`research`'s answer for node ``i`` in place (when one came);
+        note the subtree as tried."""
+        self.tally.searched += 1
+        total = index.total[i]
+        if found is not None:
+            node, total, depth = found
+            with self.lock:
+                index.replace(i, node, total, depth)
+            self.better(index)
+        self.done.add(set_key(index.sets[i], index.level[i], total, int(not exact)))
+
+    @staticmethod
+    def stale(index: Index, i: int) -> bool:
+        """Whether node ``i`` hangs below a node replaced since the layout."""
+        while index.parent[i] >= 0:
+            p = index.parent[i]
+            if i not in index.kids[p]:
+                return True
+            i = p
+        return False
+
+    def width(self, level: int) -> int:
+        """Candidates per rule at ``level``."""
+        return at_level(self.widths, level)
 
 
 # -- checkpoints -------------------------------------------------------------------------
@@ -660,8 +695,9 @@ def improve(
     searched, the best total, guesses saved, where the run works); ``on_better``:
     called with the best strategy so far after improvements (at most once every
     :data:`BETTER_EVERY` seconds) and at the end; ``client`` (a
-    ``distributed.Client``): the exact pass's subtrees are solved by tasks on
-    its workers, side by side (:class:`ExactOnCluster`); ``finalists``: at each
+    ``distributed.Client``): the subtrees of the exact pass, and the large
+    nodes of a level in the lookahead pass, are searched by tasks on its
+    workers, side by side (:class:`OnCluster`); ``finalists``: at each
     level of the larger nodes (as ``widths``), how many candidates, ranked by their
     greedy completions, are completed exactly (none given, or 0: all of them).
 
@@ -759,39 +795,91 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
 
 
 # -- on a Dask cluster ----------------------------------------------------------------
-#: tasks in flight per worker thread (the exact pass's subtrees are independent)
+#: tasks in flight per worker thread (the subtrees of a pass are independent)
 PER_THREAD = 2
 
 
-class ExactOnCluster:
-    """The exact pass of :class:`Improver` on a Dask cluster: every small top
+@dataclass(frozen=True)
+class Spec:
+    """What a worker needs to build a run's :class:`Searcher` (see
+    :mod:`strategytree.workers`): the game and the settings of the search."""
+
+    game: Game
+    exact_below: int
+    rules: tuple[str, ...]
+    max_guesses: int | None
+    finalists: tuple[int, ...]
+    key: str
+    symmetry: bool = True
+
+    @classmethod
+    def of(cls, run: Searcher) -> Spec:
+        """The spec of ``run`` (its game without the tables: it travels)."""
+        rules = tuple(chooser.rule for chooser in run.choosers)
+        key = run.game.run_key("improve", run.max_guesses, run.exact_below, rules,
+                               run.finalists)
+        return cls(replace(run.game), run.exact_below, rules, run.max_guesses, run.finalists, key)
+
+
+class OnCluster:
+    """The passes of :class:`Improver` on a Dask cluster.  Exact: every small top
     not tried yet is a task (:func:`exact_task`: the set, the guesses played
-    before it, the limit: its total now), :data:`PER_THREAD` per worker thread
-    in flight, the largest first; each answer is put in place as it comes
-    (the nodes are disjoint, so the order does not matter).  Each worker builds
-    the exact search's tables once (:class:`Exact`) for every task of the run,
-    from the exact search's spec (:class:`~strategytree.search.tasks.Spec`) of
-    its own kind (its key is not the exact search's)."""
+    before it, the limit: its total now).  Lookahead: every large node of a
+    level is a task (:func:`research_task`: :meth:`Searcher.research` of it,
+    the subtrees it solved exactly sent back as tried).  :data:`PER_THREAD` per
+    worker thread in flight, the largest first; each answer is put in place as
+    it comes (the nodes are disjoint, so the order does not matter, and the
+    tree is the one the run would make in-process).  Each worker thread builds
+    a :class:`Searcher` of the run once (:mod:`strategytree.workers`)."""
 
-    def __init__(self, client, game: Game, max_guesses: int | None) -> None:
+    def __init__(self, client, run: Searcher) -> None:
         from . import workers
-        from .search.tasks import Spec
 
-        self.cluster = workers.Run(client, Spec.of(game, max_guesses, True, 0, kind="improve"))
+        self.cluster = workers.Run(client, Spec.of(run))
 
-    def exact_pass(self, run: Improver, tops: list[int]) -> int:
-        """Solve the tops of the whole tree's index on the workers; the guesses saved."""
+    def exact_pass(self, run: Improver) -> int:
+        """Solve the tops of the whole tree on the workers; the guesses saved."""
+        index = run.index
+        todo = [i for i in run.small_tops(index)
+                if set_key(index.sets[i], index.level[i], index.total[i]) not in run.done]
+
+        async def one(i: int) -> int:
+            found = await self.cluster.result(exact_task, index.sets[i], index.level[i],
+                                              index.history(i), index.symmetry(i)[1],
+                                              index.total[i])
+            return run.take(index, i, found)
+
+        return self.each(run, todo, one)
+
+    def lookahead_pass(self, run: Improver, nodes: list[int]) -> int:
+        """Search the large ``nodes`` of the whole tree (all of one level) again on
+        the workers; the guesses saved."""
+        index = run.index
+        todo = [i for i in nodes if set_key(index.sets[i], index.level[i], index.total[i])
+                not in run.done]
+
+        async def one(i: int) -> int:
+            before = index.total[i]
+            found, tried = await self.cluster.result(
+                research_task, index.sets[i], index.level[i], index.history(i),
+                index.symmetry(i)[1], before, index.guess[i], run.width(index.level[i]))
+            run.done.update(tried)
+            run.keep(index, i, found)
+            return before - index.total[i]
+
+        return self.each(run, todo, one)
+
+    def each(self, run: Improver, todo: list[int], one: Callable) -> int:
+        """``one(i)`` (a coroutine: a task, its answer put in place; the guesses
+        saved) for every node of ``todo``; the guesses saved in all."""
         import asyncio
 
-        index = run.index
-        todo = [i for i in tops if set_key(index.sets[i], index.level[i], index.total[i])
-                not in run.done]
         if not todo:
             return 0
         with self.cluster.installed(passing=(Stop,)):
-            return asyncio.run(self.solve_all(run, index, todo))
+            return asyncio.run(self.all(run, todo, one))
 
-    async def solve_all(self, run: Improver, index: Index, todo: list[int]) -> int:
+    async def all(self, run: Improver, todo: list[int], one: Callable) -> int:
         import asyncio
 
         from . import workers
@@ -799,30 +887,41 @@ class ExactOnCluster:
         slots = asyncio.Semaphore(PER_THREAD * self.cluster.count.threads)
         saved = [0]
 
-        async def one(i: int) -> None:
+        async def each(i: int) -> None:
             async with slots:
                 if run.stop.is_set():
                     return
-                S, level = index.sets[i], index.level[i]
-                found = await self.cluster.result(exact_task, S, level, index.history(i),
-                                                  index.symmetry(i)[1], index.total[i])
-            saved[0] += run.take(index, i, found)
+                run.tally.where = f"{self.cluster.count.detail()} ({len(todo)} subtrees)"
+                saved[0] += await one(i)
             run.tally.where = f"{self.cluster.count.detail()} ({len(todo)} subtrees)"
             run.check()
 
-        solving = [asyncio.ensure_future(one(i)) for i in todo]
+        running = [asyncio.ensure_future(each(i)) for i in todo]
         try:
-            while solving:
-                done, _ = await asyncio.wait(solving, timeout=0.25,
+            while running:
+                done, _ = await asyncio.wait(running, timeout=0.25,
                                              return_when=asyncio.FIRST_COMPLETED)
                 for future in done:
-                    solving.remove(future)
+                    running.remove(future)
                     future.result()  # (raises Stop, or a failure of the cluster)
                 if run.stop.is_set():
                     raise Stop
         finally:
-            await workers.drop(solving)
+            await workers.drop(running)
         return saved[0]
+
+
+def worker_searcher(key: str) -> tuple[Searcher, dict]:
+    """This worker thread's :class:`Searcher` of the run ``key`` (built on its
+    first task of the run), and its memo of symmetry groups."""
+    from . import workers
+
+    def build(spec: Spec) -> Searcher:
+        return Searcher(spec.game, exact_below=spec.exact_below, rules=spec.rules,
+                        max_guesses=spec.max_guesses, finalists=spec.finalists,
+                        stop=threading.Event(), tally=Tally())
+
+    return workers.on_this_thread(key, build, lambda home, first: home if first else home.sibling())
 
 
 def exact_task(key: str, S: np.ndarray, level: int, history: tuple[int, ...], played: int,
@@ -832,12 +931,28 @@ def exact_task(key: str, S: np.ndarray, level: int, history: tuple[int, ...], pl
     from . import workers
 
     started = time.thread_time()
-    exact, groups = workers.on_this_thread(
-        key, lambda spec: Exact(spec.game, spec.max_guesses, threading.Event()),
-        lambda home, first: home if first else Exact(home.game, home.max_guesses,
-                                                     threading.Event()))
+    search, groups = worker_searcher(key)
     sym = workers.history_group(key, groups, history)
     try:
-        return exact.solve(S, level, sym, played, limit)
+        return search.exact.solve(S, level, sym, played, limit)
+    finally:
+        workers.SPENT[0] += time.thread_time() - started
+
+
+def research_task(key: str, S: np.ndarray, level: int, history: tuple[int, ...], played: int,
+                  limit: int, skip: int, width: int
+                  ) -> tuple[tuple[Node, int, int] | None, list[bytes]]:
+    """Run on a worker: :meth:`Searcher.research` of the secrets ``S`` after the
+    guesses ``history`` (``played``: their colours) under ``limit``, and the
+    subtrees it solved exactly (:func:`set_key`: the exact pass need not)."""
+    from . import workers
+
+    started = time.thread_time()
+    search, groups = worker_searcher(key)
+    sym = workers.history_group(key, groups, history)
+    known = set(search.done)
+    try:
+        found = search.research(S, level, sym, played, limit, skip, width)
+        return found, [k for k in search.done if k not in known]
     finally:
         workers.SPENT[0] += time.thread_time() - started

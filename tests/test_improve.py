@@ -154,9 +154,9 @@ def test_a_zero_width_leaves_its_level_alone(monkeypatch) -> None:
     searched: list[int] = []
     research = Improver.research
 
-    def spy(self, index, i, width, exact=True):
-        searched.append(int(index.level[i]))
-        return research(self, index, i, width, exact)
+    def spy(self, S, level, sym, played, limit, skip, width, exact=True):
+        searched.append(int(level))
+        return research(self, S, level, sym, played, limit, skip, width, exact)
 
     monkeypatch.setattr(Improver, "research", spy)
     better = improve(strategy, game, exact_below=3, widths="0,2")

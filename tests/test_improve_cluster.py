@@ -1,11 +1,13 @@
-"""`improve` on a Dask cluster: the exact pass's subtrees solved by tasks on a
-2-worker ``LocalCluster`` give what the in-process run gives (each subtree's
-optimum is its own, whoever solves it); a checkpoint is shared; the command
-line takes --workers."""
+"""`improve` on a Dask cluster: the exact pass's subtrees and the lookahead
+pass's large nodes searched by tasks on a 2-worker ``LocalCluster`` give what
+the in-process run gives (each node's search is its own, whoever runs it), also
+with a worker killed mid-run; a checkpoint is shared; the command line takes
+--workers."""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 
@@ -14,7 +16,7 @@ import pytest
 from strategytree.builders import build_greedy
 from strategytree.game import distinct, mastermind
 from strategytree.improve import improve
-from strategytree.notation import dump, loads
+from strategytree.notation import dump, dumps, loads
 from strategytree.verify import verify
 
 pytest.importorskip("distributed")
@@ -30,6 +32,37 @@ def test_the_exact_pass_on_workers_as_in_process(client, game, exact_below) -> N
     assert (verify(there, game).total, verify(there, game).max_guesses) == \
         (verify(here, game).total, verify(here, game).max_guesses)
     assert verify(there, game).total < verify(greedy, game).total
+
+
+@pytest.mark.parametrize("widths, finalists", [((0, 3), (0, 2)), ((0, 2, 2), ())])
+def test_the_lookahead_pass_on_workers_as_in_process(client, widths, finalists) -> None:
+    game = mastermind(4, 6)
+    greedy = build_greedy(game, rule="minimax")
+    exact = improve(greedy, game, exact_below=40, widths=())
+    here = improve(greedy, game, exact_below=40, widths=widths, finalists=finalists)
+    there = improve(greedy, game, exact_below=40, widths=widths, finalists=finalists,
+                    client=client)
+    assert dumps(there) == dumps(here)
+    assert verify(here, game).total < verify(exact, game).total  # the lookahead found something
+
+
+def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
+    """A worker process dies after the first tasks: Dask starts another and
+    reruns its tasks, and the strategy is the same."""
+    game, settings = mastermind(4, 6), dict(exact_below=40, widths=(0, 3), finalists=(0, 2))
+    greedy = build_greedy(game, rule="minimax")
+    here = improve(greedy, game, **settings)
+    pids = sorted(client.run(os.getpid).values())
+    killed = []
+
+    def progress(seen) -> None:
+        if not killed and "tasks" in seen.detail and int(seen.detail.split("tasks ")[1].split()[0]) >= 2:
+            killed.append(pids[0])
+            os.kill(pids[0], signal.SIGKILL)
+
+    assert dumps(improve(greedy, game, client=client, progress=progress, **settings)) == dumps(here)
+    assert killed
+    client.wait_for_workers(2, timeout=60)
 
 
 def test_with_the_other_passes_and_a_checkpoint(client, tmp_path) -> None:

@@ -97,12 +97,9 @@ class Spec:
     """names the search (the game's codes, the limits): the key of the workers' caches"""
 
     @classmethod
-    def of(cls, game: Game, max_guesses: int | None, symmetry: bool, mode: int,
-           kind: str = "") -> Spec:
-        """The spec of a search of ``game`` (a copy without its memos: it travels).
-        ``kind`` names a run whose workers build other tables from the spec (e.g.
-        ``"improve"``, :class:`strategytree.improve.ExactOnCluster`): a key of its own."""
-        key = game.run_key(max_guesses, symmetry, mode, *((kind,) if kind else ()))
+    def of(cls, game: Game, max_guesses: int | None, symmetry: bool, mode: int) -> Spec:
+        """The spec of a search of ``game`` (a copy without its memos: it travels)."""
+        key = game.run_key(max_guesses, symmetry, mode)
         return cls(replace(game), max_guesses, bool(symmetry), int(mode), key)
 
 
