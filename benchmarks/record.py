@@ -4,8 +4,8 @@
         --also parts,expected,minimax --finalists 1,3,5 --complete 3 --complete-above 150 \\
         --max-guesses 7 --exact-below 400 --workers 2 \\
         --checkpoint mm58.ckpt -o lookahead.txt
-    strategytree improve lookahead.txt -p 5 -c 8 --exact-below 700 --widths 0,0,200 \\
-        --finalists 0,0,30 --max-guesses 7 --workers 2 -o mm58.txt
+    strategytree improve lookahead.txt -p 5 -c 8 --exact-below 700 --widths 0,30,200 \\
+        --finalists 0,1,30 --max-guesses 7 --workers 2 -o mm58.txt
 
 This script runs them (each as a fresh process, warm numba cache), prints
 each one's wall time, CPU time (the driver's and its workers') and peak RSS,
@@ -32,8 +32,9 @@ RECORD = ["--widths", "12,12,12", "--also", "parts,expected,minimax",
           "--exact-below", "400", "--workers", "2"]
 #: the second step of the record: the sets of up to 700 secrets solved exactly, under their
 #: totals; the third guesses of the larger sets searched again (200 candidates a rule, the 30
-#: whose greedy completions rank first completed exactly)
-IMPROVE = ["--exact-below", "700", "--widths", "0,0,200", "--finalists", "0,0,30",
+#: whose greedy completions rank first completed exactly), then the second guesses (30 a
+#: rule, the first by that ranking completed exactly)
+IMPROVE = ["--exact-below", "700", "--widths", "0,30,200", "--finalists", "0,1,30",
            "--max-guesses", "7", "--workers", "2"]
 
 if {"-h", "--help"} & set(sys.argv[1:]):
