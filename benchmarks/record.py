@@ -1,11 +1,6 @@
-"""The record MM(5,8) strategy: the two commands that make examples/mm58.txt.
-
-    strategytree generate -p 5 -c 8 --method lookahead --widths 12,12,12 \\
-        --also parts,expected,minimax --finalists 1,3,5 --complete 3 --complete-above 150 \\
-        --max-guesses 7 --exact-below 400 --workers 2 \\
-        --checkpoint mm58.ckpt -o lookahead.txt
-    strategytree improve lookahead.txt -p 5 -c 8 --exact-below 700 --widths 0,30,200 \\
-        --finalists 0,1,30 --max-guesses 7 --workers 2 -o mm58.txt
+"""The record MM(5,8) strategy: the two commands that make examples/mm58.txt
+(those of the README's record section; ``--help`` prints them as this script
+runs them, from ``RECORD`` and ``IMPROVE`` below).
 
 This script runs them (each as a fresh process, warm numba cache), prints
 each one's wall time, CPU time (the driver's and its workers') and peak RSS,
@@ -37,8 +32,23 @@ RECORD = ["--widths", "12,12,12", "--also", "parts,expected,minimax",
 IMPROVE = ["--exact-below", "700", "--widths", "0,30,200", "--finalists", "0,1,30",
            "--max-guesses", "7", "--workers", "2"]
 
+
+
+def lookahead(options: list[str]) -> list[str]:
+    """The first step's command (without ``-o``)."""
+    return ["generate", "-p", "5", "-c", "8", "--method", "lookahead", *options]
+
+
+def improved(made: str) -> list[str]:
+    """The second step's command on the file ``made`` (without ``-o``)."""
+    return ["improve", made, "-p", "5", "-c", "8", *IMPROVE]
+
+
 if {"-h", "--help"} & set(sys.argv[1:]):
     print(__doc__)
+    print("The record's commands:")
+    print("    strategytree", *lookahead(RECORD), "-o lookahead.txt")
+    print("    strategytree", *improved("lookahead.txt"), "-o mm58.txt")
     sys.exit(0)
 arguments = sys.argv[1:]
 save = None
@@ -61,12 +71,10 @@ def step(name: str, args: list[str], out: Path) -> st.Report:
 
 with tempfile.TemporaryDirectory() as folder:
     made = Path(folder) / "lookahead.txt"
-    report = step(f"lookahead {' '.join(options)}",
-                  ["generate", "-p", "5", "-c", "8", "--method", "lookahead", *options], made)
+    report = step(f"lookahead {' '.join(options)}", lookahead(options), made)
     if options == RECORD:
         better = Path(folder) / "mm58.txt"
-        report = step(f"then improve {' '.join(IMPROVE)}",
-                      ["improve", str(made), "-p", "5", "-c", "8", *IMPROVE], better)
+        report = step(f"then improve {' '.join(IMPROVE)}", improved(str(made)), better)
         made = better
     same = made.read_text() == (ROOT / "examples" / "mm58.txt").read_text()
     if save is not None:

@@ -1574,38 +1574,46 @@ def main() -> None:
     os._exit(code)
 
 
+ImproveInput = Annotated[Path, typer.Argument(help="A valid strategy file (in any format read, see --from).")]
+ImproveOutput = Annotated[Path, typer.Option("--output", "-o", help="Where to write the better strategy.")]
+ImproveExactBelow = Annotated[
+    int,
+    typer.Option("--exact-below", "-n", min=0,
+                 help="Solve every subtree of at most this many secrets exactly."),
+]
+ImproveWidths = Annotated[
+    str,
+    typer.Option("--widths", "-w",
+                 help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none; 0,0,12: the third level and below only)."),
+]
+ImproveFinalists = Annotated[
+    str,
+    typer.Option("--finalists",
+                 help="Larger subtrees: at each level, complete only this many candidates, the best by their greedy completions (e.g. 0,0,30; 0: all)."),
+]
+Budget = Annotated[
+    Optional[str],
+    typer.Option("--budget", help="Stop with the best so far after this long: 90s, 30m, 2h."),
+]
+ImproveMaxGuesses = Annotated[
+    Optional[int],
+    typer.Option("--max-guesses", "-k", min=1, help="Subtrees found keep every secret within K guesses."),
+]
+ImproveCheckpoint = Annotated[
+    Optional[Path], typer.Option("--checkpoint", help="Keep the run here and resume from it.")
+]
+
+
 @app.command("improve")
 def improve_command(
-    file: Annotated[Path, typer.Argument(help="A valid strategy file (in any format read, see --from).")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="Where to write the better strategy.")],
-    exact_below: Annotated[
-        int,
-        typer.Option("--exact-below", "-n", min=0,
-                     help="Solve every subtree of at most this many secrets exactly."),
-    ] = 200,
-    widths: Annotated[
-        str,
-        typer.Option("--widths", "-w",
-                     help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none; 0,0,12: the third level and below only)."),
-    ] = "4,3,2",
-    finalists: Annotated[
-        str,
-        typer.Option("--finalists",
-                     help="Larger subtrees: at each level, complete only this many candidates, the best by their greedy completions (e.g. 0,0,30; 0: all)."),
-    ] = "",
-    budget: Annotated[
-        Optional[str],
-        typer.Option("--budget", help="Stop with the best so far after this long: 90s, 30m, 2h."),
-    ] = None,
-    max_guesses: Annotated[
-        Optional[int],
-        typer.Option("--max-guesses", "-k", min=1,
-                     help="Subtrees found keep every secret within K guesses."),
-    ] = None,
-    checkpoint: Annotated[
-        Optional[Path],
-        typer.Option("--checkpoint", help="Keep the run here and resume from it."),
-    ] = None,
+    file: ImproveInput,
+    output: ImproveOutput,
+    exact_below: ImproveExactBelow = 200,
+    widths: ImproveWidths = "4,3,2",
+    finalists: ImproveFinalists = "",
+    budget: Budget = None,
+    max_guesses: ImproveMaxGuesses = None,
+    checkpoint: ImproveCheckpoint = None,
     pegs: Pegs = None,
     colors: Colors = None,
     distinct: Distinct = False,
@@ -1626,9 +1634,9 @@ def improve_command(
     completions rank best).  The best so far is written to -o (atomically) as
     it improves and when the --budget ends or the run is stopped (Ctrl-C,
     SIGTERM, SIGHUP: exit 130, 143, 129); with --checkpoint, a later run resumes.
-    With --workers or --scheduler, the subtrees solved exactly are solved side by
-    side on a Dask cluster.  An invalid input is refused with the verifier's
-    report (exit 1).
+    With --workers or --scheduler, the subtrees a pass searches (disjoint) are
+    searched side by side on a Dask cluster.  An invalid input is refused with
+    the verifier's report (exit 1).
     """
     from .improve import ImproveError, improve, parse_budget
     from .notation import dump
@@ -1648,8 +1656,7 @@ def improve_command(
         with _cluster(workers, scheduler) as client, _progress("improving", game) as show:
             best = improve(
                 strategy, game, exact_below=exact_below, widths=widths, finalists=finalists,
-                budget_seconds=seconds,
-                max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
+                budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
                 on_better=lambda better: dump(better, output, force=True), client=client,
             )
         took = time.perf_counter() - started
