@@ -1584,12 +1584,12 @@ ImproveExactBelow = Annotated[
 ImproveWidths = Annotated[
     str,
     typer.Option("--widths", "-w",
-                 help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none; 0,0,12: the third level and below only)."),
+                 help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none; 0,0,12: the third level and below only; all: every guess, one per class of equivalent guesses)."),
 ]
 ImproveFinalists = Annotated[
     str,
     typer.Option("--finalists",
-                 help="Larger subtrees: at each level, complete only this many candidates, the best by their greedy completions (e.g. 0,0,30; 0: all)."),
+                 help="Larger subtrees: at each level, complete only this many candidates, the best by their greedy completions (e.g. 0,0,30; 0: all, in the rules' order; all: all, in that ranking's order)."),
 ]
 Budget = Annotated[
     Optional[str],

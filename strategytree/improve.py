@@ -231,13 +231,17 @@ def copy_tree(root: Node) -> Node:
     return top
 
 
+ALL = 1 << 40
+"""a level's count that takes every candidate (``all`` in the text of widths and finalists)"""
+
+
 def per_level(counts: Sequence[int] | str, argument: str) -> tuple[int, ...]:
     """Counts given level by level (``4,3,2`` as text, or numbers), each at least 0;
-    none, or all 0: the empty tuple."""
+    ``all`` in the text: every candidate (:data:`ALL`); none, or all 0: the empty tuple."""
     from .lookahead import parse_widths
 
     if isinstance(counts, str):
-        counts = parse_widths(counts, argument=argument, least=0)
+        counts = parse_widths(counts, argument=argument, least=0, every=ALL)
     counts = tuple(int(k) for k in counts)
     if any(k < 0 for k in counts):
         raise ArgumentError(f"{{{argument}}}: every count must be at least 0", **{argument: counts})
@@ -329,7 +333,7 @@ class Searcher:
         """The nodes with at most ``exact_below`` secrets whose parent has more, largest first."""
         tops = [
             i for i in range(len(index.node))
-            if 2 < len(index.sets[i]) <= self.exact_below
+            if len(index.sets[i]) <= self.exact_below
             and (index.parent[i] < 0 or len(index.sets[index.parent[i]]) > self.exact_below)
         ]
         return sorted(tops, key=lambda i: -len(index.sets[i]))
@@ -431,10 +435,11 @@ class Searcher:
                   exact: bool) -> list[int]:
         """The guesses :meth:`research` tries at a node of ``level``: the rules'
         :meth:`candidates`; when completed exactly and ``finalists`` names a count
-        for the level, only that many, the first :meth:`ranked`."""
+        for the level, the first that many :meth:`ranked` (all of them ranked when
+        that is every one: the best first, the bound prunes the rest sooner)."""
         candidates = self.candidates(S, sym, width, skip)
         many = at_level(self.finalists, level) if exact else 0
-        if 0 < many < len(candidates):
+        if many > 0 and len(candidates) > 1:
             candidates = self.ranked(S, sym, candidates)[:many]
         return candidates
 

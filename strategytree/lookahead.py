@@ -73,9 +73,10 @@ from .words import plural
 __all__ = ["build_lookahead", "parse_widths"]
 
 
-def parse_widths(text: str, *, argument: str = "widths", least: int = 1) -> tuple[int, ...]:
-    """Widths written as text, ``8,8,4``, as numbers (each at least ``least``);
-    an error names the text as ``argument``.
+def parse_widths(text: str, *, argument: str = "widths", least: int = 1,
+                 every: int | None = None) -> tuple[int, ...]:
+    """Widths written as text, ``8,8,4``, as numbers (each at least ``least``;
+    with ``every``, ``all`` stands for it); an error names the text as ``argument``.
 
     >>> parse_widths("8, 8,4")
     (8, 8, 4)
@@ -85,9 +86,11 @@ def parse_widths(text: str, *, argument: str = "widths", least: int = 1) -> tupl
     if text.strip() and not all(w.strip() for w in items):
         raise ArgumentError(f"{{{argument}}}: a width is missing between two commas", **named)
     try:
-        widths = tuple(int(w) for w in items if w.strip())
+        widths = tuple(every if every is not None and w.strip() == "all" else int(w)
+                       for w in items if w.strip())
     except ValueError:
-        raise ArgumentError(f"{{{argument}}}: expected numbers such as 8,8,4", **named) from None
+        such = "numbers" if every is None else "numbers or all"
+        raise ArgumentError(f"{{{argument}}}: expected {such} such as 8,8,4", **named) from None
     if any(w < least for w in widths):
         raise ArgumentError(f"{{{argument}}}: every width must be at least {least}", **named)
     return widths

@@ -13,7 +13,7 @@ from hypothesis import strategies as hs
 from strategytree.builders import GreedyChooser, build_greedy
 from strategytree.errors import ArgumentError
 from strategytree.game import Game, black_only, distinct, mastermind
-from strategytree.improve import ImproveError, Improver, improve, parse_budget
+from strategytree.improve import ALL, ImproveError, Improver, improve, parse_budget, per_level
 from strategytree.literature import published
 from strategytree.notation import dumps, loads
 from strategytree.search import build_optimal
@@ -82,12 +82,54 @@ def test_improve_never_returns_a_worse_strategy(name, seed, share, exact_below, 
     assert dumps(strategy) == text  # the input is left as it was
 
 
+def small_subtrees(game: Game, node: Node, S: np.ndarray, most: int) -> list[tuple[int, int]]:
+    """(secrets, total) of each subtree of at most ``most`` secrets whose parent has more."""
+    code = {game.reply(r): r for r in range(game.n_replies)}
+
+    def total(node: Node, S: np.ndarray) -> int:
+        replies = game.pair_replies(np.full(len(S), guess(node)), S)
+        return len(S) + sum(total(child, S[replies == code[reply]]) for reply, child in node.branches)
+
+    def guess(node: Node) -> int:
+        return int(game.guess_index(game.parse_code(node.guess)[None])[0])
+
+    if len(S) <= most:
+        return [(len(S), total(node, S))]
+    replies = game.pair_replies(np.full(len(S), guess(node)), S)
+    return [found for reply, child in node.branches
+            for found in small_subtrees(game, child, S[replies == code[reply]], most)]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_smallest_subtrees_are_solved_too(name: str) -> None:
+    # one or two secrets: a wasted guess there is found like any other
+    game = GAMES[name]
+    strategy = random_tree(game, 11, 0.0)
+    everything = np.arange(len(game.secrets))
+    before = small_subtrees(game, strategy.root, everything, 2)
+    assert any(total > 2 * size - 1 for size, total in before)  # the random tree wastes guesses
+    after = small_subtrees(game, improve(strategy, game, exact_below=2, widths="").root, everything, 2)
+    assert sorted(size for size, _ in after) == sorted(size for size, _ in before)
+    assert all(total == 2 * size - 1 for size, total in after)  # a secret first, then the other
+
+
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_exact_below_the_whole_game_gives_the_optimum(name: str) -> None:
     game = GAMES[name]
     optimum = verify(build_optimal(game), game).total
     strategy = random_tree(game, 7, 0.5)
     assert score(improve(strategy, game, exact_below=len(game.secrets), widths=""), game)[0] == optimum
+
+
+@pytest.mark.parametrize("name", ["MM(3,4)", "black-only(3,3)", "distinct(3,5)"])
+def test_every_guess_over_exact_parts_gives_the_optimum(name: str) -> None:
+    # the root alone is searched again (its parts are small enough to solve exactly): with
+    # every class of guess tried there, the best of them is the game's optimum
+    game = GAMES[name]
+    optimum = verify(build_optimal(game), game).total
+    strategy = random_tree(game, 5, 0.0)
+    found = improve(strategy, game, exact_below=len(game.secrets) - 1, widths="all,0", finalists="all")
+    assert score(found, game)[0] == optimum
 
 
 def test_max_guesses_is_kept() -> None:
@@ -167,6 +209,9 @@ def test_a_zero_width_leaves_its_level_alone(monkeypatch) -> None:
     assert not searched
     with pytest.raises(ArgumentError, match="at least 0"):
         improve(strategy, game, widths="2,-1")
+    assert per_level("0, all,3", "widths") == (0, ALL, 3)
+    with pytest.raises(ArgumentError, match="numbers or all"):
+        per_level("0,every", "widths")
 
 
 def greedy_total(chooser: GreedyChooser, S: np.ndarray, sym: Symmetry) -> int:
