@@ -89,8 +89,8 @@ def parse_widths(text: str, *, argument: str = "widths", least: int = 1,
         widths = tuple(every if every is not None and w.strip() == "all" else int(w)
                        for w in items if w.strip())
     except ValueError:
-        such = "numbers" if every is None else "numbers or all"
-        raise ArgumentError(f"{{{argument}}}: expected {such} such as 8,8,4", **named) from None
+        other = "" if every is None else ", or all"
+        raise ArgumentError(f"{{{argument}}}: expected numbers such as 8,8,4{other}", **named) from None
     if any(w < least for w in widths):
         raise ArgumentError(f"{{{argument}}}: every width must be at least {least}", **named)
     return widths

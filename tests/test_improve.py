@@ -210,7 +210,7 @@ def test_a_zero_width_leaves_its_level_alone(monkeypatch) -> None:
     with pytest.raises(ArgumentError, match="at least 0"):
         improve(strategy, game, widths="2,-1")
     assert per_level("0, all,3", "widths") == (0, ALL, 3)
-    with pytest.raises(ArgumentError, match="numbers or all"):
+    with pytest.raises(ArgumentError, match="8,8,4, or all"):
         per_level("0,every", "widths")
 
 
