@@ -36,7 +36,7 @@ searcher = Searcher(game, exact_below=EXACT_BELOW, rules=RULES, max_guesses=7,
                     finalists=(0, ALL), stop=threading.Event(), tally=Tally())
 record = st.load(ROOT / "examples" / "mm58.txt")
 index = searcher.index_of(record.root, np.arange(len(game.secrets)), 0, Symmetry.of(game), 0)
-second = {index.where(i).split()[-1]: i for i in index.kids[0]}
+second = {str(game.reply(index.reply[i])): i for i in index.kids[0]}
 asked = sys.argv[1:] or [
     reply for reply, i in second.items()
     if len(index.sets[i]) > EXACT_BELOW
