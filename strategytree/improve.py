@@ -399,37 +399,47 @@ class Searcher:
         candidate of the rules other than ``skip`` (the guess in place), its parts
         completed (:meth:`complete`, greedily only unless ``exact``), as (subtree,
         total, worst case); None if none is below."""
-        game = self.game
         best = None
         for g in self.shortlist(S, sym, level, width, skip, exact):
-            self.check()
-            parts = split(game, S, g)
-            if any(len(part) == len(S) for _, part in parts):
-                continue
-            parts.sort(key=lambda item: -len(item[1]))
-            bound = len(S) + sum(int(self.lbt[len(part)]) for _, part in parts)
-            if bound >= limit:
-                continue
-            child_sym = sym.after(game.guesses[g])
-            child_played = played | int(self.exact.masks[g])
-            branches, depth = [], 1
-            for code, part in parts:
-                least = int(self.lbt[len(part)])
-                done = self.complete(part, level + 1, child_sym, child_played,
-                                     limit - (bound - least), exact)
-                if done is None:
-                    break
-                node, cost, part_depth = done
-                bound += cost - least
-                depth = max(depth, part_depth + 1)
-                branches.append((code, node))
-            else:
-                if bound < limit and self.fits(level, depth):
-                    branches.sort(key=lambda item: -item[0])
-                    node = Node(game.code_text(game.guesses[g]),
-                                tuple((game.reply(code), child) for code, child in branches))
-                    best, limit = (node, bound, depth), bound
+            found = self.with_guess(S, level, sym, played, g, limit, exact)
+            if found is not None:
+                best, limit = found, found[1]
         return best
+
+    def with_guess(self, S: np.ndarray, level: int, sym: Symmetry, played: int, g: int,
+                   limit: int, exact: bool = True) -> tuple[Node, int, int] | None:
+        """The guess ``g`` at that node, its parts completed (:meth:`complete`, the
+        largest first, each under what the others' lower bounds leave of ``limit``),
+        as (subtree, total, worst case) if its total is below ``limit`` (and it keeps
+        within the guesses allowed); else None, as soon as that is certain."""
+        self.check()
+        game = self.game
+        parts = split(game, S, g)
+        if any(len(part) == len(S) for _, part in parts):
+            return None
+        parts.sort(key=lambda item: -len(item[1]))
+        bound = len(S) + sum(int(self.lbt[len(part)]) for _, part in parts)
+        if bound >= limit:
+            return None
+        child_sym = sym.after(game.guesses[g])
+        child_played = played | int(self.exact.masks[g])
+        branches, depth = [], 1
+        for code, part in parts:
+            least = int(self.lbt[len(part)])
+            done = self.complete(part, level + 1, child_sym, child_played,
+                                 limit - (bound - least), exact)
+            if done is None:
+                return None
+            node, cost, part_depth = done
+            bound += cost - least
+            depth = max(depth, part_depth + 1)
+            branches.append((code, node))
+        if bound >= limit or not self.fits(level, depth):
+            return None
+        branches.sort(key=lambda item: -item[0])
+        node = Node(game.code_text(game.guesses[g]),
+                    tuple((game.reply(code), child) for code, child in branches))
+        return node, bound, depth
 
     def shortlist(self, S: np.ndarray, sym: Symmetry, level: int, width: int, skip: int,
                   exact: bool) -> list[int]:
@@ -444,21 +454,26 @@ class Searcher:
         return candidates
 
     def ranked(self, S: np.ndarray, sym: Symmetry, candidates: list[int]) -> list[int]:
-        """``candidates`` by the total of their parts' greedy subtrees (the
-        cheapest of the completing rules'), least first (ties: in the order
-        given); a guess that does not split ``S`` is left out."""
+        """``candidates`` by their :meth:`greedy_footing`, least first (ties: in the
+        order given); a guess that does not split ``S`` is left out."""
         scored = []
         for at, g in enumerate(candidates):
             self.check()
-            parts = split(self.game, S, g)
-            if any(len(part) == len(S) for _, part in parts):
-                continue
-            after = sym.after(self.game.guesses[g])
-            total = len(S) + sum(len(part) if len(part) == 1 else
-                                 best_grown(self.completers, part, after).total
-                                 for _, part in parts)
-            scored.append((total, at, g))
+            total = self.greedy_footing(S, sym, g)
+            if total is not None:
+                scored.append((total, at, g))
         return [g for _, _, g in sorted(scored)]
+
+    def greedy_footing(self, S: np.ndarray, sym: Symmetry, g: int) -> int | None:
+        """The total of the guess ``g`` for ``S`` with its parts' greedy subtrees (the
+        cheapest of the completing rules'); None if ``g`` does not split ``S``."""
+        parts = split(self.game, S, g)
+        if any(len(part) == len(S) for _, part in parts):
+            return None
+        after = sym.after(self.game.guesses[g])
+        return len(S) + sum(len(part) if len(part) == 1 else
+                            best_grown(self.completers, part, after).total
+                            for _, part in parts)
 
     def complete(self, S: np.ndarray, level: int, sym: Symmetry, played: int,
                  limit: int, exact: bool = True) -> tuple[Node, int, int] | None:

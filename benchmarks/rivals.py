@@ -1,0 +1,123 @@
+"""Can a guess of examples/mm58.txt be bettered?  Its rivals, one by one.
+
+A node of the record is named by the replies that lead to it: ``21`` is the
+second guess, after AABBC 21; ``01/11`` the third, after AABBC 01 and the reply
+11 to the second guess.  The rivals of the guess in place (at the second level
+every class of guess under the history's symmetry group, colours no secret has
+merged; deeper, the 200 best guesses of each rule, as ``improve --widths
+0,30,200`` takes them; ``--width`` sets either) are ranked by the totals of
+their parts' greedy subtrees, as ``improve --finalists`` ranks them, and those
+of ``--ranks`` are completed as ``improve`` completes them: parts of up to 700
+secrets solved exactly, larger ones greedily with their small sets solved
+exactly, under the total in place plus ``--margin``; those under it are
+printed with their totals (with ``--ranks``, the others too, as ``>= limit``).
+Where every rival is completed and none has a part above 700 (those completed
+greedily are no proof), "none better" proves the guess in place optimal for
+the node, within 7 guesses as the record.
+
+    python benchmarks/rivals.py                  # the second-level nodes whose guess in place has small parts only
+    python benchmarks/rivals.py 21 03            # these nodes, every rival
+    python benchmarks/rivals.py 10 --ranks 5:26 --margin 30
+    python benchmarks/rivals.py 01/11 --ranks 0:150 --margin 3
+    python benchmarks/rivals.py 01 --ranks 0:0 --show 25     # the ranking only
+
+Prints, per node: its secrets, the guess in place, its total and its rank, the
+first ``--show`` of the ranking (greedy totals against the guess in place's),
+the rivals completed (one core), and the best found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import threading
+import time
+
+import numpy as np
+
+import strategytree as st
+from strategytree.improve import ALL, RULES, Searcher, Tally, split
+from strategytree.symmetry import Symmetry
+
+from _common import ROOT
+
+EXACT_BELOW = 700
+parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+parser.add_argument("nodes", nargs="*", help="nodes by their replies, e.g. 21 or 01/11")
+parser.add_argument("--width", default="", help="rivals per rule, or all "
+                    "[default: all at the second level, 200 below]")
+parser.add_argument("--ranks", default=":", help="the ranks completed, FIRST:LAST "
+                    "(Python slice; default every one)")
+parser.add_argument("--margin", type=int, default=0,
+                    help="completed under the total in place plus this [default: 0, only better]")
+parser.add_argument("--show", type=int, default=0, help="print the first N of the ranking")
+options = parser.parse_args()
+first, _, last = options.ranks.partition(":")
+chosen = slice(int(first) if first else None, int(last) if last else None)
+each = options.ranks != ":"  # every rival printed, else those under the limit only
+
+game = st.mastermind(5, 8)
+searcher = Searcher(game, exact_below=EXACT_BELOW, rules=RULES, max_guesses=7,
+                    finalists=(0, 0), stop=threading.Event(), tally=Tally())
+record = st.load(ROOT / "examples" / "mm58.txt")
+index = searcher.index_of(record.root, np.arange(len(game.secrets)), 0, Symmetry.of(game), 0)
+
+
+def node_at(path: str) -> int:
+    """The index of the node reached by the replies of ``path`` (``01/11``)."""
+    i = 0
+    for reply in path.split("/"):
+        kids = {str(game.reply(index.reply[k])): k for k in index.kids[i]}
+        if reply not in kids:
+            raise SystemExit(f"rivals.py: no node {path!r} in the record (no reply {reply} "
+                             f"after {index.where(i)}; expected one of {', '.join(kids)})")
+        i = kids[reply]
+    return i
+
+
+def name(g: int) -> str:
+    return game.code_text(game.guesses[g])
+
+
+second = {str(game.reply(index.reply[i])): i for i in index.kids[0]}
+asked = options.nodes or [
+    reply for reply, i in second.items()
+    if len(index.sets[i]) > EXACT_BELOW
+    and all(len(index.sets[k]) <= EXACT_BELOW for k in index.kids[i])
+]
+for path in asked:
+    i = node_at(path)
+    level = path.count("/") + 1
+    S, total, in_place = index.sets[i], int(index.total[i]), int(index.guess[i])
+    sym, played = index.symmetry(i)
+    started = time.perf_counter()
+    width = options.width or ("all" if level == 1 else "200")
+    rivals = searcher.ranked(S, sym, searcher.candidates(S, sym, ALL if width == "all" else
+                                                         int(width), -1))
+    rank = rivals.index(in_place) if in_place in rivals else None
+    footing = searcher.greedy_footing(S, sym, in_place)
+    print(f"{index.where(i)} ({len(S):,} secrets): {name(in_place)} in place, total {total:,}; "
+          f"{len(rivals)} guesses ranked, the guess in place {rank} "
+          f"(greedy {footing:,}), {time.perf_counter() - started:.0f} s", flush=True)
+    for r, g in enumerate(rivals[: options.show]):
+        greedy = searcher.greedy_footing(S, sym, g)
+        print(f"  rank {r} {name(g)}: greedy {greedy:,} ({greedy - footing:+d})", flush=True)
+    limit, best, large, tried = total + options.margin, total, 0, 0
+    for r, g in list(enumerate(rivals))[chosen]:
+        if g == in_place:
+            continue
+        began = time.perf_counter()
+        above = sum(len(part) > EXACT_BELOW for _, part in split(game, S, g))
+        found = searcher.with_guess(S, level, sym, played, g, limit)
+        tried, large = tried + 1, large + (above > 0)
+        if found is not None:
+            best = min(best, found[1])
+        if found is None and not each:
+            continue
+        print(f"  rank {r} {name(g)}: "
+              + (f">= {limit:,}" if found is None else f"{found[1]:,} ({found[1] - total:+d})")
+              + (f", {above} parts above {EXACT_BELOW}" if above else "")
+              + f", {time.perf_counter() - began:.0f} s", flush=True)
+    if tried:
+        print(f"  {tried} rivals completed ({large} with a part above {EXACT_BELOW}), "
+              f"best {best:,}{' BETTER' if best < total else ' (none better)'}, "
+              f"{(time.perf_counter() - started) / 60:.1f} min", flush=True)
