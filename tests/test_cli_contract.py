@@ -8,6 +8,7 @@ file; counts agree with their nouns."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -174,8 +175,11 @@ def test_the_same_options_where_they_apply_are_accepted(tmp_path, monkeypatch, c
 def test_completion_is_on(console_script, tmp_path) -> None:
     shown = subprocess.run([*console_script, "--help"], capture_output=True, text=True, timeout=120)
     assert "--install-completion" in shown.stdout and "--show-completion" in shown.stdout
+    # the shell named, not detected from the parent process (which need not be a shell):
+    # typer's own switch for that
+    named = dict(os.environ, _TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION="1")
     script = subprocess.run([*console_script, "--show-completion", "bash"], capture_output=True,
-                            text=True, timeout=120)
+                            text=True, timeout=120, env=named)
     assert script.returncode == 0 and "_strategytree_completion" in script.stdout
     completed = subprocess.run(
         console_script, capture_output=True, text=True, timeout=120,
