@@ -41,19 +41,34 @@ from strategytree.symmetry import Symmetry
 from _common import ROOT
 
 EXACT_BELOW = 700
+
+
+def ranks(text: str) -> slice:
+    """``FIRST:LAST`` (either may be left out), as a slice of the ranking."""
+    first, colon, last = text.partition(":")
+    if not colon or not (first + last).isdigit() and (first or last):
+        raise argparse.ArgumentTypeError(f"expected FIRST:LAST (e.g. 30:150), got {text!r}")
+    return slice(int(first) if first else None, int(last) if last else None)
+
+
+def width(text: str) -> int:
+    """A count of rivals a rule, or ``all``."""
+    if text != "all" and not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a count or all, got {text!r}")
+    return ALL if text == "all" else int(text)
+
+
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 parser.add_argument("nodes", nargs="*", help="nodes by their replies, e.g. 21 or 01/11")
-parser.add_argument("--width", default="", help="rivals per rule, or all "
+parser.add_argument("--width", type=width, help="rivals per rule, or all "
                     "[default: all at the second level, 200 below]")
-parser.add_argument("--ranks", default=":", help="the ranks completed, FIRST:LAST "
-                    "(Python slice; default every one)")
+parser.add_argument("--ranks", type=ranks, default=slice(None),
+                    help="the ranks completed, FIRST:LAST [default: every one]")
 parser.add_argument("--margin", type=int, default=0,
                     help="completed under the total in place plus this [default: 0, only better]")
 parser.add_argument("--show", type=int, default=0, help="print the first N of the ranking")
 options = parser.parse_args()
-first, _, last = options.ranks.partition(":")
-chosen = slice(int(first) if first else None, int(last) if last else None)
-each = options.ranks != ":"  # every rival printed, else those under the limit only
+each = options.ranks != slice(None)  # every rival printed, else those under the limit only
 
 game = st.mastermind(5, 8)
 searcher = Searcher(game, exact_below=EXACT_BELOW, rules=RULES, max_guesses=7,
@@ -90,9 +105,8 @@ for path in asked:
     S, total, in_place = index.sets[i], int(index.total[i]), int(index.guess[i])
     sym, played = index.symmetry(i)
     started = time.perf_counter()
-    width = options.width or ("all" if level == 1 else "200")
-    rivals = searcher.ranked(S, sym, searcher.candidates(S, sym, ALL if width == "all" else
-                                                         int(width), -1))
+    per_rule = options.width if options.width is not None else ALL if level == 1 else 200
+    rivals = searcher.ranked(S, sym, searcher.candidates(S, sym, per_rule, -1))
     rank = rivals.index(in_place) if in_place in rivals else None
     footing = searcher.greedy_footing(S, sym, in_place)
     print(f"{index.where(i)} ({len(S):,} secrets): {name(in_place)} in place, total {total:,}; "
@@ -102,7 +116,7 @@ for path in asked:
         greedy = searcher.greedy_footing(S, sym, g)
         print(f"  rank {r} {name(g)}: greedy {greedy:,} ({greedy - footing:+d})", flush=True)
     limit, best, large, tried = total + options.margin, total, 0, 0
-    for r, g in list(enumerate(rivals))[chosen]:
+    for r, g in list(enumerate(rivals))[options.ranks]:
         if g == in_place:
             continue
         began = time.perf_counter()
