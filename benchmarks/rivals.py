@@ -46,7 +46,7 @@ EXACT_BELOW = 700
 def ranks(text: str) -> slice:
     """``FIRST:LAST`` (either may be left out), as a slice of the ranking."""
     first, colon, last = text.partition(":")
-    if not colon or not (first + last).isdigit() and (first or last):
+    if not colon or not all(end.isdigit() for end in (first, last) if end):
         raise argparse.ArgumentTypeError(f"expected FIRST:LAST (e.g. 30:150), got {text!r}")
     return slice(int(first) if first else None, int(last) if last else None)
 
@@ -93,9 +93,8 @@ def name(g: int) -> str:
     return game.code_text(game.guesses[g])
 
 
-second = {str(game.reply(index.reply[i])): i for i in index.kids[0]}
 asked = options.nodes or [
-    reply for reply, i in second.items()
+    str(game.reply(index.reply[i])) for i in index.kids[0]
     if len(index.sets[i]) > EXACT_BELOW
     and all(len(index.sets[k]) <= EXACT_BELOW for k in index.kids[i])
 ]
@@ -106,14 +105,14 @@ for path in asked:
     sym, played = index.symmetry(i)
     started = time.perf_counter()
     per_rule = options.width if options.width is not None else ALL if level == 1 else 200
-    rivals = searcher.ranked(S, sym, searcher.candidates(S, sym, per_rule, -1))
+    scored = searcher.scored(S, sym, searcher.candidates(S, sym, per_rule, -1))
+    rivals = [g for _, g in scored]
     rank = rivals.index(in_place) if in_place in rivals else None
-    footing = searcher.greedy_footing(S, sym, in_place)
+    footing = scored[rank][0] if rank is not None else searcher.greedy_footing(S, sym, in_place)
     print(f"{index.where(i)} ({len(S):,} secrets): {name(in_place)} in place, total {total:,}; "
           f"{len(rivals)} guesses ranked, the guess in place {rank} "
           f"(greedy {footing:,}), {time.perf_counter() - started:.0f} s", flush=True)
-    for r, g in enumerate(rivals[: options.show]):
-        greedy = searcher.greedy_footing(S, sym, g)
+    for r, (greedy, g) in enumerate(scored[: options.show]):
         print(f"  rank {r} {name(g)}: greedy {greedy:,} ({greedy - footing:+d})", flush=True)
     limit, best, large, tried = total + options.margin, total, 0, 0
     for r, g in list(enumerate(rivals))[options.ranks]:

@@ -456,13 +456,18 @@ class Searcher:
     def ranked(self, S: np.ndarray, sym: Symmetry, candidates: list[int]) -> list[int]:
         """``candidates`` by their :meth:`greedy_footing`, least first (ties: in the
         order given); a guess that does not split ``S`` is left out."""
+        return [g for _, g in self.scored(S, sym, candidates)]
+
+    def scored(self, S: np.ndarray, sym: Symmetry,
+               candidates: list[int]) -> list[tuple[int, int]]:
+        """(greedy footing, guess) of each of :meth:`ranked`, in its order."""
         scored = []
         for at, g in enumerate(candidates):
             self.check()
             total = self.greedy_footing(S, sym, g)
             if total is not None:
                 scored.append((total, at, g))
-        return [g for _, _, g in sorted(scored)]
+        return [(total, g) for total, _, g in sorted(scored)]
 
     def greedy_footing(self, S: np.ndarray, sym: Symmetry, g: int) -> int | None:
         """The total of the guess ``g`` for ``S`` with its parts' greedy subtrees (the
