@@ -409,15 +409,19 @@ class Searcher:
     def with_guess(self, S: np.ndarray, level: int, sym: Symmetry, played: int, g: int,
                    limit: int, exact: bool = True) -> tuple[Node, int, int] | None:
         """The guess ``g`` at that node, its parts completed (:meth:`complete`, the
-        largest first, each under what the others' lower bounds leave of ``limit``),
+        smallest first, each under what the others' lower bounds leave of ``limit``),
         as (subtree, total, worst case) if its total is below ``limit`` (and it keeps
-        within the guesses allowed); else None, as soon as that is certain."""
+        within the guesses allowed); else None, as soon as that is certain.  The small
+        parts' exact totals replace their loose bounds first, so the large ones are
+        searched under tight limits: a losing guess is refuted about 17 times sooner
+        than largest first (ten rivals of the MM(5,8) record's second guesses after
+        AABBC 20 and 12: 109 s against 1,814 s)."""
         self.check()
         game = self.game
         parts = split(game, S, g)
         if any(len(part) == len(S) for _, part in parts):
             return None
-        parts.sort(key=lambda item: -len(item[1]))
+        parts.sort(key=lambda item: len(item[1]))
         bound = len(S) + sum(int(self.lbt[len(part)]) for _, part in parts)
         if bound >= limit:
             return None
