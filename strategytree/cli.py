@@ -1591,6 +1591,11 @@ ImproveFinalists = Annotated[
     typer.Option("--finalists",
                  help="Larger subtrees: at each level, complete only this many candidates, the best by their greedy completions (e.g. 0,0,30; 0: all, in the rules' order; all: all, in that ranking's order)."),
 ]
+ImproveDeepen = Annotated[
+    str,
+    typer.Option("--deepen",
+                 help="Larger parts of a candidate completed exactly: search them again, W candidates a rule, the F best by their greedy completions completed (W,F, e.g. 50,5) [default: left greedy]."),
+]
 Budget = Annotated[
     Optional[str],
     typer.Option("--budget", help="Stop with the best so far after this long: 90s, 30m, 2h."),
@@ -1611,6 +1616,7 @@ def improve_command(
     exact_below: ImproveExactBelow = 200,
     widths: ImproveWidths = "4,3,2",
     finalists: ImproveFinalists = "",
+    deepen: ImproveDeepen = "",
     budget: Budget = None,
     max_guesses: ImproveMaxGuesses = None,
     checkpoint: ImproveCheckpoint = None,
@@ -1631,7 +1637,7 @@ def improve_command(
     Subtrees of at most --exact-below secrets are solved exactly; larger ones
     try the --widths best guesses of several rules, their parts completed by
     exact search or greedily (with --finalists, only the candidates whose greedy
-    completions rank best).  The best so far is written to -o (atomically) as
+    completions rank best; with --deepen, their large parts searched again).  The best so far is written to -o (atomically) as
     it improves and when the --budget ends or the run is stopped (Ctrl-C,
     SIGTERM, SIGHUP: exit 130, 143, 129); with --checkpoint, a later run resumes.
     With --workers or --scheduler, the subtrees a pass searches (disjoint) are
@@ -1656,6 +1662,7 @@ def improve_command(
         with _cluster(workers, scheduler) as client, _progress("improving", game) as show:
             best = improve(
                 strategy, game, exact_below=exact_below, widths=widths, finalists=finalists,
+                deepen=deepen,
                 budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint, progress=show,
                 on_better=lambda better: dump(better, output, force=True), client=client,
             )

@@ -19,7 +19,10 @@ total; or the same total and a worst case no higher), by two kinds of work:
   their parts' greedy subtrees (cheap), and only the best few are completed so:
   wide shortlists, where the best guess of a large set often ranks far down
   every rule's list (100th to 200th for the sets of 1,000 secrets of MM(5,8))
-  but near the top of that ranking.
+  but near the top of that ranking.  With ``deepen``, the large parts of the
+  candidates so completed are searched again themselves (a lookahead of their
+  own, whose large parts stay greedy): a candidate is judged by what its
+  large parts can become, as the guess in place already was.
 
 Passes repeat until one finds nothing or the budget is spent.  The run is
 anytime: ``on_better`` receives the best strategy so far after improvements
@@ -292,12 +295,16 @@ class Searcher:
 
     def __init__(self, game: Game, *, exact_below: int, rules: Sequence[str],
                  max_guesses: int | None, finalists: tuple[int, ...],
-                 stop: threading.Event, tally: Tally) -> None:
+                 stop: threading.Event, tally: Tally, deepen: tuple[int, ...] = ()) -> None:
         from .search.bounds import lower_bounds
 
         self.game = game
         self.exact_below = exact_below
         self.finalists = finalists
+        self.deepen = deepen
+        """(width, finalists) of the search of a candidate's large parts; () none"""
+        self.deep = False
+        """whether a large part is being searched (its own large parts are not)"""
         self.max_guesses = max_guesses
         self.stop = stop
         self.tally = tally
@@ -314,7 +321,7 @@ class Searcher:
         return Searcher(self.game, exact_below=self.exact_below,
                         rules=[chooser.rule for chooser in self.choosers],
                         max_guesses=self.max_guesses, finalists=self.finalists,
-                        stop=threading.Event(), tally=Tally())
+                        stop=threading.Event(), tally=Tally(), deepen=self.deepen)
 
     def index_of(self, root: Node, S: np.ndarray, level: int, sym: Symmetry, played: int) -> Index:
         """The subtree under ``root`` for the secrets ``S``, laid out (:class:`Index`)."""
@@ -393,14 +400,16 @@ class Searcher:
         return found
 
     def research(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int,
-                 skip: int, width: int, exact: bool = True) -> tuple[Node, int, int] | None:
+                 skip: int, width: int, exact: bool = True,
+                 finalists: int | None = None) -> tuple[Node, int, int] | None:
         """A subtree for the secrets ``S`` after ``level`` guesses (``sym``, ``played``:
         their symmetry group and colours) whose total is below ``limit``: the best
         candidate of the rules other than ``skip`` (the guess in place), its parts
         completed (:meth:`complete`, greedily only unless ``exact``), as (subtree,
-        total, worst case); None if none is below."""
+        total, worst case); None if none is below.  ``finalists``: the level's
+        count of :meth:`shortlist` replaced."""
         best = None
-        for g in self.shortlist(S, sym, level, width, skip, exact):
+        for g in self.shortlist(S, sym, level, width, skip, exact, finalists):
             found = self.with_guess(S, level, sym, played, g, limit, exact)
             if found is not None:
                 best, limit = found, found[1]
@@ -445,13 +454,15 @@ class Searcher:
         return node, bound, depth
 
     def shortlist(self, S: np.ndarray, sym: Symmetry, level: int, width: int, skip: int,
-                  exact: bool) -> list[int]:
+                  exact: bool, finalists: int | None = None) -> list[int]:
         """The guesses :meth:`research` tries at a node of ``level``: the rules'
         :meth:`candidates`; when completed exactly and ``finalists`` names a count
         for the level, the first that many :meth:`ranked` (all of them ranked when
         that is every one: the best first, the bound prunes the rest sooner)."""
         candidates = self.candidates(S, sym, width, skip)
-        many = at_level(self.finalists, level) if exact else 0
+        if finalists is None:
+            finalists = at_level(self.finalists, level)
+        many = finalists if exact else 0
         if many > 0 and len(candidates) > 1:
             candidates = self.ranked(S, sym, candidates)[:many]
         return candidates
@@ -486,8 +497,9 @@ class Searcher:
     def complete(self, S: np.ndarray, level: int, sym: Symmetry, played: int,
                  limit: int, exact: bool = True) -> tuple[Node, int, int] | None:
         """A subtree for ``S`` after ``level`` guesses whose total is below ``limit``
-        (exact when small, else greedy with its small subtrees solved exactly;
-        greedy only unless ``exact``), or None."""
+        (exact when small, else greedy with its small subtrees solved exactly, then,
+        with ``deepen``, searched again below that (:meth:`deepened`); greedy only
+        unless ``exact``), or None."""
         game = self.game
         if len(S) == 1:
             return (Node(game.code_text(game.secrets[S[0]])), 1, 1) if limit > 1 else None
@@ -503,10 +515,26 @@ class Searcher:
             return node, cost, Index(game, node, S, level, sym, played, self.exact.masks).depth[0]
         best = best_grown(self.choosers, S, sym)
         part = self.index_of(best.node, S, level, sym, played)
-        self.solve_small(part, limit)
-        if part.total[0] >= limit:
-            return None
-        return part.node[0], part.total[0], part.depth[0]
+        deep = bool(self.deepen) and not self.deep
+        self.solve_small(part, None if deep else limit)
+        grown = part.node[0], part.total[0], part.depth[0]
+        if deep:
+            found = self.deepened(S, level, sym, played, min(limit, part.total[0]))
+            if found is not None:
+                return found
+        return grown if grown[1] < limit else None
+
+    def deepened(self, S: np.ndarray, level: int, sym: Symmetry, played: int,
+                 limit: int) -> tuple[Node, int, int] | None:
+        """A large part searched again (:meth:`research`, ``deepen``'s width and
+        finalists; its own large parts greedy), as (subtree, total, worst case)
+        if below ``limit``, else None."""
+        width, finalists = self.deepen
+        self.deep = True
+        try:
+            return self.research(S, level, sym, played, limit, -1, width, True, finalists)
+        finally:
+            self.deep = False
 
 
 class Improver(Searcher):
@@ -515,9 +543,9 @@ class Improver(Searcher):
     def __init__(self, strategy: Strategy, game: Game, *, exact_below: int,
                  widths: tuple[int, ...], rules: Sequence[str], max_guesses: int | None,
                  stop: threading.Event, tally: Tally, client: object | None = None,
-                 finalists: tuple[int, ...] = ()) -> None:
+                 finalists: tuple[int, ...] = (), deepen: tuple[int, ...] = ()) -> None:
         super().__init__(game, exact_below=exact_below, rules=rules, max_guesses=max_guesses,
-                         finalists=finalists, stop=stop, tally=tally)
+                         finalists=finalists, stop=stop, tally=tally, deepen=deepen)
         self.widths = widths
         self.sym = Symmetry.of(game)
         self.index = self.index_of(copy_tree(strategy.root), np.arange(len(game.secrets)), 0, self.sym, 0)
@@ -652,7 +680,7 @@ class Saved:
 
     def __init__(self, path: str | os.PathLike[str], strategy: Strategy, game: Game,
                  exact_below: int, widths: tuple[int, ...], max_guesses: int | None,
-                 finalists: tuple[int, ...] = ()) -> None:
+                 finalists: tuple[int, ...] = (), deepen: tuple[int, ...] = ()) -> None:
         from .notation import dumps
 
         digest = hashlib.blake2b(dumps(strategy).encode("ascii"), digest_size=12)
@@ -668,6 +696,8 @@ class Saved:
         }
         if finalists:
             self.header["finalists"] = list(finalists)
+        if deepen:
+            self.header["deepen"] = list(deepen)
         self.path = path
         self.file = saved_runs.Checkpoint(path, self.header)
         self.last = time.perf_counter()
@@ -710,6 +740,7 @@ def improve(
     on_better: Callable[[Strategy], None] | None = None,
     client: object | None = None,
     finalists: Sequence[int] | str = (),
+    deepen: Sequence[int] | str = (),
 ) -> Strategy:
     """A strategy for ``game`` never worse than ``strategy`` (see the module doc).
 
@@ -727,7 +758,11 @@ def improve(
     nodes of a level in the lookahead pass, are searched by tasks on its
     workers, side by side (:class:`OnCluster`); ``finalists``: at each
     level of the larger nodes (as ``widths``), how many candidates, ranked by their
-    greedy completions, are completed exactly (none given, or 0: all of them).
+    greedy completions, are completed exactly (none given, or 0: all of them);
+    ``deepen`` (``W,F``): the large parts of a candidate completed exactly are
+    then searched again, ``W`` candidates a rule, the ``F`` best by their greedy
+    completions completed (their own large parts greedily), instead of being
+    left greedy (none given: left greedy).
 
     Raises :class:`ImproveError` (with the verifier's report) for an invalid
     strategy; KeyboardInterrupt (Ctrl-C) once the run has stopped and handed
@@ -735,6 +770,10 @@ def improve(
     """
     widths = per_level(widths, "widths")
     finalists = per_level(finalists, "finalists")
+    deepen = per_level(deepen, "deepen")
+    if deepen and (len(deepen) != 2 or not all(deepen)):
+        raise ArgumentError("{deepen} must be a width and a count of finalists, each at least 1 "
+                            "(e.g. 50,5)", deepen=deepen)
     if exact_below < 0:
         raise ArgumentError("{exact_below} must be at least 0", exact_below=exact_below)
     if max_guesses is not None and max_guesses < 1:
@@ -744,7 +783,8 @@ def improve(
         raise ImproveError(report)
     saved = None
     if checkpoint is not None:
-        saved = Saved(checkpoint, strategy, game, exact_below, widths, max_guesses, finalists)
+        saved = Saved(checkpoint, strategy, game, exact_below, widths, max_guesses, finalists,
+                      deepen)
         resumed = saved.load()
         if resumed is not None:
             again = verify(resumed[0], game)
@@ -754,7 +794,7 @@ def improve(
     tally = Tally()
     run = Improver(strategy, game, exact_below=exact_below, widths=widths, rules=rules,
                    max_guesses=max_guesses, stop=stop, tally=tally, client=client,
-                   finalists=finalists)
+                   finalists=finalists, deepen=deepen)
     tally.saved = report.total - run.total
     if saved is not None and checkpoint is not None and resumed is not None:
         run.done = resumed[1]
@@ -839,14 +879,16 @@ class Spec:
     finalists: tuple[int, ...]
     key: str
     symmetry: bool = True
+    deepen: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, run: Searcher) -> Spec:
         """The spec of ``run`` (its game without the tables: it travels)."""
         rules = tuple(chooser.rule for chooser in run.choosers)
         key = run.game.run_key("improve", run.max_guesses, run.exact_below, rules,
-                               run.finalists)
-        return cls(replace(run.game), run.exact_below, rules, run.max_guesses, run.finalists, key)
+                               run.finalists, run.deepen)
+        return cls(replace(run.game), run.exact_below, rules, run.max_guesses, run.finalists, key,
+                   deepen=run.deepen)
 
 
 class OnCluster:
@@ -947,7 +989,7 @@ def worker_searcher(key: str) -> tuple[Searcher, dict]:
     def build(spec: Spec) -> Searcher:
         return Searcher(spec.game, exact_below=spec.exact_below, rules=spec.rules,
                         max_guesses=spec.max_guesses, finalists=spec.finalists,
-                        stop=threading.Event(), tally=Tally())
+                        stop=threading.Event(), tally=Tally(), deepen=spec.deepen)
 
     return workers.on_this_thread(key, build, lambda home, first: home if first else home.sibling())
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +14,17 @@ from hypothesis import strategies as hs
 from strategytree.builders import GreedyChooser, build_greedy
 from strategytree.errors import ArgumentError
 from strategytree.game import Game, black_only, distinct, mastermind
-from strategytree.improve import ALL, ImproveError, Improver, improve, parse_budget, per_level
+from strategytree.improve import (
+    ALL,
+    RULES,
+    ImproveError,
+    Improver,
+    Searcher,
+    Tally,
+    improve,
+    parse_budget,
+    per_level,
+)
 from strategytree.literature import published
 from strategytree.notation import dumps, loads
 from strategytree.search import build_optimal
@@ -196,9 +207,9 @@ def test_a_zero_width_leaves_its_level_alone(monkeypatch) -> None:
     searched: list[int] = []
     research = Improver.research
 
-    def spy(self, S, level, sym, played, limit, skip, width, exact=True):
+    def spy(self, S, level, sym, played, limit, skip, width, exact=True, finalists=None):
         searched.append(int(level))
-        return research(self, S, level, sym, played, limit, skip, width, exact)
+        return research(self, S, level, sym, played, limit, skip, width, exact, finalists)
 
     monkeypatch.setattr(Improver, "research", spy)
     better = improve(strategy, game, exact_below=3, widths="0,2")
@@ -232,8 +243,8 @@ def test_finalists_are_the_candidates_whose_greedy_completions_rank_first(monkey
     seen: list[tuple[int, list[int], list[int]]] = []
     shortlist = Improver.shortlist
 
-    def spy(self, S, sym, level, width, skip, exact):
-        tried = shortlist(self, S, sym, level, width, skip, exact)
+    def spy(self, S, sym, level, width, skip, exact, finalists=None):
+        tried = shortlist(self, S, sym, level, width, skip, exact, finalists)
         if exact:
             candidates = self.candidates(S, sym, width, skip)
             totals = {}
@@ -263,6 +274,33 @@ def test_finalists_are_the_candidates_whose_greedy_completions_rank_first(monkey
         improve(strategy, game, finalists="2,-1")
 
 
+def test_deepened_large_parts_judge_a_candidate_by_what_they_can_become() -> None:
+    game = mastermind(4, 5)
+    S, sym = np.arange(len(game.secrets)), Symmetry.of(game)
+    totals = {}
+    for deepen in [(), (3, 2)]:
+        searcher = Searcher(game, exact_below=10, rules=RULES, max_guesses=None, finalists=(),
+                            stop=threading.Event(), tally=Tally(), deepen=deepen)
+        candidates = searcher.candidates(S, sym, 3, -1)
+        totals[deepen] = [searcher.with_guess(S, 0, sym, 0, g, 10**9) for g in candidates]
+        for found in totals[deepen]:
+            assert score(Strategy(found[0]), game) == (found[1], found[2])
+    pairs = [(plain[1], deep[1]) for plain, deep in zip(totals[()], totals[(3, 2)])]
+    assert all(deep <= plain for plain, deep in pairs)
+    assert any(deep < plain for plain, deep in pairs)  # a large part searched again won
+
+
+def test_deepen_is_never_worse_and_takes_a_width_and_a_count() -> None:
+    game = mastermind(4, 5)
+    greedy = build_greedy(game, rule="entropy")
+    plain = improve(greedy, game, exact_below=10, widths="3", finalists="2")
+    deep = improve(greedy, game, exact_below=10, widths="3", finalists="2", deepen="3,2")
+    assert score(deep, game) <= score(plain, game) < score(greedy, game)
+    for odd in ["3", "3,0", "3,2,1"]:
+        with pytest.raises(ArgumentError, match="deepen"):
+            improve(greedy, game, deepen=odd)
+
+
 # -- the command line ------------------------------------------------------------------------
 def test_cli_improves_and_needs_force_to_overwrite(tmp_path: Path) -> None:
     game = mastermind(3, 4)
@@ -275,6 +313,10 @@ def test_cli_improves_and_needs_force_to_overwrite(tmp_path: Path) -> None:
     odd = invoke(["improve", str(source), "-o", str(tmp_path / "odd.txt"), "-p", "3", "-c", "4",
                   "--finalists", "2,x"])
     assert odd.exit_code == 2 and "--finalists" in odd.output and "Traceback" not in odd.output
+    assert not (tmp_path / "odd.txt").exists()
+    odd = invoke(["improve", str(source), "-o", str(tmp_path / "odd.txt"), "-p", "3", "-c", "4",
+                  "--deepen", "5"])
+    assert odd.exit_code == 2 and "--deepen" in odd.output and "Traceback" not in odd.output
     assert not (tmp_path / "odd.txt").exists()
     again = invoke(["improve", str(source), "-o", str(target), "-p", "3", "-c", "4"])
     assert again.exit_code == 2 and "--force" in again.output

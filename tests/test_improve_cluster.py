@@ -34,14 +34,15 @@ def test_the_exact_pass_on_workers_as_in_process(client, game, exact_below) -> N
     assert verify(there, game).total < verify(greedy, game).total
 
 
-@pytest.mark.parametrize("widths, finalists", [((0, 3), (0, 2)), ((0, 2, 2), ())])
-def test_the_lookahead_pass_on_workers_as_in_process(client, widths, finalists) -> None:
+@pytest.mark.parametrize("widths, finalists, deepen",
+                         [((0, 3), (0, 2), ()), ((0, 2, 2), (), ()), ((3,), (2,), (2, 1))])
+def test_the_lookahead_pass_on_workers_as_in_process(client, widths, finalists, deepen) -> None:
     game = mastermind(4, 6)
     greedy = build_greedy(game, rule="minimax")
     exact = improve(greedy, game, exact_below=40, widths=())
-    here = improve(greedy, game, exact_below=40, widths=widths, finalists=finalists)
+    here = improve(greedy, game, exact_below=40, widths=widths, finalists=finalists, deepen=deepen)
     there = improve(greedy, game, exact_below=40, widths=widths, finalists=finalists,
-                    client=client)
+                    deepen=deepen, client=client)
     assert dumps(there) == dumps(here)
     assert verify(here, game).total < verify(exact, game).total  # the lookahead found something
 
