@@ -9,7 +9,9 @@ merged; deeper, the 200 best guesses of each rule, as ``improve --widths
 their parts' greedy subtrees, as ``improve --finalists`` ranks them, and those
 of ``--ranks`` are completed as ``improve`` completes them: parts of up to 700
 secrets solved exactly, larger ones greedily with their small sets solved
-exactly, under the total in place plus ``--margin``; those under it are
+exactly (with ``--deepen W,F``, then searched again as ``improve --deepen``
+searches them: a rival judged by what its large parts can become, as the guess
+in place was), under the total in place plus ``--margin``; those under it are
 printed with their totals (with ``--ranks``, the others too, as ``>= limit``).
 Where every rival is completed and none has a part above 700 (those completed
 greedily are no proof), "none better" proves the guess in place optimal for
@@ -20,6 +22,7 @@ the node, within 7 guesses as the record.
     python benchmarks/rivals.py 10 --ranks 5:26 --margin 30
     python benchmarks/rivals.py 01/11 --ranks 0:150 --margin 3
     python benchmarks/rivals.py 01 --ranks 0:0 --show 25     # the ranking only
+    python benchmarks/rivals.py 02 --width 30 --ranks 0:13 --deepen 50,5 --margin 30
 
 Prints, per node: its secrets, the guess in place, its total and its rank, the
 first ``--show`` of the ranking (greedy totals against the guess in place's),
@@ -35,7 +38,8 @@ import time
 import numpy as np
 
 import strategytree as st
-from strategytree.improve import ALL, RULES, Searcher, Tally, split
+from strategytree.errors import ArgumentError
+from strategytree.improve import ALL, RULES, Searcher, Tally, deepening, split
 from strategytree.symmetry import Symmetry
 
 from _common import ROOT
@@ -58,6 +62,14 @@ def width(text: str) -> int:
     return ALL if text == "all" else int(text)
 
 
+def deepen(text: str) -> tuple[int, ...]:
+    """``W,F``, as ``improve --deepen`` takes it."""
+    try:
+        return deepening(text)
+    except ArgumentError as problem:
+        raise argparse.ArgumentTypeError(str(problem)) from None
+
+
 parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
 parser.add_argument("nodes", nargs="*", help="nodes by their replies, e.g. 21 or 01/11")
 parser.add_argument("--width", type=width, help="rivals per rule, or all "
@@ -67,12 +79,16 @@ parser.add_argument("--ranks", type=ranks, default=slice(None),
 parser.add_argument("--margin", type=int, default=0,
                     help="completed under the total in place plus this [default: 0, only better]")
 parser.add_argument("--show", type=int, default=0, help="print the first N of the ranking")
+parser.add_argument("--deepen", type=deepen, default=(),
+                    help="the rivals' large parts searched again, W a rule, F finalists (W,F) "
+                         "[default: left greedy]")
 options = parser.parse_args()
 each = options.ranks != slice(None)  # every rival printed, else those under the limit only
 
 game = st.mastermind(5, 8)
 searcher = Searcher(game, exact_below=EXACT_BELOW, rules=RULES, max_guesses=7,
-                    finalists=(0, 0), stop=threading.Event(), tally=Tally())
+                    finalists=(0, 0), stop=threading.Event(), tally=Tally(),
+                    deepen=options.deepen)
 record = st.load(ROOT / "examples" / "mm58.txt")
 index = searcher.index_of(record.root, np.arange(len(game.secrets)), 0, Symmetry.of(game), 0)
 

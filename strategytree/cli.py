@@ -1636,8 +1636,9 @@ def improve_command(
 
     Subtrees of at most --exact-below secrets are solved exactly; larger ones
     try the --widths best guesses of several rules, their parts completed by
-    exact search or greedily (with --finalists, only the candidates whose greedy
-    completions rank best; with --deepen, their large parts searched again).  The best so far is written to -o (atomically) as
+    exact search or greedily (with --finalists, only the candidates whose
+    greedy completions rank best; with --deepen, their large parts searched
+    again).  The best so far is written to -o (atomically) as
     it improves and when the --budget ends or the run is stopped (Ctrl-C,
     SIGTERM, SIGHUP: exit 130, 143, 129); with --checkpoint, a later run resumes.
     With --workers or --scheduler, the subtrees a pass searches (disjoint) are

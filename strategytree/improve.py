@@ -251,6 +251,15 @@ def per_level(counts: Sequence[int] | str, argument: str) -> tuple[int, ...]:
     return counts if any(counts) else ()
 
 
+def deepening(counts: Sequence[int] | str) -> tuple[int, ...]:
+    """``deepen`` as (width, finalists), each at least 1 (``50,5``); none: ()."""
+    counts = per_level(counts, "deepen")
+    if counts and (len(counts) != 2 or not all(counts)):
+        raise ArgumentError("{deepen} must be a width and a count of finalists, each at least 1 "
+                            "(e.g. 50,5)", deepen=counts)
+    return counts
+
+
 def at_level(counts: tuple[int, ...], level: int) -> int:
     """The count of ``level`` (a level beyond the list: its last; none: 0)."""
     return counts[min(level, len(counts) - 1)] if counts else 0
@@ -770,10 +779,7 @@ def improve(
     """
     widths = per_level(widths, "widths")
     finalists = per_level(finalists, "finalists")
-    deepen = per_level(deepen, "deepen")
-    if deepen and (len(deepen) != 2 or not all(deepen)):
-        raise ArgumentError("{deepen} must be a width and a count of finalists, each at least 1 "
-                            "(e.g. 50,5)", deepen=deepen)
+    deepen = deepening(deepen)
     if exact_below < 0:
         raise ArgumentError("{exact_below} must be at least 0", exact_below=exact_below)
     if max_guesses is not None and max_guesses < 1:
