@@ -1594,7 +1594,7 @@ ImproveFinalists = Annotated[
 ImproveDeepen = Annotated[
     str,
     typer.Option("--deepen",
-                 help="Larger parts of a candidate completed exactly: search them again, W candidates a rule, the F best by their greedy completions completed (W,F, e.g. 50,5) [default: left greedy]."),
+                 help="Larger parts of a candidate completed exactly: search them again, W candidates a rule, the F best by their greedy completions completed (W,F, e.g. 50,5) \\[default: left greedy]."),
 ]
 Budget = Annotated[
     Optional[str],
