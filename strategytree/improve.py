@@ -325,12 +325,17 @@ class Searcher:
         self.lock = threading.Lock()
         self.lbt = lower_bounds(len(game.secrets), max(game.n_replies - 1, 1))[0]
 
+    def settings(self) -> dict:
+        """The keyword settings this searcher was made with (for :meth:`sibling`
+        and :class:`Spec`)."""
+        return {"exact_below": self.exact_below,
+                "rules": tuple(chooser.rule for chooser in self.choosers),
+                "max_guesses": self.max_guesses, "finalists": self.finalists,
+                "deepen": self.deepen}
+
     def sibling(self) -> Searcher:
         """A searcher with the same settings and tables of its own (for another thread)."""
-        return Searcher(self.game, exact_below=self.exact_below,
-                        rules=[chooser.rule for chooser in self.choosers],
-                        max_guesses=self.max_guesses, finalists=self.finalists,
-                        stop=threading.Event(), tally=Tally(), deepen=self.deepen)
+        return Searcher(self.game, **self.settings(), stop=threading.Event(), tally=Tally())
 
     def index_of(self, root: Node, S: np.ndarray, level: int, sym: Symmetry, played: int) -> Index:
         """The subtree under ``root`` for the secrets ``S``, laid out (:class:`Index`)."""
@@ -524,14 +529,16 @@ class Searcher:
             return node, cost, Index(game, node, S, level, sym, played, self.exact.masks).depth[0]
         best = best_grown(self.choosers, S, sym)
         part = self.index_of(best.node, S, level, sym, played)
-        deep = bool(self.deepen) and not self.deep
-        self.solve_small(part, None if deep else limit)
-        grown = part.node[0], part.total[0], part.depth[0]
-        if deep:
+        if self.deepen and not self.deep:  # the greedy subtree whole: the search's limit
+            self.solve_small(part)
             found = self.deepened(S, level, sym, played, min(limit, part.total[0]))
             if found is not None:
                 return found
-        return grown if grown[1] < limit else None
+        else:
+            self.solve_small(part, limit)
+        if part.total[0] >= limit:
+            return None
+        return part.node[0], part.total[0], part.depth[0]
 
     def deepened(self, S: np.ndarray, level: int, sym: Symmetry, played: int,
                  limit: int) -> tuple[Node, int, int] | None:
@@ -541,7 +548,8 @@ class Searcher:
         width, finalists = self.deepen
         self.deep = True
         try:
-            return self.research(S, level, sym, played, limit, -1, width, True, finalists)
+            return self.research(S, level, sym, played, limit, skip=-1, width=width,
+                                 finalists=finalists)
         finally:
             self.deep = False
 
@@ -879,22 +887,17 @@ class Spec:
     :mod:`strategytree.workers`): the game and the settings of the search."""
 
     game: Game
-    exact_below: int
-    rules: tuple[str, ...]
-    max_guesses: int | None
-    finalists: tuple[int, ...]
+    settings: dict
+    """:meth:`Searcher.settings`"""
     key: str
     symmetry: bool = True
-    deepen: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, run: Searcher) -> Spec:
         """The spec of ``run`` (its game without the tables: it travels)."""
-        rules = tuple(chooser.rule for chooser in run.choosers)
-        key = run.game.run_key("improve", run.max_guesses, run.exact_below, rules,
-                               run.finalists, run.deepen)
-        return cls(replace(run.game), run.exact_below, rules, run.max_guesses, run.finalists, key,
-                   deepen=run.deepen)
+        settings = run.settings()
+        key = run.game.run_key("improve", *sorted(settings.items()))
+        return cls(replace(run.game), settings, key)
 
 
 class OnCluster:
@@ -993,9 +996,7 @@ def worker_searcher(key: str) -> tuple[Searcher, dict]:
     from . import workers
 
     def build(spec: Spec) -> Searcher:
-        return Searcher(spec.game, exact_below=spec.exact_below, rules=spec.rules,
-                        max_guesses=spec.max_guesses, finalists=spec.finalists,
-                        stop=threading.Event(), tally=Tally(), deepen=spec.deepen)
+        return Searcher(spec.game, **spec.settings, stop=threading.Event(), tally=Tally())
 
     return workers.on_this_thread(key, build, lambda home, first: home if first else home.sibling())
 
