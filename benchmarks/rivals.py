@@ -15,7 +15,10 @@ in place was), under the total in place plus ``--margin``; those under it are
 printed with their totals (with ``--ranks``, the others too, as ``>= limit``).
 Where every rival is completed and none has a part above 700 (those completed
 greedily are no proof), "none better" proves the guess in place optimal for
-the node, within 7 guesses as the record.
+the node, within 7 guesses as the record.  ``--prove`` settles a node outright:
+the exact search of its whole set (every guess, the history's symmetry group,
+within 7 guesses) under the total in place, as ``improve --exact-below`` solves
+its sets; "optimal" is a proof that no subtree of the node does better.
 
     python benchmarks/rivals.py                  # the second-level nodes whose guess in place has small parts only
     python benchmarks/rivals.py 21 03            # these nodes, every rival
@@ -23,6 +26,7 @@ the node, within 7 guesses as the record.
     python benchmarks/rivals.py 01/11 --ranks 0:150 --margin 3
     python benchmarks/rivals.py 01 --ranks 0:0 --show 25     # the ranking only
     python benchmarks/rivals.py 02 --width 30 --ranks 0:13 --deepen 50,5 --margin 30
+    python benchmarks/rivals.py 01/12 --prove    # the exact search of the node's set
 
 Prints, per node: its secrets, the guess in place, its total and its rank, the
 first ``--show`` of the ranking (greedy totals against the guess in place's),
@@ -82,6 +86,8 @@ parser.add_argument("--show", type=int, default=0, help="print the first N of th
 parser.add_argument("--deepen", type=deepen, default=(),
                     help="the rivals' large parts searched again, W a rule, F finalists (W,F) "
                          "[default: left greedy]")
+parser.add_argument("--prove", action="store_true",
+                    help="solve each node's whole set exactly under its total in place, no ranking")
 options = parser.parse_args()
 each = options.ranks != slice(None)  # every rival printed, else those under the limit only
 
@@ -120,6 +126,12 @@ for path in asked:
     S, total, in_place = index.sets[i], int(index.total[i]), int(index.guess[i])
     sym, played = index.symmetry(i)
     started = time.perf_counter()
+    if options.prove:
+        found = searcher.exact.solve(S, level, sym, played, total)
+        print(f"{index.where(i)} ({len(S):,} secrets): {name(in_place)} in place, total {total:,}: "
+              + ("optimal" if found is None else f"{found[0]:,} ({found[0] - total:+d}) BETTER")
+              + f", {(time.perf_counter() - started) / 60:.1f} min", flush=True)
+        continue
     per_rule = options.width if options.width is not None else ALL if level == 1 else 200
     scored = searcher.scored(S, sym, searcher.candidates(S, sym, per_rule, -1))
     rivals = [g for _, g in scored]
