@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _common import print_machine
+
 GAMES = [(5, 8), (6, 6), (6, 8), (6, 9), (7, 7)]
 
 
@@ -89,4 +91,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    print_machine()
     main()

@@ -38,6 +38,8 @@ import strategytree as st
 from strategytree import workers
 from strategytree.search import build_optimal
 
+from _common import print_machine
+
 
 def arg(name: str, default: int) -> int:
     """The number after ``name`` on the command line, or ``default``."""
@@ -216,4 +218,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    print_machine()
     main()

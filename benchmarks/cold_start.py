@@ -23,7 +23,7 @@ import os
 import statistics
 import tempfile
 
-from _common import ROOT, command, measured
+from _common import ROOT, command, measured, print_machine
 
 EXAMPLES = ROOT / "examples"
 
@@ -109,4 +109,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    print_machine()
     main()

@@ -20,6 +20,8 @@ import tempfile
 import threading
 import time
 
+from _common import print_machine
+
 
 def main() -> None:
     args = sys.argv[1:]
@@ -68,4 +70,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    print_machine()
     main()

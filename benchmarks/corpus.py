@@ -128,4 +128,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    from _common import print_machine  # here: the tests load this file as a module
+
+    print_machine()
     raise SystemExit(main())

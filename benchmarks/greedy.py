@@ -17,7 +17,9 @@ import tempfile
 import strategytree as st
 from strategytree.builders import build_greedy
 
-from _common import median_command, median_time
+from _common import median_command, median_time, print_machine
+
+print_machine()
 
 quick = "--quick" in sys.argv
 game = st.mastermind(4, 6)

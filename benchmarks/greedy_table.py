@@ -13,6 +13,10 @@ import strategytree as st
 from strategytree.builders import build_greedy
 from strategytree.literature import published
 
+from _common import print_machine
+
+print_machine()
+
 games = {
     "MM(4,6)": st.mastermind(4, 6),
     "MM(5,8)": st.mastermind(5, 8),

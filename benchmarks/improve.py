@@ -21,6 +21,8 @@ from strategytree.builders import build_greedy
 from strategytree.game import bulls_and_cows
 from strategytree.improve import improve
 
+from _common import print_machine
+
 CASES = [
     # (name, game, rule, settings, target, budget in seconds)
     ("MM(4,7) entropy", lambda: st.mastermind(4, 7), "entropy", {"exact_below": 2401}, 11_239, 60),
@@ -59,6 +61,7 @@ def run(name, make, rule, settings, target, budget) -> None:
 
 
 if __name__ == "__main__":
+    print_machine()
     improve(build_greedy(st.mastermind(3, 4)), st.mastermind(3, 4), exact_below=20)  # warm up
     for case in CASES + ([MM58] if "mm58" in sys.argv[1:] else []):
         run(*case)

@@ -16,7 +16,9 @@ import numpy as np
 import strategytree as st
 from strategytree import feedback, kernels
 
-from _common import median_time
+from _common import median_time, print_machine
+
+print_machine()
 
 game = st.mastermind(5, 8)
 pairs = len(game.guesses) * len(game.secrets)

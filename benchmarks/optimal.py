@@ -22,7 +22,9 @@ import strategytree as st
 from strategytree.literature import published
 from strategytree.search import build_optimal, prove_bound
 
-from _common import median_command, median_time
+from _common import median_command, median_time, print_machine
+
+print_machine()
 
 quick = "--quick" in sys.argv
 bulls = "--bulls" in sys.argv

@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _common import ROOT
+from _common import ROOT, print_machine
 
 READ = """
 import resource, sys, time
@@ -139,4 +139,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    print_machine()
     main()

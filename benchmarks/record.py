@@ -20,7 +20,9 @@ from pathlib import Path
 
 import strategytree as st
 
-from _common import ROOT, measured
+from _common import ROOT, measured, print_machine
+
+print_machine()
 
 RECORD = ["--widths", "12,12,12", "--also", "parts,expected,minimax",
           "--finalists", "1,3,5", "--complete", "3", "--complete-above", "150", "--max-guesses", "7",

@@ -46,7 +46,9 @@ from strategytree.errors import ArgumentError
 from strategytree.improve import ALL, RULES, Searcher, Tally, deepening, split
 from strategytree.symmetry import Symmetry
 
-from _common import ROOT
+from _common import ROOT, print_machine
+
+print_machine()
 
 EXACT_BELOW = 700
 

@@ -19,6 +19,10 @@ from strategytree.builders import GreedyChooser
 from strategytree.game import preset
 from strategytree.simulate import simulate, simulate_runs, spread
 
+from _common import print_machine
+
+print_machine()
+
 quick = "--quick" in sys.argv
 runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else (2 if quick else 5)
 games = 2_000 if quick else 10_000

@@ -20,6 +20,8 @@ from strategytree.game import bulls_and_cows
 from strategytree.literature import published
 from strategytree.search.total import total_lower_bound
 
+from _common import print_machine
+
 RUNS = [
     (st.mastermind(4, 6), (1, 2, 3, 4)),
     (bulls_and_cows(), (1, 2, 3)),
@@ -56,4 +58,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    print_machine()
     main()

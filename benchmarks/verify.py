@@ -18,7 +18,9 @@ from pathlib import Path
 import strategytree as st
 from strategytree.builders import build_greedy
 
-from _common import median_command, median_time
+from _common import median_command, median_time, print_machine
+
+print_machine()
 
 game = st.mastermind(5, 8)
 with tempfile.TemporaryDirectory() as folder:
