@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from .formats import Source
 
 __all__ = [
-    "FORMATS", "GAME_FORMATS", "WRITABLE", "FormatError", "Read", "detect", "normalise",
+    "FORMATS", "GAME_FORMATS", "WRITABLE", "FormatError", "Read", "convert_file", "detect", "normalise",
     "normalised", "read", "read_file", "reads", "reads_all", "write", "writes",
 ]
 
@@ -271,3 +272,42 @@ def normalise(
     read = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
     write(read.strategy, output, "brace", indent=indent, force=force)
     return read
+
+
+def convert_file(
+    path: str | os.PathLike[str],
+    output: str | os.PathLike[str] | None = None,
+    fmt: str | None = None,
+    to: str | None = None,
+    game: Game | None = None,
+    *,
+    game_options: dict[str, object] | None = None,
+    lenient: bool = False,
+    indent: int | None = None,
+    force: bool = False,
+    max_bytes: int = notation.MAX_INPUT_BYTES,
+    on_read: Callable[[Read], object] | None = None,
+) -> tuple[Read, str | None]:
+    """What ``strategytree convert`` does: the file at ``path`` read (:func:`read_file`,
+    in ``game`` when its format needs one; else the ``game_options`` that gave it,
+    those not None, are refused), ``on_read`` told, and written in format ``to`` to
+    ``output`` (:func:`write`; by default in the format its suffix names, else
+    brace) or printed (``output`` None or ``-``: brace unless ``to``).  Returns what
+    was read and the format written to the file (None when printed)."""
+    import sys
+
+    from .errors import refuse_inert
+    from .files import is_stdout
+
+    read = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
+    if read.fmt not in GAME_FORMATS:
+        where = f"on a {read.fmt} file (only mmstrat files are read in a game)"
+        refuse_inert(dict(game_options or {}), (), where)
+    if on_read is not None:
+        on_read(read)
+    if output is None or is_stdout(output):
+        sys.stdout.write(writes(read.strategy, to or "brace", indent=indent) + "\n")
+        return read, None
+    target = to or SUFFIXES.get(Path(output).suffix.lower(), "brace")
+    write(read.strategy, output, target, indent=indent, force=force)
+    return read, target

@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
 
 __all__ = ["FORMATS", "MAX_DOT_NODES", "DrawingTooBig", "ExportError", "Guide", "guide_format",
-           "html_data", "render", "render_dot", "to_dot", "to_html"]
+           "html_data", "render", "render_dot", "to_dot", "to_html", "write_guide"]
 
 #: the most nodes a DOT export draws: beyond this a drawing is a blur of labels
 #: (use a depth limit or a path to draw part of the tree)
@@ -298,3 +298,28 @@ def render(
 
 def _line_ended(text: str) -> str:
     return text if text.endswith("\n") else text + "\n"
+
+
+def write_guide(
+    guide: Guide,
+    output: str | os.PathLike[str] | None,
+    *,
+    drawing: bool = False,
+    force: bool = False,
+) -> str | None:
+    """Write ``guide``'s text (:func:`render`) to the standard output (``output``
+    None or ``-``), drawn with GraphViz (``drawing``, :func:`render_dot`), or to
+    the file ``output`` atomically (an existing file only with ``force``); returns
+    what was done to the file (``drew`` or ``wrote``), None for the standard output."""
+    import sys
+
+    from .files import is_stdout, write_text_atomic
+
+    if output is None or is_stdout(output):
+        sys.stdout.write(guide.text)
+        return None
+    if drawing:
+        render_dot(guide.text, output)
+        return "drew"
+    write_text_atomic(output, guide.text, force=force)
+    return "wrote"

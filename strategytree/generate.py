@@ -43,7 +43,9 @@ strategytree.errors.ArgumentError: rule='minimax' has no effect with method='opt
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .builders import build_greedy, draws_at_random
 from .errors import ArgumentError
@@ -52,7 +54,10 @@ from .lookahead import COMPLETE_ABOVE, build_lookahead
 from .progress import ProgressCallback
 from .tree import Strategy
 
-__all__ = ["DEFAULTS", "METHODS", "TAKES", "check_method", "generate"]
+if TYPE_CHECKING:
+    from .verify import Report
+
+__all__ = ["DEFAULTS", "METHODS", "TAKES", "Built", "check_method", "generate", "generate_file"]
 
 #: the methods of :func:`generate`
 METHODS = ("greedy", "lookahead", "optimal")
@@ -170,3 +175,38 @@ def generate(
         game, rule=rule, pool=pool or DEFAULTS["pool"], seed=seed or 0, first=first,
         symmetry=symmetry, progress=progress,
     )
+
+
+class Built(NamedTuple):
+    """What :func:`generate_file` made."""
+
+    strategy: Strategy
+    """the strategy built"""
+    report: Report
+    """the verifier's report on it (its source the file written)"""
+    seconds: float
+    """the time the build took (writing and verifying not counted)"""
+
+
+def generate_file(
+    game: Game,
+    output: str | os.PathLike[str],
+    method: str = "greedy",
+    *,
+    indent: int | None = None,
+    force: bool = False,
+    **settings: Any,
+) -> Built:
+    """What ``strategytree generate`` does: :func:`generate` (``settings`` are its
+    keyword arguments), timed, written to ``output`` atomically (an existing file
+    only with ``force``; ``indent``: nested guesses indented) and verified."""
+    from .notation import dump
+    from .verify import verify
+
+    started = time.perf_counter()
+    strategy = generate(game, method, **settings)
+    seconds = time.perf_counter() - started
+    dump(strategy, output, indent=indent, force=force)
+    report = verify(strategy, game)
+    report.source = str(output)
+    return Built(strategy, report, seconds)

@@ -62,7 +62,10 @@ from .symmetry import Symmetry
 from .tree import Node, Strategy
 from .verify import Report, verify
 
-__all__ = ["DEFAULT_WIDTHS", "RULES", "ImproveError", "improve", "parse_budget"]
+__all__ = [
+    "DEFAULT_WIDTHS", "RULES", "ImproveError", "improvable", "improve", "improve_file",
+    "improved_text", "parse_budget",
+]
 
 #: the rules whose best guesses are tried at a large node
 RULES = ("entropy", "expected", "minimax", "parts")
@@ -1033,3 +1036,40 @@ def research_task(key: str, S: np.ndarray, level: int, history: tuple[int, ...],
         return found, [k for k in search.done if k not in known]
     finally:
         workers.SPENT[0] += time.thread_time() - started
+
+
+# -- what ``strategytree improve`` does ----------------------------------------------------
+def improvable(strategy: Strategy, game: Game, notes: Sequence[str] = ()) -> Report:
+    """The verifier's report on ``strategy`` (``notes``: how its game was told);
+    raises :class:`ImproveError` with it unless the strategy is valid."""
+    report = verify(strategy, game)
+    report.game_notes = list(notes)
+    if not report.valid:
+        raise ImproveError(report)
+    return report
+
+
+def improve_file(
+    strategy: Strategy, game: Game, output: str | os.PathLike[str], **settings: object
+) -> tuple[Report, float]:
+    """:func:`improve` (``settings`` are its keyword arguments), each better strategy
+    written to ``output`` atomically as it is found: the verifier's report on the
+    best (its source ``output``), and the seconds the run took."""
+    from .notation import dump
+
+    started = time.perf_counter()
+    best = improve(strategy, game, on_better=lambda better: dump(better, output, force=True),
+                   **settings)  # type: ignore[arg-type]
+    took = time.perf_counter() - started
+    report = verify(best, game)
+    report.source = str(output)
+    return report, took
+
+
+def improved_text(before: Report, after: Report, seconds: float, output: object) -> str:
+    """The line ``strategytree improve`` ends with (rich markup): guesses saved."""
+    from rich.markup import escape
+
+    return (f"{before.total - after.total:,} guesses saved ({before.total:,} -> {after.total:,}, "
+            f"max {before.max_guesses} -> {after.max_guesses}) in {seconds:.1f} s, "
+            f"written to {escape(str(output))}")

@@ -43,6 +43,7 @@ from .replay import FlatTree
 from .tree import Strategy
 
 __all__ = [
+    "play",
     "ALPHABETS",
     "LETTERS_ONLY",
     "Alphabet",
@@ -534,3 +535,44 @@ def check_play(
             "{seed} has no effect: nothing is drawn at random (the random rule, a sample:N "
             "pool, or a secret when you guess)", seed=seed,
         )
+
+
+# -- what ``strategytree play`` does -------------------------------------------------------
+def play(
+    game: Game,
+    terminal: Terminal,
+    strategy: Strategy | None = None,
+    *,
+    breaker: str = "computer",
+    adversary: bool = False,
+    rule: str = "entropy",
+    pool: str = "all",
+    seed: int | None = None,
+    first: str | None = None,
+    hints: bool = False,
+    alphabet: str = "auto",
+) -> Outcome:
+    """One game on ``terminal``, codes in ``alphabet``: with ``breaker="you"`` the
+    person guesses (:func:`you_break`, the secret drawn with ``seed`` unless the
+    ``adversary`` replies); else the computer guesses with ``strategy`` or the
+    ``rule`` (:func:`breaker_for`), the person replying (:func:`computer_breaks`)
+    or the adversary (:func:`adversary_game`, its moves told on ``terminal``)."""
+    from .words import plural
+
+    shown = alphabet_for(game, alphabet)
+    guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
+    if breaker == "you":
+        secret = None if adversary else draw_secret(game, seed)
+        return you_break(game, terminal, shown, secret=secret, hints=hints)
+    if not adversary:
+        return computer_breaks(game, guesser, terminal, shown)
+    outcome = adversary_game(game, guesser)
+    for turn, (g, r) in enumerate(outcome.moves, 1):
+        terminal.say(f"guess {turn}: {shown.text(game, g)}  reply {game.reply(r)}")
+    if outcome.note:
+        terminal.say(outcome.note)
+    terminal.say(
+        f"The adversary held out for {plural(outcome.guesses, 'guess')}: "
+        f"{moves_text(game, outcome.moves, shown)}"
+    )
+    return outcome

@@ -43,6 +43,10 @@ from .tree import Node, Strategy
 from .words import plural
 
 __all__ = [
+    "adversary_view",
+    "against_adversary",
+    "play_games",
+    "simulation_view",
     "Played",
     "Simulation",
     "Spread",
@@ -574,3 +578,121 @@ def check_simulate(
                 "{runs} would play the same games again: " + why, runs=runs, games="N",
                 fraction="F",
             )
+
+
+# -- what ``strategytree simulate`` does ---------------------------------------------------
+def play_games(
+    game: Game,
+    strategy: Strategy | None = None,
+    *,
+    rule: str = "entropy",
+    pool: str = "all",
+    seed: int = 0,
+    first: str | None = None,
+    fraction: float | None = None,
+    games: int | None = None,
+    runs: int = 1,
+    csv: str | Path | None = None,
+    plot: str | Path | None = None,
+    alphabet: str = "auto",
+    force: bool = False,
+    progress: ProgressCallback | None = None,
+) -> list[Simulation]:
+    """:func:`simulate_runs` with ``strategy``, else the one-step ``rule`` (with
+    its ``pool`` and ``first`` guess; run ``k`` seeded ``seed + k``); the games
+    written one row each to ``csv`` (:func:`games_csv`, codes in ``alphabet``,
+    atomically) and their histogram drawn to ``plot`` when given."""
+    from .files import write_text_atomic
+
+    player = strategy if strategy is not None else (
+        lambda run_seed: GreedyChooser(game, rule, pool, seed=run_seed, first=first)
+    )
+    results = simulate_runs(
+        game, player, runs=runs, seed=seed, fraction=fraction, games=games, progress=progress
+    )
+    if csv is not None:
+        write_text_atomic(csv, games_csv(results, alphabet_for(game, alphabet)), force=force)
+    if plot is not None:
+        plot_histogram(results, plot)
+    return results
+
+
+def against_adversary(
+    game: Game,
+    strategy: Strategy | None = None,
+    name: str = "the strategy",
+    *,
+    rule: str = "entropy",
+    pool: str = "all",
+    seed: int = 0,
+    first: str | None = None,
+) -> tuple[Outcome, str]:
+    """One game of ``strategy`` (``name`` names it), else of the ``rule``, against
+    the adversary (:func:`~strategytree.play.adversary_game`): the outcome, and
+    what played it (``name``, or ``the entropy rule``)."""
+    from .play import adversary_game, breaker_for
+
+    guesser = breaker_for(game, strategy, rule, pool, seed=seed, first=first)
+    what = name if strategy is not None else f"the {guesser.chooser.rule} rule"
+    return adversary_game(game, guesser), what
+
+
+def adversary_view(
+    game: Game, outcome: Outcome, what: str, seconds: float, alphabet: str = "auto"
+) -> list[Any]:
+    """What ``strategytree simulate --adversary`` prints: lines (str with rich
+    markup, or rich Text)."""
+    from rich.markup import escape
+    from rich.text import Text
+
+    parts: list[Any] = [
+        f"{escape(game.name)}: {escape(what)} against the adversary",
+        Text(moves_text(game, outcome.moves, alphabet_for(game, alphabet))),
+    ]
+    if outcome.note:
+        parts.append(Text(outcome.note))
+    return [*parts, f"{plural(outcome.guesses, 'guess')} ({seconds:.2f} s)"]
+
+
+def simulation_view(simulations: list[Simulation], alphabet: str = "auto") -> list[Any]:
+    """What ``strategytree simulate`` prints of its runs (:func:`summary`): lines
+    (str with rich markup, or rich Text) and tables."""
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    from .verify import histogram_table
+
+    s = summary(simulations)
+    first_run, game = simulations[0], simulations[0].game
+    shown = alphabet_for(game, alphabet)
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    table.add_row("games", f"{s.games:,}")
+    table.add_row("solved", f"{s.solved:,}")
+    table.add_row("total guesses", f"{s.total:,}")
+    table.add_row("average", "-" if s.average is None else f"{s.average:.4f}")
+    table.add_row("max guesses", str(s.max_guesses))
+    parts: list[Any] = [
+        f"[bold]{escape(game.name)}[/]: {escape(first_run.player)}; secrets: "
+        f"{escape(first_run.secrets)}"
+        + (f", {len(simulations)} runs" if len(simulations) > 1 else ""),
+        table,
+    ]
+    if s.histogram:
+        parts.append(histogram_table(s.histogram, "games"))
+    if len(simulations) > 1:
+        per_run = Table(box=None, padding=(0, 1), show_edge=False)
+        for name in ("run", "seed", "average", "max"):
+            per_run.add_column(name, justify="right")
+        for k, r in enumerate(simulations, 1):
+            per_run.add_row(str(k), str(r.seed), f"{r.average:.4f}", str(r.max_guesses))
+        spread = s.spread
+        parts += [per_run, f"average over {spread.runs} runs: {spread.mean:.4f} ± "
+                  f"{spread.stdev:.4f} (sd), from {spread.low:.4f} to {spread.high:.4f}; "
+                  f"worst game {plural(spread.worst, 'guess')}"]
+    if s.unsolved:
+        parts.append(f"[red]{plural(len(s.unsolved), 'game')} not solved[/], e.g.:")
+        parts += [Text(f"  {shown.text(game, g.secret, secret=True)}: "
+                       f"{moves_text(game, g.moves, shown)}: {g.reason}")
+                  for _, g in s.unsolved[:5]]
+    return parts

@@ -32,7 +32,7 @@ from .words import plural
 if TYPE_CHECKING:  # rich is imported only when a report is asked for
     from rich.console import RenderableType
 
-__all__ = ["Branch", "GuessStats", "guess_stats", "plot_stats", "stats_report"]
+__all__ = ["Branch", "GuessStats", "file_stats", "guess_stats", "plot_stats", "stats_report"]
 
 
 @dataclass(frozen=True)
@@ -266,3 +266,17 @@ def plot_stats(stats: GuessStats, path: str | os.PathLike[str], title: str = "")
     fig.savefig(buffer, format=kind, dpi=100)
     plt.close(fig)
     return write_bytes_atomic(path, buffer.getvalue())
+
+
+def file_stats(
+    strategy: Strategy,
+    game: Game,
+    plot: str | os.PathLike[str] | None = None,
+    title: str = "",
+) -> GuessStats:
+    """What ``strategytree stats`` does: :func:`guess_stats` of ``strategy`` in
+    ``game``, also drawn into ``plot`` (:func:`plot_stats`) when given."""
+    stats = guess_stats(strategy, game)
+    if plot is not None:
+        plot_stats(stats, plot, title=title)
+    return stats

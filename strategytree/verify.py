@@ -24,8 +24,9 @@ from .replay import FlatTree, Replay, replay
 from .tree import Strategy
 
 __all__ = [
-    "Problem", "Ranked", "Report", "Unsolved", "infer_game", "node_visits", "rank", "ranking_json",
-    "verify",
+    "SHOWN_PROBLEMS", "Problem", "Ranked", "Report", "Unsolved", "histogram_table", "infer_game",
+    "node_visits", "problem_lines", "rank", "ranking_json", "ranking_view", "report_view", "verify",
+    "verify_files",
 ]
 
 
@@ -411,3 +412,132 @@ def node_visits(strategy: Strategy, game: Game) -> list[int]:
     The order is the order in which :func:`strategytree.tree.walk` enters the nodes.
     """
     return replay(FlatTree(strategy, game)).visits.tolist()
+
+
+# -- what ``strategytree verify`` reports -------------------------------------------------
+#: how many errors (and warnings) a report prints; ``--json`` has them all
+SHOWN_PROBLEMS = 20
+
+
+def verify_files(
+    paths: list[Any],
+    read: Callable[[Any], tuple[Strategy, Game, list[str]]],
+    *,
+    strict: bool = False,
+    examples: int = 5,
+    word: Callable[[StrategyTreeError], str] = str,
+) -> tuple[list[Ranked], list[StrategyTreeError]]:
+    """Verify each file ``read`` reads (a strategy, its game and notes on how the
+    game was told) and :func:`rank` them: the ranking, and the errors of the
+    files that could not be read (each ranked with ``word(error)`` as reason)."""
+    reports: list[tuple[str, Report | str]] = []
+    unreadable: list[StrategyTreeError] = []
+    for path in paths:
+        try:
+            strategy, game, notes = read(path)
+            report = verify(strategy, game, strict=strict, examples=examples)
+            report.game_notes = notes
+            report.repairs = strategy.repairs
+            reports.append((str(path), report))
+        except StrategyTreeError as problem:
+            reports.append((str(path), word(problem)))
+            unreadable.append(problem)
+    return rank(reports), unreadable
+
+
+def histogram_table(counts: dict[int, int], what: str) -> Any:
+    """Guesses -> how many ``what`` (secrets, games), as one row of a rich table."""
+    from rich.table import Table
+
+    histogram = Table(box=None, padding=(0, 1), show_edge=False)
+    histogram.add_column("guesses", justify="left")
+    for guesses in counts:
+        histogram.add_column(str(guesses), justify="right", no_wrap=True)
+    histogram.add_row(what, *(f"{n:,}" for n in counts.values()))
+    return histogram
+
+
+def problem_lines(label: str, problems: list) -> list[Any]:
+    """Up to :data:`SHOWN_PROBLEMS` problems, each a line after ``label`` (rich markup)."""
+    from rich.text import Text
+
+    lines: list[Any] = [
+        Text.assemble(Text.from_markup(f"{label} "), str(problem))
+        for problem in problems[:SHOWN_PROBLEMS]
+    ]
+    if len(problems) > SHOWN_PROBLEMS:
+        lines.append(f"{label} ... and {len(problems) - SHOWN_PROBLEMS:,} more "
+                     "(--json lists them all)")
+    return lines
+
+
+def report_view(report: Report) -> list[Any]:
+    """What ``strategytree verify`` prints of one report, in order: lines (str with
+    rich markup, or rich Text) and tables."""
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    notes = f" ({'; '.join(report.game_notes)})" if report.game_notes else ""
+    table = Table(show_header=False, box=None, padding=(0, 2))
+    table.add_row("secrets", f"{report.secrets:,}")
+    table.add_row("solved", f"{report.solved:,}")
+    table.add_row("total guesses", f"{report.total:,}")
+    table.add_row("average", f"{report.average:.4f}")
+    table.add_row("max guesses", str(report.max_guesses))
+    if report.gap is not None:
+        table.add_row("gap", escape(str(report.gap)))
+    parts: list[Any] = [f"[bold]{escape(report.source)}[/]: {escape(report.game + notes)}", table]
+    if report.histogram:
+        parts.append(histogram_table(report.histogram, "secrets"))
+    parts += problem_lines("[cyan]repaired:[/]", report.repairs)
+    if report.unsolved:
+        parts.append(f"[red]{_count(report.unsolved, 'secret')} not solved[/], e.g.:")
+        parts += [Text(f"  {case.secret}: {case.path}: {case.reason}")
+                  for case in report.unsolved_examples]
+    parts += problem_lines("[red]error:[/]", report.errors)
+    if not report.strict:
+        parts += problem_lines("[yellow]warning:[/]", report.unreachable_branches)
+    parts.append("[green]valid[/]" if report.valid else "[bold red]invalid[/]")
+    return parts
+
+
+def ranking_view(ranked: list[Ranked]) -> list[Any]:
+    """What ``strategytree verify`` prints of several files: one table per game
+    (rank, file, total, average, max, and the gap to the optimum), then one line
+    per file not ranked, saying why."""
+    from rich.markup import escape
+    from rich.table import Table
+    from rich.text import Text
+
+    games: dict[str | None, list[Ranked]] = {}
+    for item in ranked:
+        games.setdefault(item.game, []).append(item)
+    parts: list[Any] = []
+    for game, items in games.items():
+        title = (f"{game}: ranked by total guesses, then max guesses" if game is not None
+                 else "not read")
+        table = Table(title=escape(title))
+        for column in ("rank", "file", "game", "total", "average", "max", "status"):
+            right = column in ("rank", "total", "average", "max")
+            table.add_column(
+                column, justify="right" if right else "left", no_wrap=right, overflow="fold"
+            )
+        for item in items:
+            r = item.report
+            if r is None:
+                table.add_row("-", escape(item.source), "", "", "", "", "unreadable")
+                continue
+            status = "valid" if r.valid else "invalid"
+            if r.valid and r.gap is not None:
+                status += f", {r.gap.short}" + (" above the optimum" if r.gap.exact else "")
+            table.add_row(
+                "-" if item.rank is None else str(item.rank), escape(item.source), escape(r.game),
+                f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), escape(status),
+            )
+        parts.append(table)
+        for item in items:
+            if item.reason is not None:
+                why = "unreadable" if item.report is None else "invalid"
+                parts.append(Text(f"{item.source}: {why}: {item.reason}"))
+    return parts

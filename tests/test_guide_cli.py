@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 import strategytree as st
-from strategytree import cli
+from strategytree.cli import terminal
 from strategytree.guide import GuideTree, guide_text
 
 from cli_runner import DATA, EXAMPLE, invoke
@@ -43,7 +43,7 @@ def test_show_text_is_plain_when_piped(here: Path) -> None:
 
 
 def test_show_text_is_in_colour_on_a_terminal(here: Path, monkeypatch) -> None:
-    monkeypatch.setattr(cli, "out", Console(force_terminal=True, color_system="standard", width=80))
+    monkeypatch.setattr(terminal, "out", Console(force_terminal=True, color_system="standard", width=80))
     result = invoke(["show", "mm23.txt", "--depth", "1"])
     assert result.exit_code == 0
     assert "\x1b[" in result.stdout

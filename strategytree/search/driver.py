@@ -39,7 +39,7 @@ from .bounds import INF, UNLIMITED, split_table
 from .compiled import NODES, STOP
 from .problem import Problem, SearchError, Stopped
 
-__all__ = ["Search", "build_optimal", "prove_bound", "prove_bound_table"]
+__all__ = ["Search", "bound_text", "build_optimal", "prove_bound", "prove_bound_table"]
 
 #: the first levels of the search run in Python, with the full symmetry group
 PY_LEVELS = 2
@@ -591,3 +591,14 @@ def prove_bound_table(
         return d
 
     return int(run(work, p, None, progress))  # type: ignore[arg-type]
+
+
+def bound_text(game: Game, guesses: int, seconds: float) -> str:
+    """What ``strategytree bound`` prints of :func:`prove_bound`'s answer (rich markup)."""
+    from rich.markup import escape
+
+    from ..words import plural
+
+    below = f"; none within {guesses - 1}" if guesses > 1 else ""
+    return (f"{escape(game.name)}: {plural(guesses, 'guess')} solve{'s' * (guesses == 1)} every "
+            f"secret{below} (proved in {seconds:.2f} s)")

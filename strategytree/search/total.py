@@ -60,6 +60,7 @@ __all__ = [
     "TotalBound",
     "counting_bound",
     "set_lower_bound",
+    "total_answer",
     "total_lower_bound",
 ]
 
@@ -289,3 +290,22 @@ class PartsKept:
                 raise CheckpointError(f"{self.file.path}: a checkpoint of another bound "
                                       "(its first guesses differ); use another file")
             runner.learn_part(i, part, bound, depth)
+
+
+def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]:
+    """What ``strategytree bound --total`` prints of ``result`` (asked for ``depth``
+    levels): its ``--json`` shape (:meth:`TotalBound.as_dict`, with the published
+    ``optimum`` when there is one) and its line of text (rich markup)."""
+    from rich.markup import escape
+
+    from ..literature import optimum as published_optimum
+
+    optimum = published_optimum(game)
+    answer = result.as_dict()
+    if optimum is not None:
+        answer["optimum"] = optimum.low
+    done = "" if result.complete else f", stopped before depth {depth}"
+    known = "" if optimum is None else f"; optimum {optimum.low:,} ({optimum.source})"
+    text = (f"{escape(result.game)}: every strategy takes at least {result.bound:,} guesses in "
+            f"total ({result.method}{done}, proved in {result.seconds:.2f} s){escape(known)}")
+    return answer, text

@@ -1,0 +1,164 @@
+"""The ``strategytree`` command group: its usage errors, how a command is
+registered (:func:`command`: bundles of options spread, library errors worded),
+and the console script's entry point (:func:`main`)."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import sys
+from collections.abc import Callable
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+from typer.core import TyperGroup
+
+from .. import __version__
+from ..errors import StrategyTreeError
+from ..files import MAX_INPUT_BYTES
+from . import terminal
+from .options import Bundle
+from .terminal import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, err, say
+
+#: click's usage error (a missing option, a bad value, an unknown option) and the
+#: base of all its errors, as the installed typer has them (its own copy of click, or click)
+_UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+_ClickError: type[Exception] = typer.BadParameter.__mro__[2]
+
+
+class _Commands(TyperGroup):
+    """The command group, whose usage errors (a missing option, a bad number, an
+    unknown option) are one ``error:`` line and exit 2, as every argument error is,
+    instead of click's usage text and typer's framed box."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            code = super().main(*args, standalone_mode=False, **extra)
+        except _ClickError as problem:
+            if type(problem).__name__ != "NoArgsIsHelpError":  # (that one has shown the help)
+                err.print(f"[bold red]error:[/] {escape(_usage_words(problem))}", soft_wrap=True)
+            usage = isinstance(problem, _UsageError)
+            code = EXIT_UNREADABLE if usage else getattr(problem, "exit_code", EXIT_UNREADABLE)
+        except typer.Abort:
+            say("aborted")
+            code = EXIT_INVALID
+        if not isinstance(code, int):
+            code = EXIT_OK  # a command's return value, not an exit code
+        if code == EXIT_INTERRUPTED:
+            code = terminal.stop_code()  # typer turns every KeyboardInterrupt into 130
+        if not standalone_mode:
+            return code
+        sys.exit(code)
+
+
+def _usage_words(problem: Exception) -> str:
+    """A usage error in one line: click's message, and where to read more."""
+    message = " ".join(problem.format_message().split())  # type: ignore[attr-defined]
+    message = message[:1].lower() + message[1:].rstrip(".")
+    context = getattr(problem, "ctx", None)
+    if context is None:
+        return message
+    return f"{message} (see {context.command_path} --help)"
+
+
+app = typer.Typer(
+    name="strategytree",
+    cls=_Commands,
+    help="Build, check and explain decision-tree strategies for Mastermind.",
+    no_args_is_help=True,
+    add_completion=True,  # --install-completion, --show-completion (bash, zsh, fish, powershell)
+    pretty_exceptions_enable=False,
+    epilog="Exit codes: 0 success, 1 invalid strategy, 2 unreadable input or bad arguments, "
+    "130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.  Strategy files, pipes and - (stdin) are read up "
+    f"to {MAX_INPUT_BYTES // 2**20} MiB (--max-input-mb).",
+)
+
+
+@app.callback(invoke_without_command=True)
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print the version and exit.")
+    ] = False,
+) -> None:
+    if version:
+        terminal.out.print(f"strategytree {__version__}")
+        raise typer.Exit(EXIT_OK)
+
+
+def command(name: str, *, stops: bool = False) -> Callable[[Callable[..., Any]], Any]:
+    """Register a command of :data:`app` named ``name``.
+
+    Each parameter whose ``Annotated`` metadata is a :class:`~.options.Bundle`
+    becomes the bundle's options on the command line, gathered back into one
+    value when the command runs.  The library's errors
+    (:class:`~strategytree.errors.StrategyTreeError`) end it with one line on
+    stderr (exit 2, :func:`~.terminal.failed`); with ``stops``, Ctrl-C (SIGTERM,
+    SIGHUP) ends it saying so, and where its ``checkpoint`` keeps the work
+    (exit 130, 143, 129).
+    """
+
+    def register(function: Callable[..., Any]) -> Any:
+        signature = inspect.signature(function, eval_str=True)
+        parameters: list[inspect.Parameter] = []
+        bundles: dict[str, Bundle] = {}
+        for parameter in signature.parameters.values():
+            metadata = getattr(parameter.annotation, "__metadata__", ())
+            bundle = next((m for m in metadata if isinstance(m, Bundle)), None)
+            if bundle is None:
+                parameters.append(parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY))
+            else:
+                bundles[parameter.name] = bundle
+                parameters += bundle.parameters
+
+        @functools.wraps(function)
+        def run(**values: Any) -> Any:
+            for key, bundle in bundles.items():
+                values[key] = bundle.gather(**{p.name: values.pop(p.name) for p in bundle.parameters})
+            try:
+                return function(**values)
+            except StrategyTreeError as problem:
+                raise terminal.failed(problem) from None
+            except KeyboardInterrupt:
+                if not stops:
+                    raise
+                raise terminal.interrupted(values.get("checkpoint")) from None
+
+        run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in parameters}
+        return app.command(name)(run)
+
+    return register
+
+
+def main() -> None:
+    """Entry point of the console script.
+
+    Once a command has finished (its files written and closed, its output
+    flushed), the process ends at once: tearing down numba and LLVM would
+    otherwise add about a third of a second to every command.  SIGTERM and
+    SIGHUP stop a command as Ctrl-C does (:func:`~.terminal.stop_like_ctrl_c`).
+    """
+    terminal.stop_like_ctrl_c()
+    try:
+        app()
+    except KeyboardInterrupt:
+        say(terminal.stop_words())
+        code: int = terminal.stop_code()
+    except MemoryError:  # inputs are capped and estimated; this is the last guard
+        say("error: out of memory (a smaller game, or a machine with more memory)")
+        code = EXIT_UNREADABLE
+    except SystemExit as stop:
+        if stop.code is None or isinstance(stop.code, int):
+            code = stop.code or 0
+        else:
+            raise  # a message to print: let Python do it
+    else:
+        code = 0
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            pass
+    os._exit(code)

@@ -1,0 +1,671 @@
+"""The commands of ``strategytree``: each gathers its options, reads its input and
+calls the library; what it prints the library has composed (see :mod:`.options`
+for the options, :mod:`.terminal` for errors, exit codes and progress)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+from rich.markup import escape
+
+from ..errors import StrategyTreeError, refuse_inert
+from ..words import plural
+from . import options as o
+from . import terminal as t
+from .app import command
+from .options import MAX_INPUT_MB, GameOptions, option, resolve_game
+from .terminal import EXIT_INVALID, err, show
+from .terminal import say as _say
+
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..tree import Strategy
+
+# The library (numpy, lark, numba) is imported inside each command, when it
+# runs: ``strategytree --help`` and a mistyped option never wait for it.
+
+
+def _read(
+    path: Path,
+    source_format: str | None,
+    lenient: bool,
+    options: GameOptions,
+    max_mb: int = MAX_INPUT_MB,
+) -> tuple[Strategy, Game, list[str]]:
+    """The strategy file read (:func:`~strategytree.convert.read_file`, in any format),
+    and the game it is played in, with notes on what was inferred.
+
+    A format whose reader needs the game (mmstrat) is read in the game the
+    options give when they give one, else in the game the file tells; the
+    game returned is then that same game.  Otherwise the game is resolved from
+    the options and the strategy (:meth:`GameOptions.game`).  At most ``max_mb`` MiB are read.
+    """
+    from ..convert import GAME_FORMATS, read_file
+
+    needs_game = source_format is None or source_format.strip().lower() in GAME_FORMATS
+    game = None
+    if options.given and needs_game:
+        game, _ = options.game()
+    read = read_file(path, source_format, game, lenient=lenient, max_bytes=max_mb * 2**20)
+    if read.game is None:
+        game, notes = options.game(read.strategy)
+        return read.strategy, game, notes
+    if game is not None:
+        return read.strategy, game, []
+    told = read.game
+    apart = len(told.secrets) < told.colors**told.pegs
+    both = apart and len(told.guesses) == len(told.secrets)
+    game, _ = GameOptions("mastermind", told.pegs, told.colors, apart, both).game()
+    kind = ", distinct colours" if apart else ""
+    return read.strategy, game, [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
+
+
+
+def _read_with(path: Path, reading: o.Reading, options: GameOptions) -> tuple[Strategy, Game, list[str]]:
+    """:func:`_read` with the reading options of a command."""
+    return _read(path, reading.source_format, reading.lenient, options, reading.max_input_mb)
+
+
+#: games this small compile the kernels they need as fast as a warm-up would
+WARM_BELOW = 200
+
+
+def _warmed(game: Game, warm: Callable[[Game], object]) -> None:
+    """Run ``warm`` on a small game like ``game`` first, so that compiling the
+    kernels (once per install: they are cached) is not counted in the times
+    reported; a compile that takes a while is announced (once), and timed."""
+    if len(game.secrets) < WARM_BELOW:
+        return
+    apart = len(game.secrets) < game.colors**game.pegs
+    both = apart and len(game.guesses) == len(game.secrets)
+    preset = "black-only" if game.scoring == "black-only" else "distinct" if apart else "mastermind"
+    try:
+        small = resolve_game(preset, 3, 4, distinct=apart, distinct_guesses=both)[0]
+    except StrategyTreeError:
+        return
+    started = time.perf_counter()
+    done = threading.Event()
+
+    def announce() -> None:
+        if not done.wait(COMPILE_NOTICE):
+            _say("compiling kernels, once per install ...")
+
+    notice = threading.Thread(target=announce, daemon=True)
+    notice.start()
+    try:
+        warm(small)
+    except StrategyTreeError:
+        pass  # the run itself says what is wrong
+    finally:
+        done.set()
+        notice.join()
+    took = time.perf_counter() - started
+    if took >= COMPILE_NOTICE:
+        _say(f"kernels ready in {took:.1f} s (not counted below)")
+
+
+#: seconds a warm-up may take before it is announced as compiling
+COMPILE_NOTICE = 2.0
+
+
+
+def _game_and_strategy(
+    ctx: typer.Context, strategy_file: Path | None, reading: o.Reading, options: GameOptions
+) -> tuple[Game, Strategy | None]:
+    """The strategy file read (if any, see :func:`_read`), and the game of the options
+    and the file.  Without a file, the options of reading one are refused (exit 2)."""
+    if strategy_file is None:
+        asked = t.given(ctx, **reading._asdict())
+        asked["fmt"] = asked.pop("source_format")
+        refuse_inert(asked, (), "without {strategy}", strategy="FILE")
+        return options.game()[0], None
+    strategy, game, _ = _read_with(strategy_file, reading, options)
+    return game, strategy
+
+
+def _say_repairs(strategy: Strategy) -> None:
+    """The repairs a lenient reading made, one ``repaired:`` line each on stderr."""
+    from ..verify import SHOWN_PROBLEMS
+
+    for repair in strategy.repairs[:SHOWN_PROBLEMS]:
+        _say(f"repaired: {repair}")
+    if len(strategy.repairs) > SHOWN_PROBLEMS:
+        _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
+
+
+@command("verify")
+def verify_command(
+    *,
+    files: Annotated[list[Path], typer.Argument(
+        help="Strategy files (in any format read, see --from).")],
+    options: o.FileGame,
+    strict: Annotated[bool, option("--strict", help="Treat unreachable branches as errors.")] = False,
+    as_json: o.JsonOption = False,
+    examples: Annotated[int, option(
+        "--examples", min=0, help="How many unsolved secrets to show.")] = 5,
+    reading: o.ReadOptions,
+) -> None:
+    """Replay every secret through each strategy file and score it.
+
+    The score is the code-golf N: guesses summed over all secrets (ties: the
+    lowest maximum), shown beside the optimum (or a lower bound on it).  Several
+    files are ranked each game apart; the same total and maximum share a rank,
+    and each file not ranked gets one line saying why.  Exit 0 if every file is
+    valid, 1 if one is not, 2 if one cannot be read.
+    """
+    from ..verify import ranking_json, ranking_view, report_view, verify_files
+
+    ranked, unreadable = verify_files(
+        files, lambda path: _read_with(path, reading, options), strict=strict,
+        examples=examples, word=t.words,
+    )
+    if as_json:
+        t.print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
+        for problem in unreadable:
+            err.print(f"error: {t.words(problem)}", markup=False, soft_wrap=True)
+    elif len(files) == 1:
+        if unreadable:
+            raise unreadable[0]
+        show(report_view(ranked[0].report))
+    else:
+        show(ranking_view(ranked))
+    if unreadable:
+        raise typer.Exit(t.EXIT_UNREADABLE)
+    if not all(item.report.valid for item in ranked if item.report is not None):
+        raise typer.Exit(EXIT_INVALID)
+
+
+@command("show")
+def show_command(
+    *,
+    file: o.StrategyFile,
+    secret: Annotated[Optional[str], option(
+        "--secret", "-s", help="Show only the game played against this secret.")] = None,
+    depth: Annotated[Optional[int], option(
+        "--depth", "-d", min=0, help="Show only this many levels of replies (text, dot).")] = None,
+    path: Annotated[Optional[str], option(
+        "--path", help='Show only what follows a history, e.g. "AABBC 10, ABCDE 21".')] = None,
+    fmt: Annotated[Optional[str], option(
+        "--format", "-f",
+        help="text, markdown, csv, dot or html (default: from the -o suffix, else text).")] = None,
+    output: Annotated[Optional[Path], option(
+        "--output", "-o", help="Write to this file (atomically; - for stdout); "
+        ".svg/.png/.pdf draw with GraphViz.")] = None,
+    force: o.Force = False,
+    options: o.FileGame,
+    reading: o.ReadOptions,
+    as_json: Annotated[bool, option(
+        "--json", help="With --secret: print the game as JSON (see the README).")] = False,
+) -> None:
+    """Print a strategy as a guide a person can follow, or the game of one secret.
+
+    Formats: an indented text guide; a lookup table with one row per complete
+    game (markdown, csv); a GraphViz graph (dot; -o FILE.svg or .png draws it
+    when GraphViz is installed; at most 500 nodes, use --depth or --path for
+    more); an interactive page to play the strategy by clicking (html).
+    """
+    from ..export import guide_format, render, write_guide
+
+    t.check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    kind, drawing = guide_format(fmt, output)
+    _check_show(kind, secret, depth, path, as_json, output)
+    strategy, game, _ = _read_with(file, reading, options)
+    if as_json:
+        return _show_secret(strategy, game, secret)
+    guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
+                   styled=output is None and t.out.is_terminal)
+    if guide.styled is not None:
+        return t.out.print(guide.styled, soft_wrap=True)
+    if guide.warning:
+        err.print(f"[yellow]warning:[/] {guide.warning}")
+    done = write_guide(guide, output, drawing=drawing, force=force)
+    if done is not None:
+        err.print(f"{done} {output}")
+    if guide.unsolved:
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _check_show(kind: str, secret: str | None, depth: int | None, path: str | None,
+                as_json: bool, output: Path | None) -> None:
+    """Refuse the options of ``show`` that do not go together."""
+    if secret is not None and (kind != "text" or path is not None or depth is not None):
+        raise StrategyTreeError("--secret shows one game as text; drop --format, --path and --depth")
+    if depth is not None and kind in ("markdown", "csv", "html"):
+        raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
+    if as_json and secret is None:
+        raise StrategyTreeError("--json prints the game of one --secret; add --secret")
+    if as_json and output is not None:
+        raise StrategyTreeError("--json prints to stdout; drop -o")
+
+
+def _show_secret(strategy: Strategy, game: Game, secret: str | None) -> None:
+    """``show --secret S --json``: the game played against ``secret``, exit 1 unless solved."""
+    from ..guide import play_secret, played_json
+
+    played = played_json(game, secret, *play_secret(strategy, game, secret))
+    t.print_json(played)
+    if not played["solved"]:
+        raise typer.Exit(EXIT_INVALID)
+
+
+@command("stats")
+def stats_command(
+    *,
+    file: o.StrategyFile,
+    plot: o.Plot = None,
+    force: o.Force = False,
+    options: o.FileGame,
+    reading: o.ReadOptions,
+    as_json: o.JsonOption = False,
+) -> None:
+    """Guesses per secret: the histogram, and average and max by reply to the first guess.
+
+    Beside the total, how far it is from the optimum (or at most from it, by a
+    lower bound).  Exit 1 when some secret is not solved.
+    """
+    from ..stats import file_stats, stats_report
+
+    t.check_outputs([plot], force=force, inputs={"the input": file})
+    strategy, game, _ = _read_with(file, reading, options)
+    stats = file_stats(strategy, game, plot, title=file.name)
+    if as_json:
+        t.print_json(stats.to_dict())
+        if plot is not None:
+            err.print(f"plot written to {escape(str(plot))}", soft_wrap=True)
+    else:
+        show(stats_report(stats, str(file), plot))
+    if stats.unsolved:
+        raise typer.Exit(EXIT_INVALID)
+
+
+@command("generate", stops=True)
+def generate_command(
+    ctx: typer.Context,
+    *,
+    output: Annotated[Path, option("--output", "-o", help="Where to write the strategy file.")],
+    options: o.NewGame,
+    guesser: o.RuleOptions,
+    seed: Annotated[int, option("--seed", help="Seed for random rules and sampled pools.")] = 0,
+    no_symmetry: Annotated[bool, option(
+        "--no-symmetry", help="Score every candidate (slower, same tree).")] = False,
+    indent: Annotated[Optional[int], option(
+        "--indent", min=0, help="Write the file indented.")] = None,
+    force: o.Force = False,
+    method: o.Method = "greedy",
+    lookahead: o.LookaheadOptions,
+    max_guesses: o.MaxGuesses = None,
+    checkpoint: o.SearchCheckpoint = None,
+    as_json: o.JsonOption = False,
+    where: o.ClusterOptions,
+) -> None:
+    """Build a strategy (one-step rule, lookahead search or exact search), write it atomically, score it.
+
+    --method lookahead tries, at each level, the --widths best guesses of the
+    rule with greedy completions and keeps the cheapest (never worse than greedy).
+
+    --method optimal finds the fewest guesses in total (with --max-guesses K: the
+    fewest among strategies that never need more than K).  It shows its progress,
+    stops cleanly on Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129; with
+    --checkpoint the work is kept, and a later run with the same --checkpoint
+    resumes it; the output is written whole or not at all).
+
+    Without a terminal, progress is printed as a plain line about every 10 s
+    ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
+    per install (announced), and not counted in the time reported.
+    """
+    from ..generate import check_method, generate, generate_file
+    from ..verify import report_view
+
+    asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
+    settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
+    check_method(method, **asked, first=guesser.first, max_guesses=max_guesses,
+                 checkpoint=checkpoint, client=where.workers or where.scheduler)
+    t.check_outputs([output], force=force, checkpoint=checkpoint)
+    game, _ = options.game()
+    _warmed(game, lambda small: generate(small, method, **settings))
+    with t.cluster(*where, method != "greedy") as client, \
+            t.progress("building" if method == "greedy" else "searching", game) as status:
+        built = generate_file(game, output, method, indent=indent, force=force, **settings,
+                              first=guesser.first, checkpoint=checkpoint, progress=status,
+                              client=client)
+    if as_json:
+        t.print_json({**built.report.to_dict(), "seconds": built.seconds})
+    else:
+        show(report_view(built.report))
+        t.out.print(f"built in {built.seconds:.2f} s, written to {escape(str(output))}")
+    if not built.report.valid:
+        raise typer.Exit(EXIT_INVALID)
+
+
+@command("bound", stops=True)
+def bound_command(
+    ctx: typer.Context,
+    *,
+    options: o.NewGame,
+    no_symmetry: Annotated[bool, option(
+        "--no-symmetry", help="Try every guess near the root (slower).")] = False,
+    total: Annotated[bool, option(
+        "--total", help="Prove a lower bound on the least total of any strategy.")] = False,
+    depth: Annotated[int, option(
+        "--depth", "-d", min=0, help="--total: levels of guesses worked out exactly "
+        "(0 counting, 1 the first guess, ...).")] = 3,
+    seconds: Annotated[Optional[float], option(
+        "--seconds", min=0.001, help="--total: stop after this long with the bound "
+        "proved so far.")] = None,
+    checkpoint: Annotated[Optional[Path], option(
+        "--checkpoint", help="--total: keep the bound of every part of a first "
+        "guess here, and start from them.")] = None,
+    as_json: o.JsonOption = False,
+    where: o.ClusterOptions,
+) -> None:
+    """The fewest guesses that solve every secret, proved by exhaustion.
+
+    A strategy within K guesses is found and the search shows that none
+    exists within K - 1.  Prints K and the time (compiling the kernels, once
+    per install, is not counted); Ctrl-C stops (exit 130; SIGTERM 143, SIGHUP 129).
+
+    With --total: a proven lower bound on the least total number of guesses of
+    any strategy (--depth levels worked out exactly, counting below), next to
+    the published optimum when there is one; Ctrl-C, SIGTERM or --seconds stop
+    it with the bound proved so far, printed (and kept with --checkpoint, from
+    which a later run of any depth starts).
+    """
+    from ..search import prove_bound
+    from ..search.driver import bound_json, bound_text
+
+    if total:
+        t.check_outputs([], force=False, checkpoint=checkpoint)
+        return _bound_total(options, depth, seconds, not no_symmetry, as_json, checkpoint, where)
+    refuse_inert(t.given(ctx, depth=depth, seconds=seconds, checkpoint=checkpoint), (),
+                 "without {total}", total=True)
+    game, _ = options.game()
+    _warmed(game, lambda small: prove_bound(small, symmetry=not no_symmetry))
+    with t.cluster(*where) as client, t.progress("proving", game) as status:
+        started = time.perf_counter()  # (a cluster's start-up not counted)
+        answer = prove_bound(game, symmetry=not no_symmetry, progress=status, client=client)
+    elapsed = time.perf_counter() - started
+    if as_json:
+        return t.print_json(bound_json(game, answer, elapsed))
+    t.out.print(bound_text(game, answer, elapsed), soft_wrap=True)
+
+
+def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmetry: bool,
+                 as_json: bool, checkpoint: Path | None, where: o.Cluster) -> None:
+    """``bound --total``: prove a lower bound on the least total, print it (also when stopped)."""
+    from ..search.total import BoundInterrupted, total_answer, total_lower_bound
+
+    stopped = False
+    game, _ = options.game()
+    _warmed(game, lambda small: total_lower_bound(small, min(depth, 2), symmetry=symmetry))
+    try:
+        with t.cluster(*where) as client, t.progress("bounding", game) as status:
+            result = total_lower_bound(game, depth, progress=status, seconds=seconds,
+                                       symmetry=symmetry, checkpoint=checkpoint, client=client)
+    except BoundInterrupted as interrupted:
+        result, stopped = interrupted.result, True
+    answer, text = total_answer(result, game, depth)
+    if as_json:
+        t.print_json(answer)
+    else:
+        t.out.print(text, soft_wrap=True)
+    if stopped:
+        raise t.interrupted(checkpoint)
+
+
+class _Terminal:
+    """The console a game of ``play`` talks to (plain text, no markup)."""
+
+    def ask(self, prompt: str) -> str:
+        return t.out.input(prompt, markup=False, emoji=False)
+
+    def say(self, text: str) -> None:
+        t.out.print(text, markup=False, soft_wrap=True)
+
+
+@command("play")
+def play_command(
+    ctx: typer.Context,
+    *,
+    strategy_file: o.StrategyOption = None,
+    guesser: o.RuleOptions,
+    seed: Annotated[Optional[int], option(
+        "--seed", help="Seed for the secret drawn and for random rules.")] = None,
+    breaker: Annotated[str, option(
+        "--breaker", "-b",
+        help="Who guesses: computer (you reply) or you (the computer keeps a secret).")] = "computer",
+    adversary: Annotated[bool, option(
+        "--adversary",
+        help="Reply so as to keep the most secrets possible (the worst case).")] = False,
+    hints: Annotated[bool, option(
+        "--hints",
+        help="You guessing: show how many secrets still fit (which, when few).")] = False,
+    options: o.NewGame,
+    alphabet: o.AlphabetOption = "auto",
+    reading: o.ReadOptions,
+) -> None:
+    """Play a game: the computer breaks your code, or you break the computer's.
+
+    By default you think of a secret and reply to each guess (1 2, 12 or b1 w2);
+    impossible replies are refused with the reason, and when no secret fits your
+    replies the game says which may be wrong.  --breaker you: the computer draws
+    a secret (--seed) and scores your guesses.  --adversary: the computer replies
+    so as to keep the most secrets alive, against you or against its own rule.
+    Exit 0 when the secret is found, 1 when the game is stopped (quit, end of input).
+    """
+    from ..play import check_play, play
+
+    check_play(breaker, strategy=strategy_file, adversary=adversary, first=guesser.first,
+               **t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed), hints=hints)
+    terminal = _Terminal()
+    try:
+        game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
+        outcome = play(game, terminal, strategy, breaker=breaker, adversary=adversary,
+                       **guesser._asdict(), seed=seed, hints=hints, alphabet=alphabet)
+    except (EOFError, KeyboardInterrupt) as stop:
+        t.out.print()
+        t.out.print("game stopped", markup=False)
+        code = t.stop_code() if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID
+        raise typer.Exit(code) from None
+    if not outcome.solved:
+        t.out.print(f"game stopped after {plural(outcome.guesses, 'guess')}")
+        raise typer.Exit(EXIT_INVALID)
+
+
+@command("simulate")
+def simulate_command(
+    ctx: typer.Context,
+    *,
+    strategy_file: o.StrategyOption = None,
+    guesser: o.RuleOptions,
+    seed: Annotated[int, option("--seed", help="Seed for the secrets drawn and for random "
+                                "rules (run k: seed + k).")] = 0,
+    fraction: Annotated[Optional[float], option(
+        "--fraction", help="Play this fraction of the secrets, drawn at random.")] = None,
+    games: Annotated[Optional[int], option(
+        "--games", "-n", min=1,
+        help="Play this many secrets drawn at random (with repeats).")] = None,
+    runs: Annotated[int, option(
+        "--runs", min=1, help="Repeat with this many seeds and report the spread.")] = 1,
+    csv_file: Annotated[Optional[Path], option(
+        "--csv", help="Write one row per game to this file (atomically).")] = None,
+    plot: Annotated[Optional[Path], option(
+        "--plot", help="Draw the histogram into this PNG (needs matplotlib).")] = None,
+    force: o.Force = False,
+    adversary: Annotated[bool, option(
+        "--adversary",
+        help="Play one game against the adversary instead (the worst case it finds).")] = False,
+    options: o.NewGame,
+    alphabet: o.AlphabetOption = "auto",
+    reading: o.ReadOptions,
+    as_json: o.JsonOption = False,
+) -> None:
+    """Play many games with a rule or a strategy file: average, max and histogram.
+
+    All secrets by default, --fraction F of them, or --games N drawn at random
+    (--seed makes it reproducible).  --runs K repeats with seeds seed..seed+K-1
+    (for random rules and sampled pools, and random secrets) and reports the
+    spread of the average.  Exit 1 when some game is not solved.
+    """
+    from ..simulate import check_simulate, play_games, simulation_json, simulation_view
+    from ..stats import plot_format
+
+    check_simulate(strategy=strategy_file, adversary=adversary, first=guesser.first,
+                   **t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed),
+                   fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot)
+    t.check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
+    if plot is not None:
+        plot_format(plot)  # before the games are played
+    started = time.perf_counter()
+    game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
+    played = {**guesser._asdict(), "seed": seed, "alphabet": alphabet}
+    if adversary:
+        return _against_adversary(game, strategy, str(strategy_file), as_json, played, started)
+    if strategy is None:
+        _warmed(game, lambda small: play_games(small, rule=guesser.rule, pool=guesser.pool,
+                                               seed=seed))
+        started = time.perf_counter()
+    with t.progress("playing", game) as status:
+        results = play_games(game, strategy, **played, fraction=fraction, games=games, runs=runs,
+                             csv=csv_file, plot=plot, force=force, progress=status)
+    elapsed = time.perf_counter() - started
+    if as_json:
+        t.print_json(simulation_json(results, elapsed))
+    else:
+        show([*simulation_view(results, alphabet), f"played in {elapsed:.2f} s"])
+    notes = err if as_json else t.out  # with --json, stdout holds the JSON alone
+    for what, written in (("games written to", csv_file), ("histogram drawn to", plot)):
+        if written is not None:
+            notes.print(f"{what} {escape(str(written))}")
+    if any(r.unsolved for r in results):
+        raise typer.Exit(EXIT_INVALID)
+
+
+def _against_adversary(game: Game, strategy: Strategy | None, name: str, as_json: bool,
+                       played: dict, started: float) -> None:
+    """``simulate --adversary``: one game against the adversary, printed or as JSON."""
+    from ..simulate import adversary_json, adversary_view, against_adversary
+
+    alphabet = played.pop("alphabet")
+    outcome, what = against_adversary(game, strategy, name, **played)
+    seconds = time.perf_counter() - started
+    if as_json:
+        return t.print_json(adversary_json(game, outcome, what, seconds))
+    show(adversary_view(game, outcome, what, seconds, alphabet))
+
+
+@command("convert")
+def convert_command(
+    *,
+    file: Annotated[Path, typer.Argument(
+        help="A strategy tree in any format read (see --from).")],
+    output: o.TextOutput = None,
+    reading: o.ReadOptions,
+    target_format: Annotated[Optional[str], option(
+        "--to", help="brace or json (default: json for a .json output, else brace).")] = None,
+    indent: o.Indent = None,
+    force: o.Force = False,
+    options: o.FileGame,
+) -> None:
+    """Convert a strategy tree written by another solver into the brace grammar (or JSON).
+
+    Reads fancidev's mmstrat text, arfst23's tables and YAML, mikemag's GraphViz
+    trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
+    game matters only for mmstrat files, whose counts tell it by default.
+    """
+    from ..convert import convert_file
+
+    t.check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    game = options.game()[0] if options.given else None
+    told = {**options._asdict(), "preset": None if options.preset == "mastermind" else options.preset}
+    read, target = convert_file(
+        file, output, reading.source_format, target_format, game, game_options=told,
+        lenient=reading.lenient, indent=indent, force=force,
+        max_bytes=reading.max_input_mb * 2**20, on_read=lambda read: _say_repairs(read.strategy),
+    )
+    if target is not None:
+        err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({read.fmt}): "
+                  f"{plural(read.strategy.count_nodes(), 'guess')} in the tree", soft_wrap=True)
+
+
+@command("format")
+def format_command(
+    *,
+    file: o.StrategyFile,
+    output: Annotated[Path, option(
+        "--output", "-o", help="Write to this file (atomically); - for stdout.")],
+    reading: o.ReadOptions,
+    indent: o.Indent = None,
+    force: o.Force = False,
+) -> None:
+    """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
+
+    No spaces, upper-case codes, two-digit replies, on one line or indented
+    (--indent); the branches keep their order.  With --lenient the dialects seen
+    in the wild are read and each repair is reported on stderr.  Any format read
+    is accepted (--from), as by convert.
+    """
+    from ..convert import normalise
+    from ..files import is_stdout
+
+    t.check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
+                     force=force, max_bytes=reading.max_input_mb * 2**20)
+    _say_repairs(read.strategy)
+    if not is_stdout(output):
+        _say(f"wrote {output} ({plural(len(read.strategy.repairs), 'repair')}) from {file} "
+             f"({read.fmt})")
+
+
+@command("improve", stops=True)
+def improve_command(
+    *,
+    file: Annotated[Path, typer.Argument(
+        help="A valid strategy file (in any format read, see --from).")],
+    output: Annotated[Path, option("--output", "-o", help="Where to write the better strategy.")],
+    exact_below: o.ImproveExactBelow = 200,
+    widths: o.ImproveWidths = "4,3,2",
+    finalists: o.ImproveFinalists = "",
+    deepen: o.ImproveDeepen = "",
+    budget: o.Budget = None,
+    max_guesses: o.ImproveMaxGuesses = None,
+    checkpoint: o.ImproveCheckpoint = None,
+    options: o.FileGame,
+    reading: o.ReadOptions,
+    force: o.Force = False,
+    where: o.ClusterOptions,
+) -> None:
+    """Make a strategy better (never worse) by searching its subtrees again.
+
+    Subtrees of at most --exact-below secrets are solved exactly; larger ones
+    try the --widths best guesses of several rules, their parts completed by
+    exact search or greedily (with --finalists, only the candidates whose
+    greedy completions rank best; with --deepen, their large parts searched
+    again).  The best so far is written to -o (atomically) as
+    it improves and when the --budget ends or the run is stopped (Ctrl-C,
+    SIGTERM, SIGHUP: exit 130, 143, 129); with --checkpoint, a later run resumes.
+    With --workers or --scheduler, the subtrees a pass searches (disjoint) are
+    searched side by side on a Dask cluster.  An invalid input is refused with
+    the verifier's report (exit 1).
+    """
+    from ..improve import improvable, improve_file, improved_text, parse_budget
+    from ..verify import report_view
+
+    t.check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
+    seconds = parse_budget(budget)
+    strategy, game, notes = _read_with(file, reading, options)
+    before = improvable(strategy, game, notes)
+    with t.cluster(*where) as client, t.progress("improving", game) as status:
+        report, took = improve_file(
+            strategy, game, output, exact_below=exact_below, widths=widths, finalists=finalists,
+            deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint,
+            progress=status, client=client,
+        )
+    show(report_view(report))
+    t.out.print(improved_text(before, report, took, output))
+    if not report.valid:
+        raise typer.Exit(EXIT_INVALID)
