@@ -42,7 +42,7 @@ from .errors import OutputExistsError, StrategyTreeError
 MAX_INPUT_BYTES = 256 * 2**20
 
 __all__ = [
-    "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_not_same",
+    "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_not_same", "check_outputs",
     "check_writable", "is_stdout", "is_stream", "same_file", "target",
     "write_bytes_atomic", "write_text_atomic",
 ]
@@ -262,3 +262,35 @@ def _usual_mode(path: Path) -> int:
         mask = os.umask(0)
         os.umask(mask)
         return 0o666 & ~mask
+
+
+def check_outputs(
+    outputs: list[PathLike | None],
+    *,
+    force: bool,
+    inputs: dict[str, PathLike | None] | None = None,
+    checkpoint: PathLike | None = None,
+    stdout: bool = False,
+) -> None:
+    """Before any work: each output is not a file the command reads (``inputs``,
+    by what they are), nor the checkpoint, nor another output; its folder is
+    writable, and an existing file is overwritten only with ``force`` (a device,
+    FIFO or ``-`` is streamed into, never replaced; ``-`` only where ``stdout``
+    allows it, for commands that write text); the checkpoint's folder is writable.
+    A ``force`` with no output to overwrite is refused (it would do nothing)."""
+    from .errors import refuse_inert
+
+    read = {**(inputs or {}), "the checkpoint": checkpoint}
+    if force and all(output is None for output in outputs):
+        refuse_inert({"force": True}, (), "without an output file to overwrite")
+    for k, output in enumerate(outputs):
+        if output is not None and is_stdout(output) and not stdout:
+            raise StrategyTreeError(
+                "- (the standard output) is taken by show, convert and format -o only; name a file"
+            )
+        check_not_same(output, read)
+        for other in outputs[:k]:
+            check_not_same(output, {"another output": other})
+        check_writable(output, force=force)
+    check_not_same(checkpoint, inputs or {})
+    check_writable(checkpoint, force=True, stream=False)

@@ -12,10 +12,12 @@ user can log it, draw it, or stop the run from it (by raising).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Progress", "ProgressCallback"]
+__all__ = ["PROGRESS_SECONDS", "Progress", "ProgressCallback", "displayed", "progress_seconds"]
 
 
 @dataclass(frozen=True)
@@ -55,3 +57,61 @@ class Progress:
 
 #: what a long run calls with its progress
 ProgressCallback = Callable[[Progress], None]
+
+
+#: seconds between two progress lines when the console is not a terminal (a log);
+#: the environment variable STRATEGYTREE_PROGRESS_SECONDS changes it
+PROGRESS_SECONDS = 10.0
+
+
+def progress_seconds() -> float:
+    """Seconds between two progress lines in a log (:data:`PROGRESS_SECONDS`)."""
+    import os
+
+    try:
+        return max(0.0, float(os.environ.get("STRATEGYTREE_PROGRESS_SECONDS", PROGRESS_SECONDS)))
+    except ValueError:
+        return PROGRESS_SECONDS
+
+
+@contextmanager
+def displayed(
+    verb: str, name: str, console: Any, say: Callable[[str], None]
+) -> Iterator[Callable[[object], None]]:
+    """The one status display of long runs on a rich ``console``: yields the
+    callback a run calls with its progress (anything that prints itself, and may
+    count ``done`` of ``total``), ``verb`` and ``name`` saying what runs.
+
+    On a terminal, one status line; otherwise (a log, a batch job) a plain line
+    (through ``say``) every :data:`PROGRESS_SECONDS` (or ``$STRATEGYTREE_PROGRESS_SECONDS``).
+    """
+    import time
+
+    if not console.is_terminal:
+        every = progress_seconds()
+        last = [time.perf_counter()]
+
+        def log(progress: object) -> None:
+            now = time.perf_counter()
+            if now - last[0] >= every:
+                last[0] = now
+                say(f"{verb} {name}: {progress}")
+
+        yield log
+        return
+    from rich.progress import BarColumn, TextColumn
+    from rich.progress import Progress as Bar
+
+    with Bar(
+        TextColumn(f"{verb} {{task.description}}: {{task.fields[status]}}"),
+        BarColumn(),
+        console=console,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(name, total=None, status="starting")
+
+        def show(progress: object) -> None:
+            done = getattr(progress, "done", 0)
+            bar.update(task, status=str(progress), completed=done, total=getattr(progress, "total", None))
+
+        yield show

@@ -1,6 +1,6 @@
-"""The commands of ``strategytree``: each gathers its options, reads its input and
-calls the library; what it prints the library has composed (see :mod:`.options`
-for the options, :mod:`.terminal` for errors, exit codes and progress)."""
+"""The commands of ``strategytree``: each gathers its options (declared in
+:mod:`.options`), reads its input, calls the library and prints what the library
+composed; :func:`.app.command` words the library's errors."""
 
 from __future__ import annotations
 
@@ -8,17 +8,18 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
 
 from ..errors import StrategyTreeError, refuse_inert
+from ..files import check_outputs
 from ..words import plural
 from . import options as o
 from . import terminal as t
 from .app import command
-from .options import MAX_INPUT_MB, GameOptions, option, resolve_game
+from .options import MAX_INPUT_MB, GameOptions, resolve_game
 from .terminal import EXIT_INVALID, err, show
 from .terminal import say as _say
 
@@ -114,6 +115,13 @@ COMPILE_NOTICE = 2.0
 
 
 
+def _warm_game(options: GameOptions, warm: Callable[[Game], object]) -> Game:
+    """The game of ``options``, its kernels compiled first (:func:`_warmed`)."""
+    game, _ = options.game()
+    _warmed(game, warm)
+    return game
+
+
 def _game_and_strategy(
     ctx: typer.Context, strategy_file: Path | None, reading: o.Reading, options: GameOptions
 ) -> tuple[Game, Strategy | None]:
@@ -138,17 +146,24 @@ def _say_repairs(strategy: Strategy) -> None:
         _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
 
 
+def _reported(report: object, line: str, as_json: bool = False, **more: object) -> None:
+    """A report (:func:`strategytree.verify.report_view`) and ``line``, or the report
+    as JSON with ``more``; exit 1 when the strategy is invalid."""
+    from ..verify import report_view
+
+    if as_json:
+        t.print_json({**report.to_dict(), **more})  # type: ignore[attr-defined]
+    else:
+        show(report_view(report))  # type: ignore[arg-type]
+        t.out.print(line)
+    if not report.valid:  # type: ignore[attr-defined]
+        raise typer.Exit(EXIT_INVALID)
+
+
 @command("verify")
 def verify_command(
-    *,
-    files: Annotated[list[Path], typer.Argument(
-        help="Strategy files (in any format read, see --from).")],
-    options: o.FileGame,
-    strict: Annotated[bool, option("--strict", help="Treat unreachable branches as errors.")] = False,
-    as_json: o.JsonOption = False,
-    examples: Annotated[int, option(
-        "--examples", min=0, help="How many unsolved secrets to show.")] = 5,
-    reading: o.ReadOptions,
+    *, files: o.Files, options: o.FileGame, strict: o.Strict = False,
+    as_json: o.JsonOption = False, examples: o.Examples = 5, reading: o.ReadOptions,
 ) -> None:
     """Replay every secret through each strategy file and score it.
 
@@ -160,20 +175,16 @@ def verify_command(
     """
     from ..verify import ranking_json, ranking_view, report_view, verify_files
 
-    ranked, unreadable = verify_files(
-        files, lambda path: _read_with(path, reading, options), strict=strict,
-        examples=examples, word=t.words,
-    )
+    ranked, unreadable = verify_files(files, lambda path: _read_with(path, reading, options),
+                                      strict=strict, examples=examples, word=t.words)
     if as_json:
         t.print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
         for problem in unreadable:
             err.print(f"error: {t.words(problem)}", markup=False, soft_wrap=True)
-    elif len(files) == 1:
-        if unreadable:
-            raise unreadable[0]
-        show(report_view(ranked[0].report))
+    elif len(files) == 1 and unreadable:
+        raise unreadable[0]
     else:
-        show(ranking_view(ranked))
+        show(report_view(ranked[0].report) if len(files) == 1 else ranking_view(ranked))
     if unreadable:
         raise typer.Exit(t.EXIT_UNREADABLE)
     if not all(item.report.valid for item in ranked if item.report is not None):
@@ -182,25 +193,10 @@ def verify_command(
 
 @command("show")
 def show_command(
-    *,
-    file: o.StrategyFile,
-    secret: Annotated[Optional[str], option(
-        "--secret", "-s", help="Show only the game played against this secret.")] = None,
-    depth: Annotated[Optional[int], option(
-        "--depth", "-d", min=0, help="Show only this many levels of replies (text, dot).")] = None,
-    path: Annotated[Optional[str], option(
-        "--path", help='Show only what follows a history, e.g. "AABBC 10, ABCDE 21".')] = None,
-    fmt: Annotated[Optional[str], option(
-        "--format", "-f",
-        help="text, markdown, csv, dot or html (default: from the -o suffix, else text).")] = None,
-    output: Annotated[Optional[Path], option(
-        "--output", "-o", help="Write to this file (atomically; - for stdout); "
-        ".svg/.png/.pdf draw with GraphViz.")] = None,
-    force: o.Force = False,
-    options: o.FileGame,
-    reading: o.ReadOptions,
-    as_json: Annotated[bool, option(
-        "--json", help="With --secret: print the game as JSON (see the README).")] = False,
+    *, file: o.StrategyFile, secret: o.Secret = None, depth: o.Depth = None,
+    path: o.HistoryPath = None, fmt: o.GuideFormat = None, output: o.GuideOutput = None,
+    force: o.Force = False, options: o.FileGame, reading: o.ReadOptions,
+    as_json: o.SecretJson = False,
 ) -> None:
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
@@ -211,7 +207,7 @@ def show_command(
     """
     from ..export import guide_format, render, write_guide
 
-    t.check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     kind, drawing = guide_format(fmt, output)
     _check_show(kind, secret, depth, path, as_json, output)
     strategy, game, _ = _read_with(file, reading, options)
@@ -255,13 +251,8 @@ def _show_secret(strategy: Strategy, game: Game, secret: str | None) -> None:
 
 @command("stats")
 def stats_command(
-    *,
-    file: o.StrategyFile,
-    plot: o.Plot = None,
-    force: o.Force = False,
-    options: o.FileGame,
-    reading: o.ReadOptions,
-    as_json: o.JsonOption = False,
+    *, file: o.StrategyFile, plot: o.Plot = None, force: o.Force = False,
+    options: o.FileGame, reading: o.ReadOptions, as_json: o.JsonOption = False,
 ) -> None:
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
 
@@ -270,7 +261,7 @@ def stats_command(
     """
     from ..stats import file_stats, stats_report
 
-    t.check_outputs([plot], force=force, inputs={"the input": file})
+    check_outputs([plot], force=force, inputs={"the input": file})
     strategy, game, _ = _read_with(file, reading, options)
     stats = file_stats(strategy, game, plot, title=file.name)
     if as_json:
@@ -285,23 +276,11 @@ def stats_command(
 
 @command("generate", stops=True)
 def generate_command(
-    ctx: typer.Context,
-    *,
-    output: Annotated[Path, option("--output", "-o", help="Where to write the strategy file.")],
-    options: o.NewGame,
-    guesser: o.RuleOptions,
-    seed: Annotated[int, option("--seed", help="Seed for random rules and sampled pools.")] = 0,
-    no_symmetry: Annotated[bool, option(
-        "--no-symmetry", help="Score every candidate (slower, same tree).")] = False,
-    indent: Annotated[Optional[int], option(
-        "--indent", min=0, help="Write the file indented.")] = None,
-    force: o.Force = False,
-    method: o.Method = "greedy",
-    lookahead: o.LookaheadOptions,
-    max_guesses: o.MaxGuesses = None,
-    checkpoint: o.SearchCheckpoint = None,
-    as_json: o.JsonOption = False,
-    where: o.ClusterOptions,
+    ctx: typer.Context, *, output: o.NewOutput, options: o.NewGame, guesser: o.RuleOptions,
+    seed: o.GenerateSeed = 0, no_symmetry: o.NoSymmetry = False, indent: o.WriteIndent = None,
+    force: o.Force = False, method: o.Method = "greedy", lookahead: o.LookaheadOptions,
+    max_guesses: o.MaxGuesses = None, checkpoint: o.SearchCheckpoint = None,
+    as_json: o.JsonOption = False, where: o.ClusterOptions,
 ) -> None:
     """Build a strategy (one-step rule, lookahead search or exact search), write it atomically, score it.
 
@@ -319,49 +298,27 @@ def generate_command(
     per install (announced), and not counted in the time reported.
     """
     from ..generate import check_method, generate, generate_file
-    from ..verify import report_view
 
     asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
-    settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
     check_method(method, **asked, first=guesser.first, max_guesses=max_guesses,
                  checkpoint=checkpoint, client=where.workers or where.scheduler)
-    t.check_outputs([output], force=force, checkpoint=checkpoint)
-    game, _ = options.game()
-    _warmed(game, lambda small: generate(small, method, **settings))
-    with t.cluster(*where, method != "greedy") as client, \
-            t.progress("building" if method == "greedy" else "searching", game) as status:
+    check_outputs([output], force=force, checkpoint=checkpoint)
+    settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
+    game = _warm_game(options, lambda small: generate(small, method, **settings))
+    verb = "building" if method == "greedy" else "searching"
+    with t.running(verb, game, where, method != "greedy") as (client, status):
         built = generate_file(game, output, method, indent=indent, force=force, **settings,
                               first=guesser.first, checkpoint=checkpoint, progress=status,
                               client=client)
-    if as_json:
-        t.print_json({**built.report.to_dict(), "seconds": built.seconds})
-    else:
-        show(report_view(built.report))
-        t.out.print(f"built in {built.seconds:.2f} s, written to {escape(str(output))}")
-    if not built.report.valid:
-        raise typer.Exit(EXIT_INVALID)
+    _reported(built.report, f"built in {built.seconds:.2f} s, written to {escape(str(output))}",
+              as_json, seconds=built.seconds)
 
 
 @command("bound", stops=True)
 def bound_command(
-    ctx: typer.Context,
-    *,
-    options: o.NewGame,
-    no_symmetry: Annotated[bool, option(
-        "--no-symmetry", help="Try every guess near the root (slower).")] = False,
-    total: Annotated[bool, option(
-        "--total", help="Prove a lower bound on the least total of any strategy.")] = False,
-    depth: Annotated[int, option(
-        "--depth", "-d", min=0, help="--total: levels of guesses worked out exactly "
-        "(0 counting, 1 the first guess, ...).")] = 3,
-    seconds: Annotated[Optional[float], option(
-        "--seconds", min=0.001, help="--total: stop after this long with the bound "
-        "proved so far.")] = None,
-    checkpoint: Annotated[Optional[Path], option(
-        "--checkpoint", help="--total: keep the bound of every part of a first "
-        "guess here, and start from them.")] = None,
-    as_json: o.JsonOption = False,
-    where: o.ClusterOptions,
+    ctx: typer.Context, *, options: o.NewGame, no_symmetry: o.BoundNoSymmetry = False,
+    total: o.Total = False, depth: o.TotalDepth = 3, seconds: o.Seconds = None,
+    checkpoint: o.TotalCheckpoint = None, as_json: o.JsonOption = False, where: o.ClusterOptions,
 ) -> None:
     """The fewest guesses that solve every secret, proved by exhaustion.
 
@@ -379,13 +336,12 @@ def bound_command(
     from ..search.driver import bound_json, bound_text
 
     if total:
-        t.check_outputs([], force=False, checkpoint=checkpoint)
+        check_outputs([], force=False, checkpoint=checkpoint)
         return _bound_total(options, depth, seconds, not no_symmetry, as_json, checkpoint, where)
     refuse_inert(t.given(ctx, depth=depth, seconds=seconds, checkpoint=checkpoint), (),
                  "without {total}", total=True)
-    game, _ = options.game()
-    _warmed(game, lambda small: prove_bound(small, symmetry=not no_symmetry))
-    with t.cluster(*where) as client, t.progress("proving", game) as status:
+    game = _warm_game(options, lambda small: prove_bound(small, symmetry=not no_symmetry))
+    with t.running("proving", game, where) as (client, status):
         started = time.perf_counter()  # (a cluster's start-up not counted)
         answer = prove_bound(game, symmetry=not no_symmetry, progress=status, client=client)
     elapsed = time.perf_counter() - started
@@ -400,10 +356,10 @@ def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmet
     from ..search.total import BoundInterrupted, total_answer, total_lower_bound
 
     stopped = False
-    game, _ = options.game()
-    _warmed(game, lambda small: total_lower_bound(small, min(depth, 2), symmetry=symmetry))
+    game = _warm_game(options, lambda small: total_lower_bound(small, min(depth, 2),
+                                                               symmetry=symmetry))
     try:
-        with t.cluster(*where) as client, t.progress("bounding", game) as status:
+        with t.running("bounding", game, where) as (client, status):
             result = total_lower_bound(game, depth, progress=status, seconds=seconds,
                                        symmetry=symmetry, checkpoint=checkpoint, client=client)
     except BoundInterrupted as interrupted:
@@ -429,23 +385,9 @@ class _Terminal:
 
 @command("play")
 def play_command(
-    ctx: typer.Context,
-    *,
-    strategy_file: o.StrategyOption = None,
-    guesser: o.RuleOptions,
-    seed: Annotated[Optional[int], option(
-        "--seed", help="Seed for the secret drawn and for random rules.")] = None,
-    breaker: Annotated[str, option(
-        "--breaker", "-b",
-        help="Who guesses: computer (you reply) or you (the computer keeps a secret).")] = "computer",
-    adversary: Annotated[bool, option(
-        "--adversary",
-        help="Reply so as to keep the most secrets possible (the worst case).")] = False,
-    hints: Annotated[bool, option(
-        "--hints",
-        help="You guessing: show how many secrets still fit (which, when few).")] = False,
-    options: o.NewGame,
-    alphabet: o.AlphabetOption = "auto",
+    ctx: typer.Context, *, strategy_file: o.StrategyOption = None, guesser: o.RuleOptions,
+    seed: o.PlaySeed = None, breaker: o.Breaker = "computer", adversary: o.Adversary = False,
+    hints: o.Hints = False, options: o.NewGame, alphabet: o.AlphabetOption = "auto",
     reading: o.ReadOptions,
 ) -> None:
     """Play a game: the computer breaks your code, or you break the computer's.
@@ -478,31 +420,11 @@ def play_command(
 
 @command("simulate")
 def simulate_command(
-    ctx: typer.Context,
-    *,
-    strategy_file: o.StrategyOption = None,
-    guesser: o.RuleOptions,
-    seed: Annotated[int, option("--seed", help="Seed for the secrets drawn and for random "
-                                "rules (run k: seed + k).")] = 0,
-    fraction: Annotated[Optional[float], option(
-        "--fraction", help="Play this fraction of the secrets, drawn at random.")] = None,
-    games: Annotated[Optional[int], option(
-        "--games", "-n", min=1,
-        help="Play this many secrets drawn at random (with repeats).")] = None,
-    runs: Annotated[int, option(
-        "--runs", min=1, help="Repeat with this many seeds and report the spread.")] = 1,
-    csv_file: Annotated[Optional[Path], option(
-        "--csv", help="Write one row per game to this file (atomically).")] = None,
-    plot: Annotated[Optional[Path], option(
-        "--plot", help="Draw the histogram into this PNG (needs matplotlib).")] = None,
-    force: o.Force = False,
-    adversary: Annotated[bool, option(
-        "--adversary",
-        help="Play one game against the adversary instead (the worst case it finds).")] = False,
-    options: o.NewGame,
-    alphabet: o.AlphabetOption = "auto",
-    reading: o.ReadOptions,
-    as_json: o.JsonOption = False,
+    ctx: typer.Context, *, strategy_file: o.StrategyOption = None, guesser: o.RuleOptions,
+    seed: o.SimulateSeed = 0, fraction: o.Fraction = None, games: o.GamesDrawn = None,
+    runs: o.Runs = 1, csv_file: o.GamesCsv = None, plot: o.HistogramPlot = None,
+    force: o.Force = False, adversary: o.AgainstAdversary = False, options: o.NewGame,
+    alphabet: o.AlphabetOption = "auto", reading: o.ReadOptions, as_json: o.JsonOption = False,
 ) -> None:
     """Play many games with a rule or a strategy file: average, max and histogram.
 
@@ -517,7 +439,7 @@ def simulate_command(
     check_simulate(strategy=strategy_file, adversary=adversary, first=guesser.first,
                    **t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed),
                    fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot)
-    t.check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
+    check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
     if plot is not None:
         plot_format(plot)  # before the games are played
     started = time.perf_counter()
@@ -529,7 +451,7 @@ def simulate_command(
         _warmed(game, lambda small: play_games(small, rule=guesser.rule, pool=guesser.pool,
                                                seed=seed))
         started = time.perf_counter()
-    with t.progress("playing", game) as status:
+    with t.running("playing", game) as (_, status):
         results = play_games(game, strategy, **played, fraction=fraction, games=games, runs=runs,
                              csv=csv_file, plot=plot, force=force, progress=status)
     elapsed = time.perf_counter() - started
@@ -560,15 +482,8 @@ def _against_adversary(game: Game, strategy: Strategy | None, name: str, as_json
 
 @command("convert")
 def convert_command(
-    *,
-    file: Annotated[Path, typer.Argument(
-        help="A strategy tree in any format read (see --from).")],
-    output: o.TextOutput = None,
-    reading: o.ReadOptions,
-    target_format: Annotated[Optional[str], option(
-        "--to", help="brace or json (default: json for a .json output, else brace).")] = None,
-    indent: o.Indent = None,
-    force: o.Force = False,
+    *, file: o.Tree, output: o.TextOutput = None, reading: o.ReadOptions,
+    target_format: o.TargetFormat = None, indent: o.Indent = None, force: o.Force = False,
     options: o.FileGame,
 ) -> None:
     """Convert a strategy tree written by another solver into the brace grammar (or JSON).
@@ -579,7 +494,7 @@ def convert_command(
     """
     from ..convert import convert_file
 
-    t.check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     game = options.game()[0] if options.given else None
     told = {**options._asdict(), "preset": None if options.preset == "mastermind" else options.preset}
     read, target = convert_file(
@@ -594,13 +509,8 @@ def convert_command(
 
 @command("format")
 def format_command(
-    *,
-    file: o.StrategyFile,
-    output: Annotated[Path, option(
-        "--output", "-o", help="Write to this file (atomically); - for stdout.")],
-    reading: o.ReadOptions,
-    indent: o.Indent = None,
-    force: o.Force = False,
+    *, file: o.StrategyFile, output: o.FormatOutput, reading: o.ReadOptions,
+    indent: o.Indent = None, force: o.Force = False,
 ) -> None:
     """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
 
@@ -612,7 +522,7 @@ def format_command(
     from ..convert import normalise
     from ..files import is_stdout
 
-    t.check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
                      force=force, max_bytes=reading.max_input_mb * 2**20)
     _say_repairs(read.strategy)
@@ -623,21 +533,11 @@ def format_command(
 
 @command("improve", stops=True)
 def improve_command(
-    *,
-    file: Annotated[Path, typer.Argument(
-        help="A valid strategy file (in any format read, see --from).")],
-    output: Annotated[Path, option("--output", "-o", help="Where to write the better strategy.")],
-    exact_below: o.ImproveExactBelow = 200,
-    widths: o.ImproveWidths = "4,3,2",
-    finalists: o.ImproveFinalists = "",
-    deepen: o.ImproveDeepen = "",
-    budget: o.Budget = None,
-    max_guesses: o.ImproveMaxGuesses = None,
-    checkpoint: o.ImproveCheckpoint = None,
-    options: o.FileGame,
-    reading: o.ReadOptions,
-    force: o.Force = False,
-    where: o.ClusterOptions,
+    *, file: o.ImproveInput, output: o.ImproveOutput, exact_below: o.ImproveExactBelow = 200,
+    widths: o.ImproveWidths = "4,3,2", finalists: o.ImproveFinalists = "",
+    deepen: o.ImproveDeepen = "", budget: o.Budget = None, max_guesses: o.ImproveMaxGuesses = None,
+    checkpoint: o.ImproveCheckpoint = None, options: o.FileGame, reading: o.ReadOptions,
+    force: o.Force = False, where: o.ClusterOptions,
 ) -> None:
     """Make a strategy better (never worse) by searching its subtrees again.
 
@@ -653,19 +553,15 @@ def improve_command(
     the verifier's report (exit 1).
     """
     from ..improve import improvable, improve_file, improved_text, parse_budget
-    from ..verify import report_view
 
-    t.check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
+    check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
     seconds = parse_budget(budget)
     strategy, game, notes = _read_with(file, reading, options)
     before = improvable(strategy, game, notes)
-    with t.cluster(*where) as client, t.progress("improving", game) as status:
+    with t.running("improving", game, where) as (client, status):
         report, took = improve_file(
             strategy, game, output, exact_below=exact_below, widths=widths, finalists=finalists,
             deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint,
             progress=status, client=client,
         )
-    show(report_view(report))
-    t.out.print(improved_text(before, report, took, output))
-    if not report.valid:
-        raise typer.Exit(EXIT_INVALID)
+    _reported(report, improved_text(before, report, took, output))

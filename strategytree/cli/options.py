@@ -48,9 +48,8 @@ class Bundle:
         ]
 
 
-def option(*decls: str, **settings: Any) -> Any:
-    """:func:`typer.Option`."""
-    return typer.Option(*decls, **settings)
+#: :func:`typer.Option`
+option = typer.Option
 
 
 # -- the game ----------------------------------------------------------------------------
@@ -276,7 +275,6 @@ Method = Annotated[str, option(
     help="greedy (a one-step --rule), lookahead (search the best --widths guesses "
     "of the rule, level by level) or optimal (exact search).",
 )]
-
 ImproveExactBelow = Annotated[int, option(
     "--exact-below", "-n", min=0, help="Solve every subtree of at most this many secrets exactly."
 )]
@@ -306,3 +304,71 @@ ImproveMaxGuesses = Annotated[Optional[int], option(
 ImproveCheckpoint = Annotated[Optional[Path], option(
     "--checkpoint", help="Keep the run here and resume from it."
 )]
+
+
+# -- options of one command ----------------------------------------------------------------
+Files = Annotated[list[Path], typer.Argument(help="Strategy files (in any format read, see --from).")]
+Strict = Annotated[bool, option("--strict", help="Treat unreachable branches as errors.")]
+Examples = Annotated[int, option("--examples", min=0, help="How many unsolved secrets to show.")]
+Secret = Annotated[Optional[str], option(
+    "--secret", "-s", help="Show only the game played against this secret.")]
+Depth = Annotated[Optional[int], option(
+    "--depth", "-d", min=0, help="Show only this many levels of replies (text, dot).")]
+HistoryPath = Annotated[Optional[str], option(
+    "--path", help='Show only what follows a history, e.g. "AABBC 10, ABCDE 21".')]
+GuideFormat = Annotated[Optional[str], option(
+    "--format", "-f", help="text, markdown, csv, dot or html (default: from the -o suffix, else text).")]
+GuideOutput = Annotated[Optional[Path], option(
+    "--output", "-o",
+    help="Write to this file (atomically; - for stdout); .svg/.png/.pdf draw with GraphViz.")]
+SecretJson = Annotated[bool, option(
+    "--json", help="With --secret: print the game as JSON (see the README).")]
+NewOutput = Annotated[Path, option("--output", "-o", help="Where to write the strategy file.")]
+GenerateSeed = Annotated[int, option("--seed", help="Seed for random rules and sampled pools.")]
+NoSymmetry = Annotated[bool, option(
+    "--no-symmetry", help="Score every candidate (slower, same tree).")]
+WriteIndent = Annotated[Optional[int], option("--indent", min=0, help="Write the file indented.")]
+BoundNoSymmetry = Annotated[bool, option(
+    "--no-symmetry", help="Try every guess near the root (slower).")]
+Total = Annotated[bool, option(
+    "--total", help="Prove a lower bound on the least total of any strategy.")]
+TotalDepth = Annotated[int, option(
+    "--depth", "-d", min=0,
+    help="--total: levels of guesses worked out exactly (0 counting, 1 the first guess, ...).")]
+Seconds = Annotated[Optional[float], option(
+    "--seconds", min=0.001, help="--total: stop after this long with the bound proved so far.")]
+TotalCheckpoint = Annotated[Optional[Path], option(
+    "--checkpoint",
+    help="--total: keep the bound of every part of a first guess here, and start from them.")]
+PlaySeed = Annotated[Optional[int], option(
+    "--seed", help="Seed for the secret drawn and for random rules.")]
+Breaker = Annotated[str, option(
+    "--breaker", "-b",
+    help="Who guesses: computer (you reply) or you (the computer keeps a secret).")]
+Adversary = Annotated[bool, option(
+    "--adversary", help="Reply so as to keep the most secrets possible (the worst case).")]
+Hints = Annotated[bool, option(
+    "--hints", help="You guessing: show how many secrets still fit (which, when few).")]
+SimulateSeed = Annotated[int, option(
+    "--seed", help="Seed for the secrets drawn and for random rules (run k: seed + k).")]
+Fraction = Annotated[Optional[float], option(
+    "--fraction", help="Play this fraction of the secrets, drawn at random.")]
+GamesDrawn = Annotated[Optional[int], option(
+    "--games", "-n", min=1, help="Play this many secrets drawn at random (with repeats).")]
+Runs = Annotated[int, option(
+    "--runs", min=1, help="Repeat with this many seeds and report the spread.")]
+GamesCsv = Annotated[Optional[Path], option(
+    "--csv", help="Write one row per game to this file (atomically).")]
+HistogramPlot = Annotated[Optional[Path], option(
+    "--plot", help="Draw the histogram into this PNG (needs matplotlib).")]
+AgainstAdversary = Annotated[bool, option(
+    "--adversary", help="Play one game against the adversary instead (the worst case it finds).")]
+Tree = Annotated[Path, typer.Argument(help="A strategy tree in any format read (see --from).")]
+TargetFormat = Annotated[Optional[str], option(
+    "--to", help="brace or json (default: json for a .json output, else brace).")]
+FormatOutput = Annotated[Path, option(
+    "--output", "-o", help="Write to this file (atomically); - for stdout.")]
+ImproveInput = Annotated[Path, typer.Argument(
+    help="A valid strategy file (in any format read, see --from).")]
+ImproveOutput = Annotated[Path, option(
+    "--output", "-o", help="Where to write the better strategy.")]

@@ -1,14 +1,11 @@
 """What the ``strategytree`` command says, and how it ends: its two consoles, the
-exit codes, library errors worded in flags, the signals that stop a long run,
-its progress display and its Dask cluster."""
+exit codes, library errors worded in flags, the signals that stop a long run."""
 
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sys
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -25,11 +22,11 @@ from ..errors import (
     OutputExistsError,
     StrategyFileError,
     StrategyTreeError,
-    refuse_inert,
 )
 
 if TYPE_CHECKING:
     from ..game import Game
+    from .options import Cluster
 
 out = Console(highlight=False, emoji=False)
 err = Console(stderr=True, highlight=False, emoji=False)
@@ -43,10 +40,6 @@ EXIT_TERMINATED = 143
 EXIT_HANGUP = 129
 #: the signals that stop a run as Ctrl-C does, with the exit code of each
 STOP_SIGNALS = {signal.SIGTERM: EXIT_TERMINATED, signal.SIGHUP: EXIT_HANGUP}
-#: seconds between two progress lines when stderr is not a terminal (a log);
-#: the environment variable STRATEGYTREE_PROGRESS_SECONDS changes it
-PROGRESS_SECONDS = 10.0
-
 #: the flag of each library argument whose flag is not its name
 FLAGS = {"preset": "--game", "fmt": "--from", "client": "--workers/--scheduler"}
 
@@ -74,9 +67,8 @@ def words(problem: StrategyTreeError | str) -> str:
 
 
 def failed(problem: StrategyTreeError | str) -> typer.Exit:
-    """Say what went wrong, in one ``error:`` line on stderr: exit 2.  A strategy
-    refused for what the verifier found (the error has its ``report``) is shown
-    with that report instead: exit 1."""
+    """One ``error:`` line on stderr, exit 2; a strategy refused for what the
+    verifier found (the error has its ``report``) is shown with it, exit 1."""
     report = getattr(problem, "report", None)
     if report is not None:
         from ..verify import report_view
@@ -95,11 +87,11 @@ def say(text: str) -> None:
         pass
 
 
-def show(parts: list[Any], console: Console | None = None) -> None:
-    """Print what the library made for the terminal: lines (rich markup, or rich
-    Text) as they are, tables laid out to the width."""
+def show(parts: list[Any]) -> None:
+    """Print what the library composed: lines (rich markup or Text) as they are,
+    tables laid out to the width."""
     for part in parts:
-        (console or out).print(part, soft_wrap=not isinstance(part, Table))
+        out.print(part, soft_wrap=not isinstance(part, Table))
 
 
 def print_json(data: object) -> None:
@@ -109,8 +101,7 @@ def print_json(data: object) -> None:
 
 def given(ctx: typer.Context, **values: object) -> dict[str, object]:
     """``values`` (options by parameter name) with None for each one left at its
-    default, not given on the command line: what the library's checks of
-    options without effect read."""
+    default: what the library's checks of options without effect read."""
     return {
         name: None if (source := ctx.get_parameter_source(name)) is None
         or source.name in ("DEFAULT", "DEFAULT_MAP") else value
@@ -118,94 +109,24 @@ def given(ctx: typer.Context, **values: object) -> dict[str, object]:
     }
 
 
-def check_outputs(
-    outputs: list[Path | None],
-    *,
-    force: bool,
-    inputs: dict[str, Path | None] | None = None,
-    checkpoint: Path | None = None,
-    stdout: bool = False,
-) -> None:
-    """Before any work: each output is not a file the command reads (nor the
-    checkpoint, nor another output), its folder is writable, and an existing
-    file is overwritten only with --force (a device, FIFO or ``-`` is streamed
-    into, never replaced; ``-`` only where ``stdout`` allows it, for commands
-    that write text); the checkpoint's folder is writable."""
-    from ..files import check_not_same, check_writable, is_stdout
-
-    read = {**(inputs or {}), "the checkpoint": checkpoint}
-    if force and all(output is None for output in outputs):
-        refuse_inert({"force": True}, (), "without an output file to overwrite")
-    for k, output in enumerate(outputs):
-        if output is not None and is_stdout(output) and not stdout:
-            raise StrategyTreeError(
-                "- (the standard output) is taken by show, convert and format -o only; name a file"
-            )
-        check_not_same(output, read)
-        for other in outputs[:k]:
-            check_not_same(output, {"another output": other})
-        check_writable(output, force=force)
-    check_not_same(checkpoint, inputs or {})
-    check_writable(checkpoint, force=True, stream=False)
-
-
 @contextmanager
-def progress(verb: str, game: Game) -> Iterator[Callable[[object], None]]:
-    """The one status display of long runs: yields the callback a run calls with
-    its progress (anything that prints itself, and may count ``done`` of ``total``).
+def running(verb: str, game: Game, where: Cluster | None = None,
+            used: bool = True) -> Iterator[tuple[object, Callable[[object], None]]]:
+    """A long run's Dask client (of --workers / --scheduler / $STRATEGYTREE_SCHEDULER;
+    None: in this process, and always without ``where`` or when not ``used``; the
+    dashboard's address is printed when one is up) and its progress display
+    (:func:`strategytree.progress.displayed`)."""
+    from ..progress import displayed
 
-    On a terminal, one status line; otherwise (a log, a batch job) a plain line
-    every :data:`PROGRESS_SECONDS` (or ``$STRATEGYTREE_PROGRESS_SECONDS``).
-    """
-    if not err.is_terminal:
-        every = progress_seconds()
-        last = [time.perf_counter()]
-
-        def log(progress: object) -> None:
-            now = time.perf_counter()
-            if now - last[0] >= every:
-                last[0] = now
-                say(f"{verb} {game.name}: {progress}")
-
-        yield log
-        return
-    from rich.progress import BarColumn, Progress, TextColumn
-
-    with Progress(
-        TextColumn(f"{verb} {{task.description}}: {{task.fields[status]}}"),
-        BarColumn(),
-        console=err,
-        transient=True,
-    ) as bar:
-        task = bar.add_task(game.name, total=None, status="starting")
-
-        def status(progress: object) -> None:
-            done = getattr(progress, "done", 0)
-            bar.update(task, status=str(progress), completed=done, total=getattr(progress, "total", None))
-
-        yield status
-
-
-def progress_seconds() -> float:
-    """Seconds between two progress lines in a log (:data:`PROGRESS_SECONDS`)."""
-    try:
-        return max(0.0, float(os.environ.get("STRATEGYTREE_PROGRESS_SECONDS", PROGRESS_SECONDS)))
-    except ValueError:
-        return PROGRESS_SECONDS
-
-
-@contextmanager
-def cluster(workers: str | None, scheduler: str | None, used: bool = True) -> Iterator[object]:
-    """The Dask client of --workers / --scheduler / $STRATEGYTREE_SCHEDULER (None:
-    in this process, and always when not ``used``); the dashboard's address is
-    printed when one is up."""
-    if not used:
-        yield None
+    if where is None or not used:
+        with displayed(verb, game.name, err, say) as status:
+            yield None, status
         return
     from ..cluster import connect
 
-    with connect(workers, scheduler, say=say) as client:
-        yield client
+    with connect(where.workers, where.scheduler, say=say) as client, \
+            displayed(verb, game.name, err, say) as status:
+        yield client, status
 
 
 # -- stopping ------------------------------------------------------------------------------
