@@ -3,7 +3,7 @@
 Each command gathers its options, calls the library, and prints the result;
 the library's errors speak of arguments, and are worded here in flags.
 :mod:`.options` declares every option once, :mod:`.terminal` says what
-happened and ends the run, :mod:`.app` registers the commands of
+happened and ends the run, :mod:`.group` registers the commands of
 :mod:`.commands` and holds the entry point :func:`main`.
 
 Exit codes: 0 success (a valid strategy), 1 an invalid strategy,
@@ -14,6 +14,6 @@ Errors are printed, never tracebacks.
 """
 
 from . import commands  # noqa: F401  (registers the commands)
-from .app import app, main
+from .group import app, main
 
 __all__ = ["app", "main"]

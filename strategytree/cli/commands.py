@@ -1,6 +1,6 @@
 """The commands of ``strategytree``: each gathers its options (declared in
 :mod:`.options`), reads its input, calls the library and prints what the library
-composed; :func:`.app.command` words the library's errors."""
+composed; :func:`.group.command` words the library's errors."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ..files import check_outputs
 from ..words import plural
 from . import options as o
 from . import terminal as t
-from .app import command
+from .group import command
 from .options import MAX_INPUT_MB, GameOptions, resolve_game
 from .terminal import EXIT_INVALID, err, show
 from .terminal import say as _say
@@ -433,6 +433,7 @@ def simulate_command(
     (for random rules and sampled pools, and random secrets) and reports the
     spread of the average.  Exit 1 when some game is not solved.
     """
+    from ..play import alphabet_for
     from ..simulate import check_simulate, play_games, simulation_json, simulation_view
     from ..stats import plot_format
 
@@ -444,6 +445,7 @@ def simulate_command(
         plot_format(plot)  # before the games are played
     started = time.perf_counter()
     game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
+    alphabet_for(game, alphabet)  # refused before any game is played
     played = {**guesser._asdict(), "seed": seed, "alphabet": alphabet}
     if adversary:
         return _against_adversary(game, strategy, str(strategy_file), as_json, played, started)

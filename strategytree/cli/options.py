@@ -3,7 +3,7 @@
 An option that several commands take is one ``Annotated`` alias here; options
 that always go together (a game, how a file is read, a rule, a cluster, a
 lookahead) are a :class:`Bundle`: one parameter of a command, spread into its
-options on the command line by :func:`strategytree.cli.app.command` and
+options on the command line by :func:`strategytree.cli.group.command` and
 gathered back into one value (a NamedTuple) when the command runs.
 """
 
@@ -37,7 +37,7 @@ def resolve_game(*args: object, **kwargs: object) -> tuple[Game, list[str]]:
 
 class Bundle:
     """Options that go together, declared once: the ``Annotated`` metadata of a
-    command's parameter, which :func:`~strategytree.cli.app.command` spreads
+    command's parameter, which :func:`~strategytree.cli.group.command` spreads
     into ``options`` (name -> (annotation, default)) and gathers into ``gather(**options)``."""
 
     def __init__(self, gather: Any, **options: tuple[Any, Any]) -> None:

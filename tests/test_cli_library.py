@@ -1,0 +1,189 @@
+"""What each command does, called as the library (the functions the thin CLI calls),
+and the shape of the CLI itself: options declared once, short commands."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+import typer
+from rich.console import Console
+
+import strategytree as st
+from strategytree import convert, export, files, generate, improve, play, progress, simulate, stats
+from strategytree.cli import app, commands, options
+from strategytree.cli.group import command
+from strategytree.errors import ArgumentError, OutputExistsError, StrategyTreeError
+from strategytree.search.driver import bound_text
+from strategytree.search.total import total_answer as total_words
+from strategytree.search.total import total_lower_bound
+from strategytree.verify import ranking_view, report_view, verify_files
+
+from cli_runner import EXAMPLE
+
+GAME = st.mastermind(2, 3)
+CLI = Path(commands.__file__).parent
+
+
+def rendered(parts: list) -> str:
+    """What the CLI prints of a view, on an 80-column console without colour."""
+    console = Console(file=io.StringIO(), width=80, color_system=None, highlight=False)
+    for part in parts:
+        console.print(part, soft_wrap=isinstance(part, str))
+    return console.file.getvalue()
+
+
+# -- the library's command-level functions ------------------------------------------------
+def test_verify_files_ranks_and_keeps_unreadable_apart(tmp_path: Path) -> None:
+    def read(path: str):
+        if path == "missing":
+            raise StrategyTreeError("missing: no such file")
+        return st.loads(EXAMPLE), GAME, ["note"]
+
+    ranked, unreadable = verify_files(["a", "missing"], read, word=str)
+    assert [item.source for item in ranked] == ["a", "missing"]
+    assert ranked[0].rank == 1 and ranked[0].report.total == 21
+    assert ranked[0].report.game_notes == ["note"]
+    assert ranked[1].reason == "missing: no such file" and len(unreadable) == 1
+    text = rendered(report_view(ranked[0].report))
+    assert re.search(r"total guesses +21", text) and text.rstrip().endswith("valid")
+    assert "missing: unreadable: missing: no such file" in rendered(ranking_view(ranked))
+
+
+def test_generate_file_writes_and_verifies(tmp_path: Path) -> None:
+    built = generate.generate_file(GAME, tmp_path / "g.txt")
+    assert built.report.valid and built.report.source == str(tmp_path / "g.txt")
+    assert st.verify(st.load(tmp_path / "g.txt"), GAME).total == built.report.total
+    with pytest.raises(OutputExistsError):
+        generate.generate_file(GAME, tmp_path / "g.txt")
+
+
+def test_improve_file_and_its_refusal(tmp_path: Path) -> None:
+    strategy = st.loads(EXAMPLE)
+    before = improve.improvable(strategy, GAME, ["from the file"])
+    report, seconds = improve.improve_file(strategy, GAME, tmp_path / "i.txt", exact_below=20)
+    assert report.total <= before.total and (tmp_path / "i.txt").exists() and seconds >= 0
+    assert "guesses saved (21 -> " in improve.improved_text(before, report, seconds, "i.txt")
+    with pytest.raises(improve.ImproveError) as refused:
+        improve.improvable(st.loads("{AB:{02:BA}}"), GAME)
+    assert not refused.value.report.valid
+
+
+def test_play_games_writes_rows(tmp_path: Path) -> None:
+    results = simulate.play_games(GAME, st.loads(EXAMPLE), csv=tmp_path / "g.csv")
+    assert results[0].total == 21
+    assert len((tmp_path / "g.csv").read_text().splitlines()) == 1 + len(GAME.secrets)
+    assert re.search(r"total guesses +21", rendered(simulate.simulation_view(results)))
+    outcome, what = simulate.against_adversary(GAME, None, rule="minimax")
+    assert outcome.solved and what == "the minimax rule"
+    assert "against the adversary" in rendered(simulate.adversary_view(GAME, outcome, what, 0.0))
+
+
+class Scripted:
+    """A terminal that replies from a script and keeps what was said."""
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies, self.said = replies, []
+
+    def ask(self, prompt: str) -> str:
+        return self.replies.pop(0)
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+
+def test_play_against_the_adversary_tells_its_moves() -> None:
+    terminal = Scripted([])
+    outcome = play.play(GAME, terminal, adversary=True, rule="minimax")
+    assert outcome.solved
+    assert terminal.said[-1].startswith(f"The adversary held out for {outcome.guesses} guess")
+
+
+def test_convert_file_prints_or_writes(tmp_path: Path, capsys) -> None:
+    (tmp_path / "t.txt").write_text(EXAMPLE)
+    read, target = convert.convert_file(tmp_path / "t.txt")
+    assert target is None and capsys.readouterr().out == EXAMPLE + "\n"
+    seen = []
+    read, target = convert.convert_file(tmp_path / "t.txt", tmp_path / "t.json", on_read=seen.append)
+    assert target == "json" and seen == [read] and read.fmt == "brace"
+    with pytest.raises(ArgumentError, match="pegs=2 has no effect on a brace file"):
+        convert.convert_file(tmp_path / "t.txt", game_options={"pegs": 2})
+
+
+def test_write_guide_and_file_stats(tmp_path: Path) -> None:
+    guide = export.render(st.loads(EXAMPLE), GAME, "csv")
+    assert export.write_guide(guide, tmp_path / "g.csv") == "wrote"
+    assert (tmp_path / "g.csv").read_text() == guide.text
+    assert stats.file_stats(st.loads(EXAMPLE), GAME).total == 21
+
+
+def test_bound_words() -> None:
+    assert bound_text(GAME, 3, 0.5) == "MM(2,3): 3 guesses solve every secret; none within 2 " \
+        "(proved in 0.50 s)"
+    answer, text = total_words(total_lower_bound(GAME, 1), GAME, 1)
+    assert answer["bound"] <= 21 and f"at least {answer['bound']:,} guesses" in text
+
+
+def test_check_outputs(tmp_path: Path) -> None:
+    (tmp_path / "out.txt").write_text("x")
+    with pytest.raises(OutputExistsError):
+        files.check_outputs([tmp_path / "out.txt"], force=False)
+    files.check_outputs([tmp_path / "out.txt"], force=True)
+    with pytest.raises(ArgumentError, match="force=True has no effect"):
+        files.check_outputs([None], force=True)
+    with pytest.raises(StrategyTreeError, match="standard output"):
+        files.check_outputs([Path("-")], force=False)
+
+
+def test_progress_is_logged_every_so_often(monkeypatch) -> None:
+    monkeypatch.setenv("STRATEGYTREE_PROGRESS_SECONDS", "0")
+    said: list[str] = []
+    console = Console(file=io.StringIO(), force_terminal=False)
+    with progress.displayed("playing", "MM(2,3)", console, said.append) as show:
+        show("1/9 games")
+    assert said == ["playing MM(2,3): 1/9 games"]
+    monkeypatch.setenv("STRATEGYTREE_PROGRESS_SECONDS", "soon")
+    assert progress.progress_seconds() == progress.PROGRESS_SECONDS
+
+
+# -- the CLI's shape ----------------------------------------------------------------------
+def test_a_bundle_is_one_parameter_and_several_options() -> None:
+    got = []
+
+    @command("bundled-example")
+    def bundled(*, game: options.NewGame, reading: options.ReadOptions) -> None:
+        got.append((game, reading))
+
+    parameters = inspect.signature(bundled).parameters
+    assert list(parameters)[:5] == ["pegs", "colors", "distinct", "distinct_guesses", "preset"]
+    group = typer.main.get_command(app)
+    try:
+        assert group.main(["bundled-example", "-p", "3", "--lenient"], standalone_mode=False) == 0
+    finally:
+        app.registered_commands.pop()
+    assert got == [(options.GameOptions("mastermind", 3, None, False, False),
+                    options.Reading(None, True, options.MAX_INPUT_MB))]
+
+
+def test_every_command_is_short_and_declares_no_option_itself() -> None:
+    tree = ast.parse((CLI / "commands.py").read_text())
+    commands_ = [node for node in tree.body if isinstance(node, ast.FunctionDef)
+                 and any(getattr(d, "func", None) is not None for d in node.decorator_list)]
+    assert len(commands_) == 10
+    for node in commands_:
+        assert node.end_lineno - node.lineno < 50, node.name
+        assert "typer.Option" not in ast.unparse(node.args), node.name
+
+
+def test_every_command_output_of_json_is_json(tmp_path: Path, monkeypatch) -> None:
+    from cli_runner import invoke
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.txt").write_text(EXAMPLE)
+    for args in (["verify", "t.txt"], ["stats", "t.txt"], ["simulate", "--strategy", "t.txt"]):
+        assert json.loads(invoke([*args, "--json"]).stdout)
