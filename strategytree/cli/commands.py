@@ -66,8 +66,9 @@ def _read(
     return read.strategy, game, [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
 
 
-
-def _read_with(path: Path, reading: o.Reading, options: GameOptions) -> tuple[Strategy, Game, list[str]]:
+def _read_with(
+    path: Path, reading: o.Reading, options: GameOptions
+) -> tuple[Strategy, Game, list[str]]:
     """:func:`_read` with the reading options of a command."""
     return _read(path, reading.source_format, reading.lenient, options, reading.max_input_mb)
 
@@ -230,7 +231,8 @@ def _check_show(kind: str, secret: str | None, depth: int | None, path: str | No
                 as_json: bool, output: Path | None) -> None:
     """Refuse the options of ``show`` that do not go together."""
     if secret is not None and (kind != "text" or path is not None or depth is not None):
-        raise StrategyTreeError("--secret shows one game as text; drop --format, --path and --depth")
+        raise StrategyTreeError(
+            "--secret shows one game as text; drop --format, --path and --depth")
     if depth is not None and kind in ("markdown", "csv", "html"):
         raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
     if as_json and secret is None:
@@ -498,7 +500,8 @@ def convert_command(
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     game = options.game()[0] if options.given else None
-    told = {**options._asdict(), "preset": None if options.preset == "mastermind" else options.preset}
+    preset = None if options.preset == "mastermind" else options.preset
+    told = {**options._asdict(), "preset": preset}
     read, target = convert_file(
         file, output, reading.source_format, target_format, game, game_options=told,
         lenient=reading.lenient, indent=indent, force=force,

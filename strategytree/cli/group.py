@@ -115,7 +115,8 @@ def command(name: str, *, stops: bool = False) -> Callable[[Callable[..., Any]],
         @functools.wraps(function)
         def run(**values: Any) -> Any:
             for key, bundle in bundles.items():
-                values[key] = bundle.gather(**{p.name: values.pop(p.name) for p in bundle.parameters})
+                gathered = {p.name: values.pop(p.name) for p in bundle.parameters}
+                values[key] = bundle.gather(**gathered)
             try:
                 return function(**values)
             except StrategyTreeError as problem:

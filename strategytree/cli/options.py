@@ -43,7 +43,8 @@ class Bundle:
     def __init__(self, gather: Any, **options: tuple[Any, Any]) -> None:
         self.gather = gather
         self.parameters = [
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind, default=default)
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind,
+                              default=default)
             for name, (kind, default) in options.items()
         ]
 
@@ -307,7 +308,8 @@ ImproveCheckpoint = Annotated[Optional[Path], option(
 
 
 # -- options of one command ----------------------------------------------------------------
-Files = Annotated[list[Path], typer.Argument(help="Strategy files (in any format read, see --from).")]
+Files = Annotated[list[Path], typer.Argument(
+    help="Strategy files (in any format read, see --from).")]
 Strict = Annotated[bool, option("--strict", help="Treat unreachable branches as errors.")]
 Examples = Annotated[int, option("--examples", min=0, help="How many unsolved secrets to show.")]
 Secret = Annotated[Optional[str], option(
@@ -317,7 +319,8 @@ Depth = Annotated[Optional[int], option(
 HistoryPath = Annotated[Optional[str], option(
     "--path", help='Show only what follows a history, e.g. "AABBC 10, ABCDE 21".')]
 GuideFormat = Annotated[Optional[str], option(
-    "--format", "-f", help="text, markdown, csv, dot or html (default: from the -o suffix, else text).")]
+    "--format", "-f",
+    help="text, markdown, csv, dot or html (default: from the -o suffix, else text).")]
 GuideOutput = Annotated[Optional[Path], option(
     "--output", "-o",
     help="Write to this file (atomically; - for stdout); .svg/.png/.pdf draw with GraphViz.")]
