@@ -38,7 +38,7 @@ from .errors import (
     StrategyTreeError,
     refuse_inert,
 )
-from .files import MAX_INPUT_BYTES
+from .formats.source import MAX_INPUT_BYTES
 from .words import plural
 
 if TYPE_CHECKING:
@@ -429,32 +429,18 @@ def _read(
     options: GameOptions,
     max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Strategy, Game, list[str]]:
-    """The strategy file read (:func:`~strategytree.convert.read_file`, in any format),
-    and the game it is played in, with notes on what was inferred.
+    """The strategy file read with its game and notes on what was inferred
+    (:func:`~strategytree.formats.reading.read_strategy`); game options that
+    mean no game end the command (exit 2)."""
+    from .formats.reading import GameOptionsError, read_strategy
 
-    A format whose reader needs the game (mmstrat) is read in the game the
-    options give when they give one, else in the game the file tells; the
-    game returned is then that same game.  Otherwise the game is resolved from
-    the options and the strategy (:meth:`GameOptions.game`).  At most ``max_mb`` MiB are read.
-    """
-    from .convert import GAME_FORMATS, read_file
-
-    needs_game = source_format is None or source_format.strip().lower() in GAME_FORMATS
-    game = None
-    if options.given and needs_game:
-        game, _ = options.game()
-    read = read_file(path, source_format, game, lenient=lenient, max_bytes=max_mb * 2**20)
-    if read.game is None:
-        game, notes = options.game(read.strategy)
-        return read.strategy, game, notes
-    if game is not None:
-        return read.strategy, game, []
-    told = read.game
-    apart = len(told.secrets) < told.colors**told.pegs
-    both = apart and len(told.guesses) == len(told.secrets)
-    game, _ = GameOptions("mastermind", told.pegs, told.colors, apart, both).game()
-    kind = ", distinct colours" if apart else ""
-    return read.strategy, game, [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
+    try:
+        loaded = read_strategy(
+            path, source_format, **options._asdict(), lenient=lenient, max_bytes=max_mb * 2**20
+        )
+    except GameOptionsError as problem:
+        raise _fail(problem) from None
+    return loaded.strategy, loaded.game, loaded.notes
 
 
 @contextmanager
@@ -520,11 +506,10 @@ def _warmed(game: Game, warm: Callable[[Game], object]) -> None:
     reported; a compile that takes a while is announced (once), and timed."""
     if len(game.secrets) < WARM_BELOW:
         return
-    apart = len(game.secrets) < game.colors**game.pegs
-    both = apart and len(game.guesses) == len(game.secrets)
-    preset = "black-only" if game.scoring == "black-only" else "distinct" if apart else "mastermind"
+    from .game import similar_game
+
     try:
-        small = resolve_game(preset, 3, 4, distinct=apart, distinct_guesses=both)[0]
+        small = similar_game(game, 3, 4)
     except StrategyTreeError:
         return
     started = time.perf_counter()
@@ -818,7 +803,8 @@ def show_command(
     when GraphViz is installed; at most 500 nodes, use --depth or --path for
     more); an interactive page to play the strategy by clicking (html).
     """
-    from .export import DrawingTooBig, guide_format, render, render_dot
+    from .errors import DrawingTooBig
+    from .export import guide_format, render, render_dot
     from .files import is_stdout, write_text_atomic
 
     _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
@@ -955,8 +941,8 @@ def generate_command(
     ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
     per install (announced), and not counted in the time reported.
     """
+    from .formats.brace import dump
     from .generate import check_method, generate
-    from .notation import dump
     from .verify import verify
 
     asked = _given(ctx, rule=rule, pool=pool, seed=seed, widths=widths, also=also,
@@ -1469,8 +1455,9 @@ def convert_command(
     trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
     game matters only for mmstrat files, whose counts tell it by default.
     """
-    from .convert import GAME_FORMATS, SUFFIXES, read_file, write, writes
     from .files import is_stdout
+    from .formats.reading import GAME_FORMATS, read_file
+    from .formats.writing import SUFFIXES, write, writes
 
     _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     try:
@@ -1525,8 +1512,8 @@ def format_command(
     in the wild are read and each repair is reported on stderr.  Any format read
     is accepted (--from), as by convert.
     """
-    from .convert import normalise
     from .files import is_stdout
+    from .formats.writing import normalise
 
     _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     try:
@@ -1645,8 +1632,8 @@ def improve_command(
     searched side by side on a Dask cluster.  An invalid input is refused with
     the verifier's report (exit 1).
     """
+    from .formats.brace import dump
     from .improve import ImproveError, improve, parse_budget
-    from .notation import dump
     from .verify import verify
 
     _check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)

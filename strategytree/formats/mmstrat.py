@@ -6,7 +6,7 @@ of one secret, and the replies after a guess that tells every secret apart,
 name no code: the secrets are recomputed from the game by replaying the
 guesses before them.
 
->>> from strategytree.notation import dumps
+>>> from strategytree.formats.brace import dumps
 >>> dumps(read(Source("9 (12: 1, 2 (23), 1; 4 (32); 1)")))
 '{AB:{02:BA,01:{BC:{01:CA}},00:CC,10:{CB:{01:AC,00:AA,10:BB}}}}'
 """
@@ -21,9 +21,9 @@ import numpy as np
 
 from ..errors import CodeError, GameError
 from ..game import MAX_COLORS, MAX_PEGS, Game, Reply, distinct, mastermind
-from ..notation import grammar_text
 from ..tree import Node, Strategy
-from . import Source, letters, parse
+from .grammar import grammar_text, letters, parse
+from .source import Source
 
 if TYPE_CHECKING:
     from lark import Lark, Token

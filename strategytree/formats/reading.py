@@ -1,0 +1,304 @@
+"""Reading a strategy in any format, and deciding its game: the one call.
+
+:func:`read_strategy` reads a path, ``-`` or a stream (at most ``max_bytes``,
+:func:`strategytree.formats.source.read_text`), tells the format from the
+content (:func:`detect`) unless one is given, reads it with that format's
+reader, and decides the game from the file and the game options
+(:func:`strategytree.game.resolve_game`, the one place options become a
+game): every command that reads a strategy goes through it.  Below it,
+:func:`read_file` and :func:`reads` read a format without deciding a game
+(what ``convert`` and ``format`` need).
+
+Every reader gives the same :class:`~strategytree.tree.Strategy`, and its
+errors are :class:`~strategytree.errors.StrategyFileError` naming file, line
+and column.
+
+>>> tree = reads('{"guess": "AB", "branches": {"02": {"guess": "BA"}}}')
+>>> from strategytree.formats.writing import writes
+>>> writes(tree, "brace")
+'{AB:{02:BA}}'
+>>> detect("9 (12: 1, 2 (23), 1; 4 (32); 1)"), detect("{AB:{02:BA}}")
+('mmstrat', 'brace')
+>>> writes(reads("9 (12: 1, 2 (23), 1; 4 (32); 1)"), "brace")
+'{AB:{02:BA,01:{BC:{01:CA}},00:CC,10:{CB:{01:AC,00:AA,10:BB}}}}'
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, NamedTuple
+
+from .. import game as games
+from ..errors import ArgumentError, GameArgumentError, StrategyTreeError
+from ..game import Game
+from ..tree import Strategy
+from . import brace
+from .source import MAX_INPUT_BYTES, Input, read_text, source_name
+
+if TYPE_CHECKING:
+    from .source import Source
+
+__all__ = [
+    "FORMATS", "GAME_FORMATS", "FormatError", "GameOptionsError", "Loaded", "Read",
+    "checked_format", "detect", "infer_game", "read", "read_file", "read_strategy", "reads",
+    "reads_all",
+]
+
+#: every format read, and what it is
+FORMATS = {
+    "brace": "the brace grammar of strategy files: {AB:{10:AA,...}}",
+    "json": 'our JSON tree: {"guess": "AB", "branches": {"10": {...}}}',
+    "mmstrat": "fancidev/mastermind's mmstrat text (Irving's notation)",
+    "arfst-table": "arfst23/Mastermind's solution tables",
+    "arfst-yaml": "arfst23/Mastermind's solutions in YAML",
+    "mikemag": "mikemag/Mastermind's GraphViz trees",
+    "dot": "our GraphViz guides (show --format dot)",
+    "csv": "our lookup tables (show --format csv)",
+}
+#: the formats whose reader needs the game: it recomputes secrets the file leaves out
+GAME_FORMATS = ("mmstrat",)
+
+
+class FormatError(StrategyTreeError, ValueError):
+    """A format is unknown, or cannot be written."""
+
+
+class GameOptionsError(GameArgumentError):
+    """The game options given with a file mean no game (they contradict each
+    other, or the preset): the same for every file read with them, so a front
+    end may stop at once.  Worded as :func:`~strategytree.game.resolve_game` words it."""
+
+
+def checked_format(fmt: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
+    """``fmt`` as a known format name (lower case), or :class:`FormatError` listing ``allowed``."""
+    kind = fmt.strip().lower()
+    if kind not in allowed:
+        raise FormatError(f"unknown format {fmt!r}; choose one of {', '.join(allowed)}")
+    return kind
+
+
+_TABLE_HEADER = re.compile(r"[XO-]+(?:[ \t]+[XO-]+)+[ \t]*(?:\r?\n|$)")
+
+
+def detect(text: str) -> str:
+    """The format a text is written in (one of :data:`FORMATS`), told from its beginning.
+
+    Text that fits no other format is taken for the brace grammar, whose reader
+    then says what it expected where.
+    """
+    start = text.lstrip("\ufeff \t\r\n")
+    if start.startswith("{"):
+        return "json" if re.match(r'\{\s*"', start) else "brace"
+    if re.match(r"(?:strict\s+)?(?:di)?graph\b", start, re.IGNORECASE) or start.startswith(
+        ("//", "/*")
+    ):
+        label = re.search(r'label\s*=\s*"?\s*([0-9A-Za-z.])', start)
+        return "mikemag" if label and label.group(1).isdigit() else "dot"
+    if _TABLE_HEADER.match(start):
+        return "arfst-table"
+    if start.startswith(("---", "- ")):
+        return "arfst-yaml"
+    if re.match(r'"?game"?\s*,\s*"?guesses"?\s*,\s*"?secret', start):
+        return "csv"
+    if re.match(r"[0-9]+\s*\(", start):
+        return "mmstrat"
+    return "brace"
+
+
+class Read(NamedTuple):
+    """A strategy file read, and what reading it told."""
+
+    strategy: Strategy
+    """the tree"""
+    fmt: str
+    """the format it was written in: the one given, or the one told from the content"""
+    game: Game | None
+    """the game it was read in, for a format whose reader needs one (:data:`GAME_FORMATS`):
+    the one given, or the one the file tells; None for the other formats"""
+
+
+def reads(
+    text: str,
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    source: str = "<string>",
+    lenient: bool = False,
+) -> Strategy:
+    """The strategy written in ``text``, in format ``fmt`` (told from the text if None).
+
+    ``game`` is the game of a format that leaves secrets to recompute
+    (mmstrat; by default the one its first count tells); other formats do not
+    need it.  ``lenient`` reads dialects of the brace grammar (see
+    :func:`strategytree.formats.brace.loads`); with another ``fmt`` it is an
+    :class:`~strategytree.errors.ArgumentError`.
+    """
+    return reads_all(text, fmt, game, source=source, lenient=lenient).strategy
+
+
+def reads_all(
+    text: str,
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    source: str = "<string>",
+    lenient: bool = False,
+) -> Read:
+    """The strategy written in ``text``, its format and the game it was read in
+    (see :func:`reads` and :class:`Read`)."""
+    kind = detect(text) if fmt is None else checked_format(fmt, FORMATS)
+    if lenient and fmt is not None and kind != "brace":
+        raise ArgumentError("{lenient} reads the brace grammar, not {fmt}", lenient=True, fmt=kind)
+    if kind == "brace":
+        return Read(brace.loads(text, source=source, lenient=lenient), kind, None)
+    # the other readers are imported only when a file needs them
+    from .source import Source
+
+    where = Source(text, source)
+    if kind == "mmstrat":
+        from . import mmstrat
+
+        strategy, told = mmstrat.read_with_game(where, game)
+        return Read(strategy, kind, told)
+    return Read(_other(where, kind), kind, None)
+
+
+def _other(where: Source, kind: str) -> Strategy:
+    """The strategy of a format that needs no game."""
+    if kind == "json":
+        from . import jsontree
+
+        return jsontree.read(where)
+    if kind in ("arfst-table", "arfst-yaml"):
+        from . import arfst
+
+        return arfst.read_table(where) if kind == "arfst-table" else arfst.read_yaml(where)
+    if kind == "csv":
+        from . import lookup
+
+        return lookup.read(where)
+    from . import graphviz
+
+    return graphviz.read(where, kind)
+
+
+def read(
+    path: Input,
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    lenient: bool = False,
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> Strategy:
+    """The strategy in the file at ``path`` (see :func:`reads` and :func:`read_file`)."""
+    return read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes).strategy
+
+
+def read_file(
+    path: Input,
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    lenient: bool = False,
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> Read:
+    """The strategy in the file at ``path``, its format and the game it was read in
+    (no game is decided for a format that does not need one: see
+    :func:`read_strategy` for that).
+
+    ``path`` may also be a pipe, a device, ``-`` (the standard input) or a
+    stream; at most ``max_bytes`` are read
+    (:func:`strategytree.formats.source.read_text`).  The brace grammar is read
+    as :func:`strategytree.formats.brace.load` reads it (same errors, same
+    speed); other formats by ``fmt`` or told from the content (:func:`detect`).
+    See :func:`reads` for ``game`` and ``lenient``.
+    """
+    text = read_text(path, max_bytes)
+    return reads_all(text, fmt, game, source=source_name(path), lenient=lenient)
+
+
+class Loaded(NamedTuple):
+    """A strategy read, with the game it is played in (:func:`read_strategy`)."""
+
+    strategy: Strategy
+    """the tree"""
+    fmt: str
+    """the format it was written in: the one given, or the one told from the content"""
+    game: Game
+    """the game: from the options, completed by what the file tells"""
+    notes: list[str]
+    """what was inferred from the file, one note each (e.g. ``"pegs 4 (from the first guess)"``)"""
+
+
+def read_strategy(
+    path: Input,
+    fmt: str | None = None,
+    *,
+    preset: str | None = None,
+    pegs: int | None = None,
+    colors: int | None = None,
+    distinct: bool = False,
+    distinct_guesses: bool = False,
+    lenient: bool = False,
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> Loaded:
+    """The strategy at ``path`` (a file, ``-`` or a stream, in any format:
+    :func:`read_file`) and the game it is played in, with notes on what was
+    inferred: the one reading of a strategy with its game.
+
+    The game options (``preset`` … ``distinct_guesses``, as
+    :func:`~strategytree.game.resolve_game` takes them) decide the game; what
+    they leave open is inferred from the file.  A format whose reader needs the
+    game (mmstrat) is read in the game the options give when they give one,
+    else in the game its counts tell.  Options that mean no game raise
+    :class:`GameOptionsError`.
+    """
+    choice = dict(
+        preset=preset, pegs=pegs, colors=colors, distinct=distinct, distinct_guesses=distinct_guesses
+    )
+    needs_game = fmt is None or fmt.strip().lower() in GAME_FORMATS
+    given = bool(pegs or colors or distinct or distinct_guesses or preset not in (None, "mastermind"))
+    game = _resolved(choice)[0] if given and needs_game else None
+    found = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
+    if found.game is None:
+        game, notes = _resolved(choice, found.strategy)
+        return Loaded(found.strategy, found.fmt, game, notes)
+    if game is not None:
+        return Loaded(found.strategy, found.fmt, game, [])
+    told = found.game
+    try:
+        game = games.similar_game(told)
+    except ArgumentError as problem:
+        raise GameOptionsError(problem.template, **problem.arguments) from None
+    kind = ", distinct colours" if len(told.secrets) < told.colors**told.pegs else ""
+    notes = [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
+    return Loaded(found.strategy, found.fmt, game, notes)
+
+
+def _resolved(choice: dict[str, object], strategy: Strategy | None = None) -> tuple[Game, list[str]]:
+    """:func:`~strategytree.game.resolve_game` of the options (looked up when
+    called, as the command line's is), raising :class:`GameOptionsError`."""
+    try:
+        return games.resolve_game(**choice, strategy=strategy)  # type: ignore[arg-type]
+    except ArgumentError as problem:
+        raise GameOptionsError(problem.template, **problem.arguments) from None
+
+
+def infer_game(
+    strategy: Strategy,
+    pegs: int | None = None,
+    colors: int | None = None,
+    *,
+    distinct_secrets: bool = False,
+    distinct_guesses: bool = False,
+    game: str = "mastermind",
+) -> tuple[Game, list[str]]:
+    """The game a strategy already read is meant for, and notes on what was inferred:
+    :func:`strategytree.game.resolve_game` with ``strategy`` to infer from
+    (distinct guesses must be asked with distinct secrets here)."""
+    if distinct_guesses and not distinct_secrets:
+        raise StrategyTreeError("distinct guesses need distinct secrets (distinct_secrets=True)")
+    return games.resolve_game(
+        game, pegs, colors,
+        distinct=distinct_secrets, distinct_guesses=distinct_guesses, strategy=strategy,
+    )
