@@ -148,7 +148,20 @@ def preorder(text: str) -> Preorder:
     written[1:] = (data[first_digit] - 48) * 10 + (data[first_digit + 1] - 48)
     del first_digit, data
     depth, inner, end = _shape(kind, guess_event)
-    parent = _parents(depth, inner, guess_event, len(kind))
+    # a node's parent: the last node before it, one level up, that opens a subtree
+    events = len(kind)
+    keys = (depth[inner].astype(np.int64) + 1) * events + guess_event[inner]
+    ranked = np.argsort(keys)
+    keys, owner = keys[ranked], inner[ranked]
+    parent = np.full(n, -1, dtype=np.int64)
+    asked = depth[1:].astype(np.int64)
+    asked *= events
+    asked += guess_event[1:]
+    del guess_event
+    found = np.searchsorted(keys, asked)
+    del asked
+    found -= 1
+    parent[1:] = owner[found]
     stop -= pos  # now each guess's length
     return Preorder(text, pos, stop, written, parent, depth, end)
 
@@ -209,24 +222,6 @@ def _shape(kind: np.ndarray, guess_event: np.ndarray) -> tuple[np.ndarray, np.nd
     outer = np.searchsorted(braces, guess_event[inner] - 1)
     end[inner] = np.searchsorted(guess_event, closed_by[outer])
     return depth, inner, end
-
-
-def _parents(
-    depth: np.ndarray, inner: np.ndarray, guess_event: np.ndarray, events: int
-) -> np.ndarray:
-    """Each node's parent: the last node before it, one level up, that opens a subtree."""
-    keys = (depth[inner].astype(np.int64) + 1) * events + guess_event[inner]
-    ranked = np.argsort(keys)
-    keys, owner = keys[ranked], inner[ranked]
-    parent = np.full(len(depth), -1, dtype=np.int64)
-    asked = depth[1:].astype(np.int64)
-    asked *= events
-    asked += guess_event[1:]
-    found = np.searchsorted(keys, asked)
-    del asked
-    found -= 1
-    parent[1:] = owner[found]
-    return parent
 
 
 def _parse_lenient(
