@@ -173,6 +173,6 @@ def test_the_library_says_which_format_and_game_a_file_was_read_in() -> None:
     assert reading.read_file(FORMATS_DATA / "small.json").game is None
     with pytest.raises(ArgumentError, match="lenient=True reads the brace grammar, not fmt='json'"):
         reading.read(FORMATS_DATA / "small.json", "json", lenient=True)
-    assert reading.read(FORMATS_DATA / "small.json", lenient=True) == reading.read(
-        FORMATS_DATA / "small.json"
-    )  # told from the content: lenient is for brace files only, and unused here
+    with pytest.raises(ArgumentError, match="lenient=True has no effect on .*small.json: it is "
+                       "written in json"):
+        reading.read(FORMATS_DATA / "small.json", lenient=True)  # told from the content

@@ -130,7 +130,8 @@ def reads(
     ``game`` is the game of a format that leaves secrets to recompute
     (mmstrat; by default the one its first count tells); other formats do not
     need it.  ``lenient`` reads dialects of the brace grammar (see
-    :func:`strategytree.formats.brace.loads`); with another ``fmt`` it is an
+    :func:`strategytree.formats.brace.loads`); on a text in another format
+    (given or told from the content) it would do nothing, and is an
     :class:`~strategytree.errors.ArgumentError`.
     """
     return reads_all(text, fmt, game, source=source, lenient=lenient).strategy
@@ -147,8 +148,16 @@ def reads_all(
     """The strategy written in ``text``, its format and the game it was read in
     (see :func:`reads` and :class:`Read`)."""
     kind = detect(text) if fmt is None else checked_format(fmt, FORMATS)
-    if lenient and fmt is not None and kind != "brace":
-        raise ArgumentError("{lenient} reads the brace grammar, not {fmt}", lenient=True, fmt=kind)
+    if lenient and kind != "brace":
+        if fmt is not None:
+            raise ArgumentError(
+                "{lenient} reads the brace grammar, not {fmt}", lenient=True, fmt=kind
+            )
+        raise ArgumentError(
+            f"{{lenient}} has no effect on {source}: it is written in {kind} (told from its "
+            "content), and lenient reading repairs the brace grammar only",
+            lenient=True,
+        )
     if kind == "brace":
         return Read(brace.loads(text, source=source, lenient=lenient), kind, None)
     # the other readers are imported only when a file needs them

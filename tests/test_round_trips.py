@@ -1,0 +1,38 @@
+"""Every file round-trips (issue 37): files of our own commands and of other programs,
+read by the installed ``strategytree`` program as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+FORMATS_DATA = Path(__file__).parent / "data" / "formats"
+
+
+def run(console_script: list[str], *args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
+    """Run the installed ``strategytree`` with ``args`` in ``cwd``."""
+    return subprocess.run(
+        [*console_script, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def refused(done: subprocess.CompletedProcess, *words: str) -> None:
+    """The run was refused with exit 2 and one ``error:`` line holding ``words``."""
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), done.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+# -- 5: --lenient where it would do nothing ---------------------------------------------
+def test_lenient_is_refused_on_a_file_told_to_be_in_another_format(
+    console_script: list[str], tmp_path: Path
+) -> None:
+    for name, kind in (("small.json", "json"), ("small-mikemag.gv", "mikemag"),
+                       ("fancidev-mmstrat-p2c3r-minmax.txt", "mmstrat")):
+        for command in (["convert"], ["verify"], ["stats"]):
+            done = run(console_script, *command, FORMATS_DATA / name, "--lenient", cwd=tmp_path)
+            refused(done, "--lenient has no effect", f"written in {kind}")
+    done = run(console_script, "convert", FORMATS_DATA / "small.txt", "--lenient", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
