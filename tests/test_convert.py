@@ -433,9 +433,10 @@ def test_the_installed_command_converts(tmp_path: Path) -> None:
 
 
 # -- mmstrat on big trees: a plain writer of Irving's notation, read back ----------------
-def irving(strategy: Strategy, game) -> str:
+def irving(strategy: Strategy, game, tenth: str = "10") -> str:
     """The strategy in mmstrat's text, written the plain way (a twin of mmstrat's writer):
-    parts of the first guess with many secrets are named and written below."""
+    parts of the first guess with many secrets are named and written below
+    (the tenth colour written ``tenth``: ``0`` as mmstrat writes it)."""
     pegs = game.pegs
     named: list[str] = []
     layout = [
@@ -444,7 +445,7 @@ def irving(strategy: Strategy, game) -> str:
     ]
 
     def digits(guess: str) -> str:
-        return "".join(str(ord(ch) - 64) for ch in guess)
+        return "".join(tenth if ch == "J" else str(ord(ch) - 64) for ch in guess)
 
     def part(node: Node | None, secrets: list[int], level: int) -> str:
         if len(secrets) <= 1:

@@ -6,6 +6,10 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from test_convert import irving
+
+import strategytree as st
+
 FORMATS_DATA = Path(__file__).parent / "data" / "formats"
 
 
@@ -36,3 +40,27 @@ def test_lenient_is_refused_on_a_file_told_to_be_in_another_format(
             refused(done, "--lenient has no effect", f"written in {kind}")
     done = run(console_script, "convert", FORMATS_DATA / "small.txt", "--lenient", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
+
+
+# -- 2: other programs' files as they really are ------------------------------------------
+def test_mmstrat_writes_the_tenth_colour_as_0(console_script: list[str], tmp_path: Path) -> None:
+    done = run(console_script, "generate", "-p", "2", "-c", "10", "-o", "t.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    tree = st.load(tmp_path / "t.txt")
+    text = irving(tree, st.mastermind(2, 10), tenth="0")
+    assert "0" in text.replace("10 (", "")  # a code with the tenth colour
+    (tmp_path / "p2c10.txt").write_text(text)
+    done = run(console_script, "convert", "p2c10.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    read, game = st.verify(st.loads(done.stdout)), st.verify(tree)
+    assert (read.valid, read.total, read.histogram) == (True, game.total, game.histogram)
+    done = run(console_script, "verify", "p2c10.txt", cwd=tmp_path)
+    assert done.returncode == 0 and "MM(2,10)" in done.stdout, done.stdout + done.stderr
+
+
+def test_arfst23_tables_end_with_their_cpu_time(console_script: list[str], tmp_path: Path) -> None:
+    table = (FORMATS_DATA / "arfst23-solution-4-6-6.txt").read_text()
+    (tmp_path / "t.txt").write_text(table + "\n# solved by arfst23\ncpu=33261.9s\n\n")
+    done = run(console_script, "verify", "t.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "5,625" in done.stdout

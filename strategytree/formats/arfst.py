@@ -3,6 +3,8 @@
 Both write replies with a letter per key peg (``X`` black, ``O`` white, ``-``
 none) and colours as digits from 0, and both name the secret where it becomes
 known; the winning reply (``XXXX``, the guess itself) is implied in our trees.
+The published tables end with a line such as ``cpu=33261.9s``: ``name=value``
+lines after the rows, ``#`` comments and blank lines are read and ignored.
 
 >>> from strategytree.formats.brace import dumps
 >>> table = '''     -- O- OO X- XX

@@ -56,15 +56,18 @@ def cache_file(name: str) -> str | bool:
     return os.path.join(folder, f"lark-{name}.pickle")
 
 
-def letters(digits: str, base: int, source: Source, offset: Offset) -> str:
-    """A code written in digits (colour ``base`` first) in letters: ``"0012"`` -> ``"AABC"``.
+def letters(
+    digits: str, base: int, source: Source, offset: Offset, *, zero: int | None = None
+) -> str:
+    """A code written in digits (colour ``base`` first) in letters: ``"0012"`` -> ``"AABC"``;
+    with ``zero``, the digit 0 is that colour (mmstrat writes the tenth colour as 0).
 
-    >>> letters("1123", 1, Source("1123"), 0)
-    'AABC'
+    >>> letters("1123", 1, Source("1123"), 0), letters("0423", 1, Source("0423"), 0, zero=9)
+    ('AABC', 'JDBC')
     """
     out = []
     for i, ch in enumerate(digits):
-        colour = ord(ch) - 48 - base
+        colour = zero if ch == "0" and zero is not None else ord(ch) - 48 - base
         if not 0 <= colour < len(LETTERS):
             raise source.error(
                 offset + i, f"colour {ch} in {digits}: this format writes colours from {base}"
