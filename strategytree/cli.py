@@ -1462,9 +1462,11 @@ def convert_command(
     _check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     try:
         options = GameOptions(game_name, pegs, colors, distinct, distinct_guesses)
-        game = options.game()[0] if options.given else None
+        if options.given:
+            options.game()  # options that mean no game end the command before reading
         strategy, kind, _ = read_file(
-            file, source_format, game, lenient=lenient, max_bytes=max_input_mb * 2**20
+            file, source_format, lenient=lenient, max_bytes=max_input_mb * 2**20,
+            options=options._asdict() if options.given else None,
         )
         if kind not in GAME_FORMATS:
             given = options._asdict()

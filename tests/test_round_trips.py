@@ -64,3 +64,21 @@ def test_arfst23_tables_end_with_their_cpu_time(console_script: list[str], tmp_p
     done = run(console_script, "verify", "t.txt", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "5,625" in done.stdout
+
+
+# -- 4: game options on foreign files -----------------------------------------------------
+def test_a_game_option_alone_takes_the_rest_from_an_mmstrat_file(
+    console_script: list[str], tmp_path: Path
+) -> None:
+    path = FORMATS_DATA / "fancidev-mmstrat-p3c4r-optimal.txt"
+    whole = run(console_script, "convert", path, cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    for option, note in ((["-c", "4"], "pegs 3 (from the counts)"),
+                         (["-p", "3"], "colors 4 (from the counts)")):
+        done = run(console_script, "verify", path, *option, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "MM(3,4)" in done.stdout and note in done.stdout
+        done = run(console_script, "convert", path, *option, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (0, whole.stdout), done.stderr
+    done = run(console_script, "verify", path, "-c", "5", cwd=tmp_path)
+    assert done.returncode == 2 and "MM(3,5)" in done.stderr

@@ -29,7 +29,7 @@ from .source import Source
 if TYPE_CHECKING:
     from lark import Lark, Token
 
-__all__ = ["read", "read_with_game", "reply_layout"]
+__all__ = ["game_of", "read", "read_with_game", "reply_layout", "told_game"]
 
 #: the colour mmstrat writes as the digit 0: the tenth (colours 1..9, then 0, in
 #: ``-r p4c10n`` games)
@@ -226,6 +226,12 @@ class _Builder:
                 )
             out.extend(zip(replies, group))
         return out
+
+
+def told_game(source: Source) -> Game:
+    """The game the file's first count tells (see :func:`game_of`)."""
+    count, body, _ = parse(_parser(), source, _NAMES)
+    return game_of(source, count, body[0])
 
 
 def read(source: Source, game: Game | None = None) -> Strategy:

@@ -26,7 +26,8 @@ and column.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import game as games
 from ..errors import ArgumentError, GameArgumentError, StrategyTreeError
@@ -144,9 +145,14 @@ def reads_all(
     *,
     source: str = "<string>",
     lenient: bool = False,
+    options: Mapping[str, Any] | None = None,
 ) -> Read:
     """The strategy written in ``text``, its format and the game it was read in
-    (see :func:`reads` and :class:`Read`)."""
+    (see :func:`reads` and :class:`Read`).
+
+    ``options`` are game options (as :func:`~strategytree.game.resolve_game`
+    takes them) for a format whose reader needs the game, instead of ``game``:
+    what they leave open (pegs, colours) is what the file tells."""
     kind = detect(text) if fmt is None else checked_format(fmt, FORMATS)
     if lenient and kind != "brace":
         if fmt is not None:
@@ -167,6 +173,8 @@ def reads_all(
     if kind == "mmstrat":
         from . import mmstrat
 
+        if options is not None:
+            game = _completed(options, mmstrat.told_game(where))
         strategy, told = mmstrat.read_with_game(where, game)
         return Read(strategy, kind, told)
     return Read(_other(where, kind), kind, None)
@@ -210,6 +218,7 @@ def read_file(
     *,
     lenient: bool = False,
     max_bytes: int = MAX_INPUT_BYTES,
+    options: Mapping[str, Any] | None = None,
 ) -> Read:
     """The strategy in the file at ``path``, its format and the game it was read in
     (no game is decided for a format that does not need one: see
@@ -220,10 +229,12 @@ def read_file(
     (:func:`strategytree.formats.source.read_text`).  The brace grammar is read
     as :func:`strategytree.formats.brace.load` reads it (same errors, same
     speed); other formats by ``fmt`` or told from the content (:func:`detect`).
-    See :func:`reads` for ``game`` and ``lenient``.
+    See :func:`reads` for ``game`` and ``lenient``, :func:`reads_all` for ``options``.
     """
     text = read_text(path, max_bytes)
-    return reads_all(text, fmt, game, source=source_name(path), lenient=lenient)
+    return reads_all(
+        text, fmt, game, source=source_name(path), lenient=lenient, options=options
+    )
 
 
 class Loaded(NamedTuple):
@@ -267,13 +278,16 @@ def read_strategy(
     )
     needs_game = fmt is None or fmt.strip().lower() in GAME_FORMATS
     given = bool(pegs or colors or distinct or distinct_guesses or preset not in (None, "mastermind"))
-    game = _resolved(choice)[0] if given and needs_game else None
-    found = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
+    if given and needs_game:
+        _resolved(choice)  # options that mean no game are refused before reading
+    found = read_file(
+        path, fmt, lenient=lenient, max_bytes=max_bytes, options=choice if given else None
+    )
     if found.game is None:
         game, notes = _resolved(choice, found.strategy)
         return Loaded(found.strategy, found.fmt, game, notes)
-    if game is not None:
-        return Loaded(found.strategy, found.fmt, game, [])
+    if given:
+        return Loaded(found.strategy, found.fmt, found.game, _filled(choice, found.game))
     told = found.game
     try:
         game = games.similar_game(told)
@@ -291,6 +305,30 @@ def _resolved(choice: dict[str, object], strategy: Strategy | None = None) -> tu
         return games.resolve_game(**choice, strategy=strategy)  # type: ignore[arg-type]
     except ArgumentError as problem:
         raise GameOptionsError(problem.template, **problem.arguments) from None
+
+
+def _completed(options: Mapping[str, Any], told: Game) -> Game:
+    """The game of the options, the pegs and colours they leave open taken from
+    ``told``, the game a file's counts tell (distinct colours are the options'
+    own, as a brace file's are)."""
+    choice = dict(options)
+    preset = games.GAMES.get(choice.get("preset") or "mastermind")
+    if preset is not None:
+        if choice.get("pegs") is None and preset.pegs is None:
+            choice["pegs"] = told.pegs
+        if choice.get("colors") is None and preset.colors is None:
+            choice["colors"] = told.colors
+    return _resolved(choice)[0]
+
+
+def _filled(options: Mapping[str, Any], game: Game) -> list[str]:
+    """Notes on the sizes of ``game`` that ``options`` left to the file."""
+    preset = games.GAMES.get(options.get("preset") or "mastermind")
+    return [
+        f"{name} {getattr(game, name)} (from the counts)"
+        for name in ("pegs", "colors")
+        if options.get(name) is None and preset is not None and getattr(preset, name) is None
+    ]
 
 
 def infer_game(
