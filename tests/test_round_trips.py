@@ -82,3 +82,39 @@ def test_a_game_option_alone_takes_the_rest_from_an_mmstrat_file(
         assert (done.returncode, done.stdout) == (0, whole.stdout), done.stderr
     done = run(console_script, "verify", path, "-c", "5", cwd=tmp_path)
     assert done.returncode == 2 and "MM(3,5)" in done.stderr
+
+
+# -- 3: our own guides of digit games read back -----------------------------------------
+def test_the_guides_of_a_digits_game_read_back(console_script: list[str], tmp_path: Path) -> None:
+    done = run(console_script, "generate", "--game", "bagel", "-o", "bagel.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    tree = st.load(tmp_path / "bagel.txt")
+    done = run(console_script, "show", "bagel.txt", "--game", "bagel", "-o", "bagel.csv",
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "bagel.csv").read_text().splitlines()[1][0].isdigit()
+    done = run(console_script, "verify", "bagel.csv", "--game", "bagel", cwd=tmp_path)
+    assert done.returncode == 0 and "valid" in done.stdout, done.stdout + done.stderr
+    done = run(console_script, "convert", "bagel.csv", cwd=tmp_path)
+    assert done.returncode == 0 and st.loads(done.stdout) == tree, done.stderr
+    reply, below = tree.root.branches[0]
+    spelled = st.loads(done.stdout).root.guess.translate(str.maketrans("ABCDEFGHIJ", "0123456789"))
+    done = run(console_script, "show", "bagel.txt", "--game", "bagel", "--path",
+               f"{spelled} {reply}", "-o", "part.dot", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    done = run(console_script, "convert", "part.dot", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert st.loads(done.stdout).root.guess == below.guess
+
+
+def test_text_and_markdown_guides_say_what_they_are(
+    console_script: list[str], tmp_path: Path
+) -> None:
+    (tmp_path / "s.txt").write_text("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+    for options, what in (([], "text guide"), (["-f", "markdown"], "Markdown table"),
+                          (["--path", "AB 10"], "text guide"), (["-s", "CA"], "text guide")):
+        done = run(console_script, "show", "s.txt", "-p", "2", "-c", "3", *options, "-o", "g.txt",
+                   "--force", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        done = run(console_script, "verify", "g.txt", cwd=tmp_path)
+        refused(done, f"this is the {what} that show writes", "csv and dot guides are")

@@ -3,8 +3,9 @@
 
 Two dialects share the grammar ``grammars/dot.lark``: mikemag/Mastermind's
 trees (labels are codes in digits from 1, the first guess labelled
-``"1122 - 0"``) and this project's own guides (:func:`to_dot`:
-labels in letters, the first line the guess).  Edges are labelled with the
+``"1122 - 0"``) and this project's own guides (:func:`to_dot`, whose header
+is ``digraph strategy {``: labels in the game's alphabet, letters or digits
+from 0, the first line the guess).  Edges are labelled with the
 reply, two digits ``bw``; the order of a node's edges is the order of its
 branches; a node without edges out is a known solution.
 
@@ -58,7 +59,7 @@ _NAMES = {
     "$END": "the end of the file",
 }
 _MIKEMAG_LABEL = re.compile(r"\s*([0-9]+)(?:\s*-\s*[0-9]+)?\s*")
-_OUR_LABEL = re.compile(r"\s*([A-Z]+)\s*(?:\\n.*)?", re.DOTALL)
+_OUR_LABEL = re.compile(r"\s*([A-Z]+|[0-9]+)\s*(?:\\n.*)?", re.DOTALL)
 _REPLY = re.compile(r"\s*([0-9])([0-9])\s*")
 
 
@@ -114,15 +115,17 @@ def _guess(source: Source, label: Token, dialect: str) -> str:
         wanted = "a code in digits from 1, such as 1122"
     else:
         m = _OUR_LABEL.fullmatch(text)
-        if m:
+        if m and m.group(1).isalpha():
             return m.group(1)
+        if m:  # the guide of a digits game: colour k is the digit k
+            return letters(m.group(1), 0, source, label.start_pos + 1 + m.start(1))
         if text.startswith("..."):
             raise source.error(
                 label.start_pos,
                 "the drawing stops here (it was drawn to a depth): it does not hold the "
                 "whole strategy",
             )
-        wanted = "a guess in letters, such as AABB"
+        wanted = "a guess in letters (or digits from 0), such as AABB"
     raise source.error(label.start_pos, f"the label {text!r} is not {wanted}")
 
 

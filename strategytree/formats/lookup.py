@@ -3,7 +3,9 @@ show --format csv``, :func:`lookup_csv`) or Markdown (:func:`lookup_markdown`),
 and the CSV read back into strategies (:func:`read`).
 
 Each row is the game the strategy plays against one secret; the games share
-their beginnings, and the tree is rebuilt by following them.  A branch after
+their beginnings, and the tree is rebuilt by following them.  Codes are in the
+guide's alphabet: letters, or digits from 0 for a digits game (Bulls and Cows,
+Bagel).  A branch after
 which no secret is solved leaves no row, so it cannot come back.
 
 >>> from strategytree.formats.brace import dumps
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..game import Reply
 from ..tree import Node, Strategy
-from .grammar import grammar_text, parse
+from .grammar import grammar_text, letters, parse
 from .source import Source
 
 if TYPE_CHECKING:
@@ -35,7 +37,7 @@ __all__ = ["GameRow", "lookup_csv", "lookup_markdown", "lookup_rows", "read"]
 
 _NAMES = {
     "HEADER": "the header 'game,guesses,secret'",
-    "CODE": "a code in letters",
+    "CODE": "a code (in letters, or in digits from 0)",
     "REPLY": "a reply (two digits)",
     "COUNT": "a number of guesses",
     "QUOTE": "'\"'",
@@ -52,6 +54,16 @@ def _parser() -> Lark:
     return Lark(grammar_text("lookup_csv"), parser="lalr", lexer="contextual")
 
 
+def _spelled(code: Token, source: Source) -> Token:
+    """A code of the table in letters: a digits game's guide writes colour ``k`` as
+    the digit ``k`` (:class:`~strategytree.spelling.Alphabet`)."""
+    if code.isalpha():
+        return code
+    from lark import Token
+
+    return Token.new_borrow_pos(code.type, letters(str(code), 0, source, code.start_pos), code)
+
+
 def read(source: Source) -> Strategy:
     """The strategy that plays the games of a lookup table."""
     tree = parse(_parser(), source, _NAMES)
@@ -65,9 +77,10 @@ def read(source: Source) -> Strategy:
         for step in row.children:
             if hasattr(step, "children"):
                 code, reply = step.children
-                moves.append((code, Reply(int(reply[0]), int(reply[1]))))
+                moves.append((_spelled(code, source), Reply(int(reply[0]), int(reply[1]))))
         count = next(t for t in row.children if getattr(t, "type", None) == "COUNT")
         secret = row.children[-2] if row.children[-1].type == "QUOTE" else row.children[-1]
+        secret = _spelled(secret, source)
         last, won = moves[-1]
         if won != Reply(len(last), 0):
             raise source.error(last.start_pos, f"the game ends with {last} {won}, not with the win")

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import game as games
-from ..errors import ArgumentError, GameArgumentError, StrategyTreeError
+from ..errors import ArgumentError, GameArgumentError, StrategyFileError, StrategyTreeError
 from ..game import Game
 from ..tree import Strategy
 from . import brace
@@ -93,6 +93,8 @@ def detect(text: str) -> str:
     if re.match(r"(?:strict\s+)?(?:di)?graph\b", start, re.IGNORECASE) or start.startswith(
         ("//", "/*")
     ):
+        if re.match(r"digraph\s+strategy\s*\{", start):
+            return "dot"  # our guides' header, whatever the alphabet of their labels
         label = re.search(r'label\s*=\s*"?\s*([0-9A-Za-z.])', start)
         return "mikemag" if label and label.group(1).isdigit() else "dot"
     if _TABLE_HEADER.match(start):
@@ -104,6 +106,30 @@ def detect(text: str) -> str:
     if re.match(r"[0-9]+\s*\(", start):
         return "mmstrat"
     return "brace"
+
+
+#: the first line of the text guide ``show`` writes (the whole tree, after a path, one game)
+_TEXT_GUIDE = re.compile(r"(?:guess [0-9A-Za-z]+ +[0-9,]+ secrets?|after [0-9A-Za-z]+ |it is |1\. )")
+#: the header of ``show``'s Markdown lookup table
+_MARKDOWN_GUIDE = re.compile(r"\|\s*game\s*\|\s*guesses\s*\|\s*secret\s*\|")
+
+
+def _refuse_guides(text: str, source: str) -> None:
+    """Raise :class:`StrategyFileError` for a guide written for a person to read
+    (``show``'s text guide, its Markdown table): they do not read back, and the
+    brace grammar's reader would only say it expected ``{``."""
+    start = text.lstrip("\ufeff \t\r\n")
+    if _TEXT_GUIDE.match(start):
+        what = "the text guide that show writes, for a person to read"
+    elif _MARKDOWN_GUIDE.match(start):
+        what = "the Markdown table that show writes, for a person to read"
+    else:
+        return
+    raise StrategyFileError(
+        f"this is {what}: it is not read back; show's csv and dot guides are (the csv table "
+        "holds the same games), and so is the strategy file it was made from",
+        source=source,
+    )
 
 
 class Read(NamedTuple):
@@ -165,6 +191,8 @@ def reads_all(
             lenient=True,
         )
     if kind == "brace":
+        if fmt is None:
+            _refuse_guides(text, source)
         return Read(brace.loads(text, source=source, lenient=lenient), kind, None)
     # the other readers are imported only when a file needs them
     from .source import Source
