@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from test_convert import irving
 
 import strategytree as st
@@ -118,3 +119,41 @@ def test_text_and_markdown_guides_say_what_they_are(
         assert done.returncode == 0, done.stderr
         done = run(console_script, "verify", "g.txt", cwd=tmp_path)
         refused(done, f"this is the {what} that show writes", "csv and dot guides are")
+
+
+# -- 1: a file knows its game -----------------------------------------------------------
+GAMES = {
+    "bulls-and-cows": (["--game", "bulls-and-cows"], "bulls-and-cows"),
+    "bagel": (["--game", "bagel"], "bagel"),
+    "distinct": (["--game", "distinct", "-p", "3", "-c", "5"], "3 distinct of 5"),
+    "black-only": (["--game", "black-only", "-p", "3", "-c", "4"], "black-only MM(3,4)"),
+}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_a_file_knows_its_game(console_script: list[str], tmp_path: Path, game: str) -> None:
+    options, name = GAMES[game]
+    done = run(console_script, "generate", *options, "-o", "s.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for command in (["verify", "s.txt"], ["stats", "s.txt"], ["show", "s.txt", "--depth", "0"]):
+        done = run(console_script, *command, cwd=tmp_path)
+        assert done.returncode == 0, (command, done.stdout + done.stderr)
+        if command[0] != "show":
+            assert f"s.txt: {name}" in done.stdout, done.stdout
+    done = run(console_script, "simulate", "--strategy", "s.txt", "--games", "20",
+               cwd=tmp_path)
+    assert done.returncode == 0 and name in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+def test_a_file_that_fits_no_game_names_the_closest(
+    console_script: list[str], tmp_path: Path
+) -> None:
+    done = run(console_script, "generate", "--game", "bagel", "-o", "s.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    tree = st.load(tmp_path / "s.txt")
+    root = tree.root
+    root.branches = root.branches[:-1]
+    st.dump(root, tmp_path / "cut.txt")
+    done = run(console_script, "verify", "cut.txt", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "every solved secret has distinct colours: did you mean --game bagel?" in done.stdout

@@ -29,10 +29,12 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+import numpy as np
+
 from .. import game as games
 from ..errors import ArgumentError, GameArgumentError, StrategyFileError, StrategyTreeError
 from ..game import Game
-from ..tree import Strategy
+from ..tree import Strategy, iter_nodes
 from . import brace
 from .source import MAX_INPUT_BYTES, Input, read_text, source_name
 
@@ -41,8 +43,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS", "GAME_FORMATS", "FormatError", "GameOptionsError", "Loaded", "Read",
-    "checked_format", "detect", "infer_game", "read", "read_file", "read_strategy", "reads",
-    "reads_all",
+    "checked_format", "detect", "fitting_game", "infer_game", "read", "read_file", "read_strategy",
+    "reads", "reads_all",
 ]
 
 #: every format read, and what it is
@@ -313,6 +315,8 @@ def read_strategy(
     )
     if found.game is None:
         game, notes = _resolved(choice, found.strategy)
+        if not given:
+            game, notes = fitting_game(found.strategy, game, notes)
         return Loaded(found.strategy, found.fmt, game, notes)
     if given:
         return Loaded(found.strategy, found.fmt, found.game, _filled(choice, found.game))
@@ -333,6 +337,98 @@ def _resolved(choice: dict[str, object], strategy: Strategy | None = None) -> tu
         return games.resolve_game(**choice, strategy=strategy)  # type: ignore[arg-type]
     except ArgumentError as problem:
         raise GameOptionsError(problem.template, **problem.arguments) from None
+
+
+def fitting_game(strategy: Strategy, game: Game, notes: list[str]) -> tuple[Game, list[str]]:
+    """The game a strategy read without game options was built for, and notes.
+
+    ``game`` is the classic Mastermind its codes tell (:func:`infer_game`).  When
+    the codes say it cannot be that one (every solved secret has distinct
+    colours, or no reply has whites), the games consistent with them are tried
+    (Bulls and Cows and Bagel at their sizes, distinct colours, black-only
+    scoring) and the first the tree solves whole is taken.  When none is,
+    ``game`` stays and a note names the one that comes closest.
+    """
+    candidates = _candidates(strategy, game.pegs, game.colors)
+    if not candidates:
+        return game, notes
+    from ..verify import verify
+
+    closest: tuple[float, str] | None = None
+    for options, why in candidates:
+        try:
+            tried = games.resolve_game(**options)[0]  # type: ignore[arg-type]
+        except StrategyTreeError:
+            continue
+        report = verify(strategy, tried)
+        if report.valid:
+            return tried, [f"{why}; the tree solves all {report.secrets:,} secrets of this game"]
+        share = report.solved / report.secrets
+        if closest is None or share > closest[0]:
+            closest = (share, f"{why}: did you mean {_flags(options)}?")
+    return game, notes + ([closest[1]] if closest else [])
+
+
+def _candidates(strategy: Strategy, pegs: int, colors: int) -> list[tuple[dict[str, Any], str]]:
+    """The games other than classic Mastermind that the codes of ``strategy`` are
+    consistent with, and why, most specific first (none when the codes say nothing)."""
+    whites, leaves_distinct, guesses_distinct = _codes_evidence(strategy, pegs)
+    found: list[tuple[dict[str, Any], str]] = []
+    if not whites:
+        found.append((dict(preset="black-only", pegs=pegs, colors=colors), "no reply has whites"))
+    if leaves_distinct:
+        why = "every solved secret has distinct colours"
+        for name, preset in games.GAMES.items():
+            if preset.named and (preset.pegs, preset.colors) == (pegs, colors):
+                found.append((dict(preset=name), why))
+        if guesses_distinct:
+            found.append((dict(pegs=pegs, colors=colors, distinct_guesses=True), why))
+        found.append((dict(pegs=pegs, colors=colors, distinct=True), why))
+    return found
+
+
+def _codes_evidence(strategy: Strategy, pegs: int) -> tuple[bool, bool, bool]:
+    """Whether some reply has whites, whether every leaf's code, and every
+    guess, has distinct colours (True, False, False when the codes are not all
+    ``pegs`` long).  From the :class:`~strategytree.tree.Preorder` arrays of a
+    file read, one column of colours at a time: no object per node."""
+    pre = strategy.preorder
+    if pre is not None:
+        whites = bool((pre.written[1:] % 10 > 0).any())
+        if pegs < 2 or bool((pre.length != pegs).any()):
+            return True, False, False
+        data = np.frombuffer(pre.text.encode("ascii"), np.uint8)
+        starts, leaf = pre.pos, pre.end == np.arange(1, len(pre.pos) + 1)
+    else:
+        nodes = list(iter_nodes(strategy.root))
+        whites = any(reply is not None and reply.white > 0 for _, reply, _ in nodes)
+        if pegs < 2 or any(len(node.guess) != pegs for node, _, _ in nodes):
+            return True, False, False
+        joined = "".join(node.guess for node, _, _ in nodes).encode("ascii", "replace")
+        data = np.frombuffer(joined, np.uint8)
+        starts = np.arange(len(nodes)) * pegs
+        leaf = np.array([not node.branches for node, _, _ in nodes])
+    leaves = _all_distinct(data, starts[leaf], pegs)
+    return whites, leaves, leaves and _all_distinct(data, starts, pegs)
+
+
+def _all_distinct(data: np.ndarray, starts: np.ndarray, pegs: int) -> bool:
+    """True when no code of ``pegs`` bytes at ``starts`` in ``data`` repeats a colour."""
+    for a in range(pegs):
+        for b in range(a + 1, pegs):
+            if bool((data[starts + a] == data[starts + b]).any()):
+                return False
+    return True
+
+
+def _flags(options: Mapping[str, Any]) -> str:
+    """Game options as the command line gives them: ``--game bagel``, ``--distinct -p 3 -c 5``."""
+    words = [f"--game {options['preset']}"] if "preset" in options else []
+    words += [f"--{name.replace('_', '-')}" for name in ("distinct", "distinct_guesses")
+              if options.get(name)]
+    words += [f"{flag} {options[name]}" for name, flag in (("pegs", "-p"), ("colors", "-c"))
+              if name in options]
+    return " ".join(words)
 
 
 def _completed(options: Mapping[str, Any], told: Game) -> Game:
