@@ -26,19 +26,21 @@ from .errors import (
 )
 
 if TYPE_CHECKING:
+    from .formats.brace import dump, dumps, load, loads
+    from .formats.reading import infer_game
     from .game import Game, Reply, distinct, mastermind, resolve_game
-    from .notation import dump, dumps, load, loads
     from .tree import Node, Strategy, Visitor, walk
-    from .verify import Report, infer_game, verify
+    from .verify import Report, verify
 
 #: where each public name lives; imported on first use, so that a command
 #: needing none of them (``strategytree --help``) never imports numpy or lark
 _HOMES = {
     "Game": "game", "Reply": "game", "distinct": "game", "mastermind": "game",
     "resolve_game": "game",
-    "dump": "notation", "dumps": "notation", "load": "notation", "loads": "notation",
+    "dump": "formats.brace", "dumps": "formats.brace", "load": "formats.brace",
+    "loads": "formats.brace", "infer_game": "formats.reading",
     "Node": "tree", "Strategy": "tree", "Visitor": "tree", "walk": "tree",
-    "Report": "verify", "infer_game": "verify", "verify": "verify",
+    "Report": "verify", "verify": "verify",
 }
 
 

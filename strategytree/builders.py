@@ -48,8 +48,8 @@ import numpy as np
 from . import feedback
 from .errors import ArgumentError, StrategyTreeError
 from .game import Game, Reply
-from .notation import guess_index
 from .progress import Progress, ProgressCallback
+from .spelling import guess_index
 from .symmetry import Symmetry, dead_colours, merge_dead_colours
 from .tree import Node, Strategy
 from .words import plural

@@ -138,3 +138,11 @@ class InputTooLargeError(StrategyFileError):
 
 class StrategyError(StrategyTreeError):
     """A strategy does not fit the game it is used with."""
+
+
+class ExportError(StrategyTreeError):
+    """A guide cannot be exported as asked (too big to draw, no ``dot`` binary, ...)."""
+
+
+class DrawingTooBig(ExportError):
+    """A DOT export would draw more nodes than can be read; a depth or a path draws less."""

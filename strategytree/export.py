@@ -1,25 +1,17 @@
-"""Guides in other formats: GraphViz DOT (and SVG/PNG through ``dot``), and HTML;
-and :func:`render`, the one call that writes a guide in any format.
+"""Guides for a person in every format, and :func:`render`, the one call that
+writes a guide in any format (``strategytree show``).
 
-Both read a :class:`strategytree.guide.GuideTree` (the strategy flattened by
-one walk) and loop over its flat lists: nothing here recurses.  Codes are
-spelled in the tree's alphabet (:attr:`GuideTree.alphabet
+The text guide is :mod:`strategytree.guide`'s; the HTML page (to play the
+strategy by clicking) and drawings through GraphViz's ``dot`` are here.  The
+guides that are also files read back, the DOT text and the lookup table
+(CSV, and its Markdown form), are written by their formats' modules,
+:mod:`strategytree.formats.graphviz` and :mod:`strategytree.formats.lookup`.
+
+All of them read a :class:`strategytree.guide.GuideTree` (the strategy
+flattened by one walk) and loop over its flat lists: nothing here recurses.
+Codes are spelled in the tree's alphabet (:attr:`GuideTree.alphabet
 <strategytree.guide.GuideTree.alphabet>`: the game's own, digits for Bulls
 and Cows and Bagel).
-
->>> from strategytree.notation import loads
->>> from strategytree.game import mastermind
->>> from strategytree.guide import GuideTree
->>> tree = GuideTree.build(loads("{AB:{10:AA,01:BA}}"), mastermind(2, 2))
->>> print(to_dot(tree))  # doctest: +NORMALIZE_WHITESPACE
-digraph strategy {
-  node [fontname="Helvetica"]; edge [fontname="Helvetica"];
-  n0 [label="AB\\n4 secrets", shape=ellipse];
-  n1 [label="AA", shape=box, style=filled, fillcolor="#d8f5d0"];
-  n0 -> n1 [label="10"];
-  n2 [label="BA", shape=box, style=filled, fillcolor="#d8f5d0"];
-  n0 -> n2 [label="01"];
-}
 """
 
 from __future__ import annotations
@@ -34,41 +26,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._page import PAGE
-from .errors import StrategyTreeError
+from .errors import ExportError
 from .files import atomic_path
+from .formats.graphviz import to_dot
+from .formats.lookup import lookup_csv, lookup_markdown, lookup_rows
 from .game import Game
-from .guide import (
-    GuideTree,
-    guide_rich,
-    guide_text,
-    lookup_csv,
-    lookup_markdown,
-    lookup_rows,
-    play_secret,
-    played_text,
-)
-from .notation import Alphabet
+from .guide import GuideTree, guide_rich, guide_text, play_secret, played_text
+from .spelling import Alphabet
 from .tree import Strategy
 from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
 
-__all__ = ["FORMATS", "MAX_DOT_NODES", "DrawingTooBig", "ExportError", "Guide", "guide_format",
-           "html_data", "render", "render_dot", "to_dot", "to_html", "write_guide"]
-
-#: the most nodes a DOT export draws: beyond this a drawing is a blur of labels
-#: (use a depth limit or a path to draw part of the tree)
-MAX_DOT_NODES = 500
-
-
-class ExportError(StrategyTreeError):
-    """A guide cannot be exported as asked (too big to draw, no ``dot`` binary, ...)."""
-
-
-class DrawingTooBig(ExportError):
-    """A DOT export would draw more nodes than can be read; a depth or a path draws less."""
-
+__all__ = ["FORMATS", "Guide", "guide_format", "html_data", "render", "render_dot", "to_html",
+           "write_guide"]
 
 #: the formats of a guide, and the file suffixes that choose them
 FORMATS = ("text", "markdown", "csv", "dot", "html")
@@ -89,7 +61,7 @@ def guide_format(fmt: str | None, output: str | os.PathLike[str] | None) -> tupl
     >>> guide_format(None, "tree.jpg")
     Traceback (most recent call last):
     ...
-    strategytree.export.ExportError: tree.jpg: a guide is written as .txt, .md, .markdown, .csv, .dot, .gv, .svg, .png, .pdf, .html, .htm (by the suffix), not .jpg; name the format to write it anyway
+    strategytree.errors.ExportError: tree.jpg: a guide is written as .txt, .md, .markdown, .csv, .dot, .gv, .svg, .png, .pdf, .html, .htm (by the suffix), not .jpg; name the format to write it anyway
     """
     suffix = Path(output).suffix.lower() if output is not None else ""
     drawing = suffix in DRAWINGS
@@ -110,58 +82,7 @@ def guide_format(fmt: str | None, output: str | os.PathLike[str] | None) -> tupl
     return kind, drawing
 
 
-# -- GraphViz --------------------------------------------------------------------------
-def _drawn(tree: GuideTree, start: int, depth: int | None) -> list[tuple[int, bool]]:
-    """``(node, cut)`` for each node drawn; ``cut`` nodes stand for a hidden subtree."""
-    base, out = tree.depth[start], []
-    i = start
-    while i < tree.end[start]:
-        cut = depth is not None and tree.depth[i] - base >= depth and not tree.leaf[i]
-        out.append((i, cut))
-        i = tree.end[i] if cut else i + 1
-    return out
-
-
-def to_dot(
-    tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int = MAX_DOT_NODES
-) -> str:
-    """The subtree at ``start`` as a GraphViz digraph, ``depth`` levels of replies deep.
-
-    Each guess is an ellipse with how many secrets reach it, each known
-    solution a green box, each reply an edge label; a subtree below ``depth``
-    is one grey note.  Raises :class:`DrawingTooBig` above ``limit`` nodes.
-    """
-    drawn = _drawn(tree, start, depth)
-    count = sum(2 if cut else 1 for _, cut in drawn)
-    if count > limit:
-        raise DrawingTooBig(
-            f"the tree has {count:,} nodes to draw, more than the {limit} that can be read "
-            "in a drawing; draw the top to a depth (e.g. 1) or the subtree after a path"
-        )
-    lines = [
-        "digraph strategy {",
-        '  node [fontname="Helvetica"]; edge [fontname="Helvetica"];',
-    ]
-    for i, cut in drawn:
-        count_i = int(tree.visits[i])
-        if tree.leaf[i]:
-            lines.append(f'  n{i} [label="{tree.shown[i]}", shape=box, style=filled, '
-                         'fillcolor="#d8f5d0"];')
-        else:
-            plural = "" if count_i == 1 else "s"
-            lines.append(f'  n{i} [label="{tree.shown[i]}\\n{count_i} secret{plural}", '
-                         "shape=ellipse];")
-        if i != start:
-            lines.append(f'  n{tree.parent[i]} -> n{i} [label="{tree.reply[i]}"];')
-        if cut:
-            size = tree.end[i] - i - 1
-            lines.append(f'  more{i} [label="... {size} more nodes", shape=note, '
-                         'style=filled, fillcolor="#eeeeee", fontcolor="#555555"];')
-            lines.append(f"  n{i} -> more{i} [style=dashed];")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
+# -- GraphViz drawings ---------------------------------------------------------------
 def render_dot(dot: str, path: str | os.PathLike[str]) -> Path:
     """Draw ``dot`` with GraphViz into ``path`` (format from its suffix), atomically."""
     path = Path(path)
@@ -263,7 +184,7 @@ def render(
     one game played against it instead (text only); ``title`` names the
     HTML page; ``styled`` asks for the text guide in colour (rich).  Codes
     in and out (``path``, ``secret``, every format) are in ``alphabet``, by
-    default the game's own (:class:`~strategytree.notation.Alphabet`).
+    default the game's own (:class:`~strategytree.spelling.Alphabet`).
     """
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -37,10 +37,6 @@ from pathlib import Path
 
 from .errors import OutputExistsError, StrategyTreeError
 
-#: the most bytes of a strategy file read unless asked for more (a whole MM(5,8)
-#: strategy, 32,768 secrets, takes about 350 KB)
-MAX_INPUT_BYTES = 256 * 2**20
-
 __all__ = [
     "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_not_same", "check_outputs",
     "check_writable", "is_stdout", "is_stream", "same_file", "target",

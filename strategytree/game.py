@@ -621,6 +621,23 @@ def resolve_game(
     return game, notes
 
 
+def similar_game(game: Game, pegs: int | None = None, colors: int | None = None) -> Game:
+    """A game of ``game``'s kind (its scoring; secrets, and guesses, of distinct
+    colours or not) with ``pegs`` pegs and ``colors`` colours (by default its
+    own), as :func:`resolve_game` makes it from those options.
+
+    >>> similar_game(distinct(4, 6, distinct_guesses=True), 3, 4).name
+    '3 distinct of 4, distinct guesses'
+    """
+    apart = len(game.secrets) < game.colors**game.pegs
+    both = apart and len(game.guesses) == len(game.secrets)
+    preset = "black-only" if game.scoring == "black-only" else "mastermind"
+    return resolve_game(
+        preset, game.pegs if pegs is None else pegs, game.colors if colors is None else colors,
+        distinct=apart, distinct_guesses=both,
+    )[0]
+
+
 def _size(chosen: Preset, what: str, given: int | None) -> int | None:
     """``given`` pegs or colours, checked against what the preset fixes."""
     fixed = getattr(chosen, what)

@@ -200,7 +200,7 @@ def generate_file(
     """What ``strategytree generate`` does: :func:`generate` (``settings`` are its
     keyword arguments), timed, written to ``output`` atomically (an existing file
     only with ``force``; ``indent``: nested guesses indented) and verified."""
-    from .notation import dump
+    from .formats.brace import dump
     from .verify import verify
 
     started = time.perf_counter()

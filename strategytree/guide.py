@@ -5,14 +5,15 @@ A strategy is flattened once into a :class:`GuideTree` (the
 nodes in written order, as flat lists) and every secret of a game replayed
 through it: how many secrets reach each node and which secret each node wins.  Every
 form of guide reads those lists: the indented text guide, the lookup table
-of complete games (Markdown or CSV), the GraphViz and HTML exports of
+of complete games (:mod:`strategytree.formats.lookup`), the DOT text
+(:mod:`strategytree.formats.graphviz`), the HTML page of
 :mod:`strategytree.export` and the statistics of :mod:`strategytree.stats`.
 
 Codes are spelled in the game's alphabet (digits for Bulls and Cows and
-Bagel, :class:`~strategytree.notation.Alphabet`), in every form of guide and
+Bagel, :class:`~strategytree.spelling.Alphabet`), in every form of guide and
 in the paths and secrets given to it; strategy files keep letters.
 
->>> from strategytree.notation import loads
+>>> from strategytree.formats.brace import loads
 >>> from strategytree.game import mastermind
 >>> tree = loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
 >>> print(guide_text(tree, mastermind(2, 3)))
@@ -29,6 +30,7 @@ guess AB        9 secrets
 after AB 10
 guess AC  4 secrets
   ...
+>>> from strategytree.formats.lookup import lookup_rows
 >>> for row in lookup_rows(GuideTree.build(tree, mastermind(2, 3)))[:3]:
 ...     print(row.game)
 AB 20
@@ -46,9 +48,6 @@ it is 013  (21 secrets come here, 20 not solved)
 
 from __future__ import annotations
 
-import csv
-import io
-from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -56,8 +55,8 @@ import numpy as np
 
 from .errors import StrategyError
 from .game import Game, Reply, resolve_game
-from .notation import Alphabet, Step, alphabet_for, parse_path, secret_index
 from .replay import FlatTree, Replay, replay, reply_codes
+from .spelling import Alphabet, Step, alphabet_for, parse_path, secret_index
 from .tree import Node, Strategy
 from .words import plural
 
@@ -65,14 +64,10 @@ if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
 
 __all__ = [
-    "GameRow",
     "GuideTree",
     "game_text",
     "guide_lines",
     "guide_text",
-    "lookup_csv",
-    "lookup_markdown",
-    "lookup_rows",
     "parse_path",
     "play_secret",
     "played_json",
@@ -138,7 +133,7 @@ class GuideTree(FlatTree):
 
     def locate(self, path: str | list[Step] | None) -> int:
         """The node reached after a history such as ``"AABBC 10, ABCDE 21"``
-        (read by :func:`~strategytree.notation.parse_path`, codes in
+        (read by :func:`~strategytree.spelling.parse_path`, codes in
         :attr:`alphabet`; steps already read have their guesses in letters).
 
         A step may also be a reply alone (``"10, 21"``): the strategy's own
@@ -298,57 +293,6 @@ def _tree(strategy: Strategy | GuideTree, game: Game | None) -> GuideTree:
     if game is None:
         game = resolve_game(strategy=strategy)[0]
     return GuideTree.build(strategy, game)
-
-
-# -- the lookup table ----------------------------------------------------------------
-@dataclass(frozen=True)
-class GameRow:
-    """One complete game of a lookup table."""
-
-    secret: str
-    """the secret, in the guide's alphabet"""
-    guesses: int
-    """how many guesses the strategy needs for it"""
-    game: str
-    """every guess and its reply, ``"AB 10, AC 20"`` (the win last)"""
-
-
-def lookup_rows(tree: GuideTree, start: int = 0) -> list[GameRow]:
-    """One row per secret the subtree at ``start`` wins, in the strategy's order.
-
-    The games are complete: they begin at the first guess of the strategy.
-    """
-    game = tree.game
-    winning = str(game.reply(game.win))
-    prefix = tree.steps(start)
-    base = tree.depth[start]
-    steps: list[str] = []  # the steps from ``start`` to the current node
-    rows: list[GameRow] = []
-    for i in range(start, tree.end[start]):
-        level = tree.depth[i] - base
-        del steps[max(level - 1, 0):]
-        if level:
-            steps.append(f"{tree.shown[tree.parent[i]]} {tree.reply[i]}")
-        if tree.won[i] >= 0:
-            moves = prefix + steps + [f"{tree.shown[i]} {winning}"]
-            rows.append(GameRow(tree.shown[i], len(moves), ", ".join(moves)))
-    return rows
-
-
-def lookup_markdown(rows: list[GameRow]) -> str:
-    """The rows as a Markdown table: game, guesses, secret."""
-    out = ["| game | guesses | secret |", "|---|---:|---|"]
-    out += [f"| {r.game} | {r.guesses} | {r.secret} |" for r in rows]
-    return "\n".join(out) + "\n"
-
-
-def lookup_csv(rows: list[GameRow]) -> str:
-    """The rows as CSV with a header: game, guesses, secret."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["game", "guesses", "secret"])
-    writer.writerows((r.game, r.guesses, r.secret) for r in rows)
-    return buffer.getvalue()
 
 
 # -- one game -------------------------------------------------------------------------

@@ -701,7 +701,7 @@ class Saved:
     def __init__(self, path: str | os.PathLike[str], strategy: Strategy, game: Game,
                  exact_below: int, widths: tuple[int, ...], max_guesses: int | None,
                  finalists: tuple[int, ...] = (), deepen: tuple[int, ...] = ()) -> None:
-        from .notation import dumps
+        from .formats.brace import dumps
 
         digest = hashlib.blake2b(dumps(strategy).encode("ascii"), digest_size=12)
         self.header = {
@@ -724,7 +724,7 @@ class Saved:
 
     def load(self) -> tuple[Strategy, set[bytes]] | None:
         """The best tree and the subtrees tried, as saved; None without a file."""
-        from .notation import loads
+        from .formats.brace import loads
 
         arrays = saved_runs.load(self.path, self.header)
         if arrays is None:
@@ -737,7 +737,7 @@ class Saved:
 
     def save(self, root: Node, done: set[bytes]) -> None:
         """Write the best tree and the subtrees tried (atomically)."""
-        from .notation import dumps
+        from .formats.brace import dumps
 
         tree = np.frombuffer(dumps(root).encode("ascii"), dtype=np.uint8)
         rows = np.frombuffer(b"".join(sorted(done)), dtype=np.uint8).reshape(len(done), 18)
@@ -1055,7 +1055,7 @@ def improve_file(
     """:func:`improve` (``settings`` are its keyword arguments), each better strategy
     written to ``output`` atomically as it is found: the verifier's report on the
     best (its source ``output``), and the seconds the run took."""
-    from .notation import dump
+    from .formats.brace import dump
 
     started = time.perf_counter()
     best = improve(strategy, game, on_better=lambda better: dump(better, output, force=True),

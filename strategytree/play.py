@@ -2,8 +2,8 @@
 secrets that still fit, contradictions, and an adversary that answers so as to
 keep the most secrets alive.
 
-Codes and replies are read and spelled by :mod:`strategytree.notation`
-(:class:`~strategytree.notation.Alphabet`, :func:`~strategytree.notation.parse_reply`;
+Codes and replies are read and spelled by :mod:`strategytree.spelling`
+(:class:`~strategytree.spelling.Alphabet`, :func:`~strategytree.spelling.parse_reply`;
 their names are kept here too), by default in the game's own alphabet.  The
 pieces are library calls; :func:`computer_breaks` and :func:`you_break` are
 the two interactive games of ``strategytree play``, written against a
@@ -31,7 +31,8 @@ from . import feedback
 from .builders import GreedyChooser, draws_at_random
 from .errors import ArgumentError, CodeError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
-from .notation import (
+from .replay import FlatTree
+from .spelling import (
     ALPHABETS,
     LETTERS_ONLY,
     Alphabet,
@@ -39,7 +40,6 @@ from .notation import (
     guess_index,
     parse_reply,
 )
-from .replay import FlatTree
 from .tree import Strategy
 
 __all__ = [
@@ -401,7 +401,7 @@ def you_break(
     ``game.secrets``), or, when it is None, as the adversary that keeps the
     most secrets alive.  ``hints`` shows how many secrets still fit (and which,
     when few).  Codes are spelled and read in ``alphabet``, by default the game's
-    (a digits game reads letters too: :class:`~strategytree.notation.Alphabet`)."""
+    (a digits game reads letters too: :class:`~strategytree.spelling.Alphabet`)."""
     known = Knowledge(game)
     alphabet = alphabet or alphabet_for(game)
     who = "I have chosen a secret" if secret is not None else "I will answer so as to keep the most secrets possible"

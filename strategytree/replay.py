@@ -11,7 +11,7 @@ simulations and the computer player all read a :class:`FlatTree` and a
 
 Only numpy is used: reading and checking a file never imports numba.
 
->>> from strategytree.notation import loads
+>>> from strategytree.formats.brace import loads
 >>> from strategytree.game import mastermind
 >>> game = mastermind(2, 3)
 >>> flat = FlatTree(loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"), game)

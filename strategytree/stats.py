@@ -1,6 +1,6 @@
 """How many guesses a strategy needs: per secret, and by the reply to the first guess.
 
->>> from strategytree.notation import loads
+>>> from strategytree.formats.brace import loads
 >>> from strategytree.game import mastermind
 >>> from strategytree.guide import GuideTree
 >>> tree = GuideTree.build(

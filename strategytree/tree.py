@@ -11,7 +11,7 @@ trees nested hundreds of thousands of levels deep never meet Python's
 recursion limit.
 
 The strategy ``{AB:{10:AA,02:BA,01:{BC:{01:CA}}}}``, built by hand (the
-reader, :func:`strategytree.notation.loads`, builds the same from the text):
+reader, :func:`strategytree.formats.brace.loads`, builds the same from the text):
 
 >>> bc = Node("BC", ((Reply(0, 1), Node("CA")),))
 >>> tree = Strategy(Node("AB", ((Reply(1, 0), Node("AA")), (Reply(0, 2), Node("BA")),
@@ -137,7 +137,7 @@ def iter_nodes(root: Node) -> Iterator[tuple[Node, Reply | None, int]]:
 
 class Preorder(NamedTuple):
     """A tree as flat arrays in written (preorder) order: the compact form the
-    reader builds (:func:`strategytree.notation.loads`), far smaller and faster
+    reader builds (:func:`strategytree.formats.brace.loads`), far smaller and faster
     to make than :class:`Node` objects.  Node ``i``'s subtree is ``i .. end[i] - 1``.
     """
 

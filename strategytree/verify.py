@@ -1,6 +1,6 @@
 """The verifier: replay every secret of a game through a strategy, and score it.
 
->>> from strategytree.notation import loads
+>>> from strategytree.formats.brace import loads
 >>> report = verify(loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"))
 >>> report.total, report.max_guesses, report.histogram, report.valid
 (21, 3, {1: 1, 2: 4, 3: 4}, True)
@@ -19,12 +19,12 @@ import numpy as np
 from .errors import StrategyTreeError
 from .game import LETTERS, Game, Reply, resolve_game
 from .literature import Gap, gap
-from .notation import Alphabet, alphabet_for
 from .replay import FlatTree, Replay, replay
+from .spelling import Alphabet, alphabet_for
 from .tree import Strategy
 
 __all__ = [
-    "SHOWN_PROBLEMS", "Problem", "Ranked", "Report", "Unsolved", "histogram_table", "infer_game",
+    "SHOWN_PROBLEMS", "Problem", "Ranked", "Report", "Unsolved", "histogram_table",
     "node_visits", "problem_lines", "rank", "ranking_json", "ranking_view", "report_view", "verify",
     "verify_files",
 ]
@@ -222,27 +222,6 @@ def rank(results: list[tuple[str, Report | str]]) -> list[Ranked]:
 def ranking_json(ranked: list[Ranked]) -> list[dict[str, Any]]:
     """The ``verify --json`` output of several files: :meth:`Ranked.to_dict` of each."""
     return [item.to_dict() for item in ranked]
-
-
-# -- inferring the game ----------------------------------------------------------
-def infer_game(
-    strategy: Strategy,
-    pegs: int | None = None,
-    colors: int | None = None,
-    *,
-    distinct_secrets: bool = False,
-    distinct_guesses: bool = False,
-    game: str = "mastermind",
-) -> tuple[Game, list[str]]:
-    """The game a strategy file is meant for, and notes on what was inferred:
-    :func:`strategytree.game.resolve_game` with ``strategy`` to infer from
-    (distinct guesses must be asked with distinct secrets here)."""
-    if distinct_guesses and not distinct_secrets:
-        raise StrategyTreeError("distinct guesses need distinct secrets (distinct_secrets=True)")
-    return resolve_game(
-        game, pegs, colors,
-        distinct=distinct_secrets, distinct_guesses=distinct_guesses, strategy=strategy,
-    )
 
 
 # -- where a node is --------------------------------------------------------------

@@ -212,7 +212,7 @@ def test_parse_path_reads_every_syntax_alike() -> None:
     import numpy as np
 
     from strategytree.game import Reply, mastermind, preset
-    from strategytree.notation import Alphabet, parse_path
+    from strategytree.spelling import Alphabet, parse_path
 
     rng = np.random.default_rng(13)
     for game in (mastermind(4, 6), preset("bagel"), preset("bulls-and-cows")):

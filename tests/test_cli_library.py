@@ -15,10 +15,11 @@ import typer
 from rich.console import Console
 
 import strategytree as st
-from strategytree import convert, export, files, generate, improve, play, progress, simulate, stats
+from strategytree import export, files, generate, improve, play, progress, simulate, stats
 from strategytree.cli import app, commands, options
 from strategytree.cli.group import command
 from strategytree.errors import ArgumentError, OutputExistsError, StrategyTreeError
+from strategytree.formats import writing
 from strategytree.search.driver import bound_text
 from strategytree.search.total import total_answer as total_words
 from strategytree.search.total import total_lower_bound
@@ -106,13 +107,13 @@ def test_play_against_the_adversary_tells_its_moves() -> None:
 
 def test_convert_file_prints_or_writes(tmp_path: Path, capsys) -> None:
     (tmp_path / "t.txt").write_text(EXAMPLE)
-    read, target = convert.convert_file(tmp_path / "t.txt")
+    read, target = writing.convert_file(tmp_path / "t.txt")
     assert target is None and capsys.readouterr().out == EXAMPLE + "\n"
     seen = []
-    read, target = convert.convert_file(tmp_path / "t.txt", tmp_path / "t.json", on_read=seen.append)
+    read, target = writing.convert_file(tmp_path / "t.txt", tmp_path / "t.json", on_read=seen.append)
     assert target == "json" and seen == [read] and read.fmt == "brace"
     with pytest.raises(ArgumentError, match="pegs=2 has no effect on a brace file"):
-        convert.convert_file(tmp_path / "t.txt", game_options={"pegs": 2})
+        writing.convert_file(tmp_path / "t.txt", game_options={"pegs": 2})
 
 
 def test_write_guide_and_file_stats(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Reading other solvers' trees (and our own outputs) into strategies: strategytree.convert."""
+"""Reading other solvers' trees (and our own outputs) into strategies: strategytree.formats."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from strategytree import convert
 from strategytree.errors import StrategyFileError, StrategyTreeError
 from strategytree.export import render
+from strategytree.formats import reading, writing
+from strategytree.formats.brace import dumps, load, loads
 from strategytree.game import mastermind
-from strategytree.notation import dumps, load, loads
 from strategytree.tree import Node, Strategy
 from strategytree.verify import verify
 
@@ -59,7 +59,7 @@ def test_the_readme_lists_every_shared_file() -> None:
 def test_shared_files_verify_to_the_totals_their_programs_report(
     name: str, total: int, most: int
 ) -> None:
-    strategy = convert.read(FORMATS_DATA / name)
+    strategy = reading.read(FORMATS_DATA / name)
     report = verify(strategy)
     assert (report.total, report.max_guesses, report.valid) == (total, most, True)
 
@@ -85,13 +85,13 @@ DETECTED = {
 @pytest.mark.parametrize(("name", "fmt"), sorted(DETECTED.items()))
 def test_detection_picks_the_format_of_each_file(name: str, fmt: str) -> None:
     text = (FORMATS_DATA / name).read_text()
-    assert convert.detect(text) == fmt
-    assert convert.read(FORMATS_DATA / name) == convert.read(FORMATS_DATA / name, fmt)
+    assert reading.detect(text) == fmt
+    assert reading.read(FORMATS_DATA / name) == reading.read(FORMATS_DATA / name, fmt)
 
 
 @pytest.mark.parametrize("name", sorted(n for n in DETECTED if n.startswith("small")))
 def test_each_small_file_holds_the_same_strategy(name: str) -> None:
-    strategy = convert.read(FORMATS_DATA / name)
+    strategy = reading.read(FORMATS_DATA / name)
     assert sorted_tree(strategy) == sorted_tree(loads(SMALL))
     assert strategy.source.endswith(name)
     report = verify(strategy, mastermind(2, 3))
@@ -100,7 +100,7 @@ def test_each_small_file_holds_the_same_strategy(name: str) -> None:
 
 def test_formats_that_keep_the_order_of_branches_keep_it() -> None:
     for name in ("small-mmstrat.txt", "small-mikemag.gv", "small.json", "small.csv", "small.dot"):
-        assert dumps(convert.read(FORMATS_DATA / name)) == SMALL, name
+        assert dumps(reading.read(FORMATS_DATA / name)) == SMALL, name
 
 
 @pytest.mark.parametrize(
@@ -112,11 +112,11 @@ def test_formats_that_keep_the_order_of_branches_keep_it() -> None:
     ],
 )
 def test_the_trees_converted_by_hand_in_the_corpus_are_the_same(shared: str, corpus: str) -> None:
-    assert sorted_tree(convert.read(FORMATS_DATA / shared)) == sorted_tree(load(DATA / corpus))
+    assert sorted_tree(reading.read(FORMATS_DATA / shared)) == sorted_tree(load(DATA / corpus))
 
 
 def test_positions_point_into_the_file_read() -> None:
-    strategy = convert.read(FORMATS_DATA / "small-arfst.yml")
+    strategy = reading.read(FORMATS_DATA / "small-arfst.yml")
     assert strategy.locate(strategy.root) == (2, 3)
     child = strategy.root.branches[1][1]  # O-: its guess 20 on line 5
     assert (child.guess, strategy.locate(child)) == ("CA", (5, 7))
@@ -125,14 +125,14 @@ def test_positions_point_into_the_file_read() -> None:
 # -- mmstrat: secrets recomputed from the game ---------------------------------------------
 def test_mmstrat_reads_hints_and_the_game_given() -> None:
     starred = "9 (12: 1, 2 (11*), 1; 4 (13x: 0, 1, 1; 1; 1); 1)"
-    strategy = convert.reads(starred, game=mastermind(2, 3))
+    strategy = reading.reads(starred, game=mastermind(2, 3))
     assert dumps(strategy) == "{AB:{02:BA,01:{AA:{00:BC,10:CA}},00:CC,10:{AC:{01:CB,00:BB,10:AA}}}}"
     assert verify(strategy).total == 22  # AA is no secret: one guess more for BC and CA
 
 
 def test_mmstrat_counts_must_fit_the_game() -> None:
     with pytest.raises(StrategyFileError) as caught:
-        convert.reads("9 (12: 1, 2 (31), 1; 4A; 1)\nA = (13: 0, 1, 1; 1; 1)", game=mastermind(2, 4))
+        reading.reads("9 (12: 1, 2 (31), 1; 4A; 1)\nA = (13: 0, 1, 1; 1; 1)", game=mastermind(2, 4))
     assert (caught.value.line, caught.value.column) == (1, 1)
     assert "16 of MM(2,4)" in caught.value.message
 
@@ -140,10 +140,10 @@ def test_mmstrat_counts_must_fit_the_game() -> None:
 def test_mmstrat_tells_the_game_from_the_first_count() -> None:
     # 4 distinct of 5: 120 secrets; the counts below the first guess are never checked here
     with pytest.raises(StrategyFileError) as caught:
-        convert.reads("120 (1234: 1, 2, 3; 4)")
+        reading.reads("120 (1234: 1, 2, 3; 4)")
     assert "groups" in caught.value.message  # read as 4 distinct of 5: 5 groups were expected
     with pytest.raises(StrategyFileError, match="cannot tell the game"):
-        convert.reads("10 (12: 1; 1; 1)")
+        reading.reads("10 (12: 1; 1; 1)")
 
 
 # -- round trips ----------------------------------------------------------------------------
@@ -153,18 +153,18 @@ def test_mmstrat_tells_the_game_from_the_first_count() -> None:
 def test_json_and_brace_round_trip_the_corpus(name: str) -> None:
     tree = load(DATA / name)
     for indent in (None, 2):
-        text = convert.writes(tree, "json", indent=indent)
-        back = convert.reads(text)
+        text = writing.writes(tree, "json", indent=indent)
+        back = reading.reads(text)
         assert back == tree
-        assert convert.writes(back, "brace") == dumps(tree)
+        assert writing.writes(back, "brace") == dumps(tree)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(any_trees())
 def test_json_round_trips_any_tree(root: Node) -> None:
-    text = convert.writes(Strategy(root), "json")
-    assert convert.reads(text, "json").root == root
-    assert convert.reads(convert.writes(Strategy(root), "json", indent=1)).root == root
+    text = writing.writes(Strategy(root), "json")
+    assert reading.reads(text, "json").root == root
+    assert reading.reads(writing.writes(Strategy(root), "json", indent=1)).root == root
 
 
 @pytest.mark.parametrize(
@@ -179,30 +179,30 @@ def test_our_csv_and_dot_outputs_read_back_into_the_same_tree(
     text: str | None, pegs: int, colors: int
 ) -> None:
     tree = (
-        loads(text) if text else convert.read(FORMATS_DATA / "fancidev-mmstrat-p3c4r-optimal.txt")
+        loads(text) if text else reading.read(FORMATS_DATA / "fancidev-mmstrat-p3c4r-optimal.txt")
     )
     game = mastermind(pegs, colors)
     for fmt in ("csv", "dot"):
         out = render(tree, game, fmt).text
-        assert convert.detect(out) == fmt
-        assert convert.reads(out) == tree, fmt
+        assert reading.detect(out) == fmt
+        assert reading.reads(out) == tree, fmt
 
 
 def test_a_lookup_table_with_every_field_quoted_reads() -> None:
     quoted = '"game","guesses","secret"\r\n"AB 20","1","AB"\r\n"AB 10, AA 20","2","AA"\r\n'
-    assert convert.detect(quoted) == "csv"
-    assert dumps(convert.reads(quoted)) == "{AB:{10:AA}}"
+    assert reading.detect(quoted) == "csv"
+    assert dumps(reading.reads(quoted)) == "{AB:{10:AA}}"
 
 
 def test_a_lookup_table_of_a_big_strategy_reads_back() -> None:
     tree = load(DATA / "arfst-4-6-6.txt")
-    assert convert.reads(render(tree, mastermind(4, 6), "csv").text, "csv") == tree
+    assert reading.reads(render(tree, mastermind(4, 6), "csv").text, "csv") == tree
 
 
 def test_a_drawing_cut_at_a_depth_is_refused() -> None:
     out = render(loads(EXAMPLE), mastermind(2, 3), "dot", depth=0).text
     with pytest.raises(StrategyFileError, match="does not hold the whole strategy") as caught:
-        convert.reads(out)
+        reading.reads(out)
     assert caught.value.line is not None
 
 
@@ -308,7 +308,7 @@ def test_damaged_files_name_the_place(
     fmt: str, text: str, line: int, column: int, words: str
 ) -> None:
     with pytest.raises(StrategyFileError) as caught:
-        convert.reads(text, fmt, source="bad.file")
+        reading.reads(text, fmt, source="bad.file")
     problem = caught.value
     assert words in problem.message
     assert (problem.source, problem.line, problem.column) == ("bad.file", line, column), (
@@ -328,15 +328,15 @@ def test_randomly_damaged_files_read_or_fail_with_a_position(
     text = data.draw(damaged((FORMATS_DATA / name).read_text()))
     for fmt in (DETECTED[name], None):
         try:
-            convert.reads(text, fmt, game=mastermind(2, 3) if "mmstrat" in name else None)
+            reading.reads(text, fmt, game=mastermind(2, 3) if "mmstrat" in name else None)
         except StrategyFileError as problem:
             assert problem.line is not None and problem.column is not None, str(problem)
 
 
 def test_text_of_no_known_format_is_read_as_the_brace_grammar() -> None:
-    assert convert.detect("\n  %%% not a tree") == "brace"
+    assert reading.detect("\n  %%% not a tree") == "brace"
     with pytest.raises(StrategyFileError, match="expected '{' or a guess") as caught:
-        convert.reads("\n  %%% not a tree", source="odd.txt")
+        reading.reads("\n  %%% not a tree", source="odd.txt")
     assert (caught.value.source, caught.value.line, caught.value.column) == ("odd.txt", 2, 3)
 
 
@@ -348,24 +348,24 @@ def test_brace_files_read_as_the_brace_reader_reads_them(path: Path) -> None:
         except StrategyTreeError as problem:
             return str(problem)
 
-    assert outcome(convert.read) == outcome(load)
+    assert outcome(reading.read) == outcome(load)
 
 
 def test_unknown_formats_are_refused() -> None:
     with pytest.raises(StrategyTreeError, match="unknown format 'xml'"):
-        convert.reads(EXAMPLE, "xml")
+        reading.reads(EXAMPLE, "xml")
     with pytest.raises(StrategyTreeError, match="choose one of brace, json"):
-        convert.writes(loads(EXAMPLE), "mmstrat")
+        writing.writes(loads(EXAMPLE), "mmstrat")
 
 
 def test_write_picks_the_format_from_the_suffix_and_keeps_files(tmp_path: Path) -> None:
     tree = loads(EXAMPLE)
-    convert.write(tree, tmp_path / "t.json")
+    writing.write(tree, tmp_path / "t.json")
     assert (tmp_path / "t.json").read_text().startswith('{"guess": "AB"')
-    convert.write(tree, tmp_path / "t.txt")
+    writing.write(tree, tmp_path / "t.txt")
     assert (tmp_path / "t.txt").read_text() == EXAMPLE + "\n"
     with pytest.raises(StrategyTreeError, match="exists"):
-        convert.write(tree, tmp_path / "t.txt", "json")
+        writing.write(tree, tmp_path / "t.txt", "json")
     assert (tmp_path / "t.txt").read_text() == EXAMPLE + "\n"
 
 
@@ -381,12 +381,12 @@ def test_convert_writes_a_file_and_refuses_to_overwrite(tmp_path: Path) -> None:
     result = invoke(["convert", str(FORMATS_DATA / "mikemag-knuth-4p6c.gv"), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "mikemag" in result.stderr and "json" in result.stderr
-    assert verify(convert.read(out)).total == 5801
+    assert verify(reading.read(out)).total == 5801
     again = invoke(["convert", str(FORMATS_DATA / "small.txt"), "-o", str(out)])
     assert again.exit_code == 2 and "exists" in again.stderr
     forced = invoke(["convert", str(FORMATS_DATA / "small.txt"), "-o", str(out), "--force"])
     assert forced.exit_code == 0
-    assert sorted_tree(convert.read(out)) == sorted_tree(loads(SMALL))
+    assert sorted_tree(reading.read(out)) == sorted_tree(loads(SMALL))
     same = invoke(["convert", str(out), "-o", str(out), "--force", "--to", "brace"])
     assert same.exit_code == 2 and "same file as the input" in same.stderr
 
@@ -398,7 +398,7 @@ def test_convert_takes_the_format_and_the_game(tmp_path: Path) -> None:
         ["convert", str(source), "--from", "mmstrat", "-p", "2", "-c", "3", "--to", "json"]
     )
     assert result.exit_code == 0, result.output
-    assert convert.reads(result.stdout) == loads(SMALL)
+    assert reading.reads(result.stdout) == loads(SMALL)
     wrong = invoke(["convert", str(source), "-p", "2", "-c", "4"])
     assert wrong.exit_code == 2 and "MM(2,4)" in wrong.stderr
 
@@ -433,9 +433,10 @@ def test_the_installed_command_converts(tmp_path: Path) -> None:
 
 
 # -- mmstrat on big trees: a plain writer of Irving's notation, read back ----------------
-def irving(strategy: Strategy, game) -> str:
+def irving(strategy: Strategy, game, tenth: str = "10") -> str:
     """The strategy in mmstrat's text, written the plain way (a twin of mmstrat's writer):
-    parts of the first guess with many secrets are named and written below."""
+    parts of the first guess with many secrets are named and written below
+    (the tenth colour written ``tenth``: ``0`` as mmstrat writes it)."""
     pegs = game.pegs
     named: list[str] = []
     layout = [
@@ -444,7 +445,7 @@ def irving(strategy: Strategy, game) -> str:
     ]
 
     def digits(guess: str) -> str:
-        return "".join(str(ord(ch) - 64) for ch in guess)
+        return "".join(tenth if ch == "J" else str(ord(ch) - 64) for ch in guess)
 
     def part(node: Node | None, secrets: list[int], level: int) -> str:
         if len(secrets) <= 1:
@@ -491,7 +492,7 @@ def test_mmstrat_reads_big_trees_back(name: str, game, total: int) -> None:
     game_of_file = game or distinct(4, 6, distinct_guesses=True)
     text = irving(tree, game_of_file)
     assert re.search(r"\n[A-Z] = \(", text)  # named parts, as mmstrat writes them
-    back = convert.reads(text, game=game)
-    assert convert.detect(text) == "mmstrat"
+    back = reading.reads(text, game=game)
+    assert reading.detect(text) == "mmstrat"
     assert sorted_tree(back) == sorted_tree(tree)
     assert verify(back, game_of_file).total == total

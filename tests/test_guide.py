@@ -12,26 +12,11 @@ from pathlib import Path
 import pytest
 
 import strategytree as st
-from strategytree.errors import StrategyTreeError
-from strategytree.export import (
-    MAX_DOT_NODES,
-    DrawingTooBig,
-    ExportError,
-    html_data,
-    render,
-    to_dot,
-    to_html,
-)
-from strategytree.guide import (
-    GuideTree,
-    guide_lines,
-    guide_rich,
-    guide_text,
-    lookup_csv,
-    lookup_markdown,
-    lookup_rows,
-    parse_path,
-)
+from strategytree.errors import DrawingTooBig, ExportError, StrategyTreeError
+from strategytree.export import html_data, render, to_html
+from strategytree.formats.graphviz import MAX_DOT_NODES, to_dot
+from strategytree.formats.lookup import lookup_csv, lookup_markdown, lookup_rows
+from strategytree.guide import GuideTree, guide_lines, guide_rich, guide_text, parse_path
 from strategytree.stats import guess_stats
 from strategytree.verify import node_visits
 

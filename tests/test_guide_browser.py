@@ -16,7 +16,8 @@ import pytest
 
 import strategytree as st
 from strategytree.export import to_html
-from strategytree.guide import GuideTree, lookup_rows
+from strategytree.formats.lookup import lookup_rows
+from strategytree.guide import GuideTree
 
 import naive
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as hs
 
 from strategytree.builders import GreedyChooser, build_greedy
 from strategytree.errors import ArgumentError
+from strategytree.formats.brace import dumps, loads
 from strategytree.game import Game, black_only, distinct, mastermind
 from strategytree.improve import (
     ALL,
@@ -26,7 +27,6 @@ from strategytree.improve import (
     per_level,
 )
 from strategytree.literature import published
-from strategytree.notation import dumps, loads
 from strategytree.search import build_optimal
 from strategytree.symmetry import Symmetry
 from strategytree.tree import Node, Strategy

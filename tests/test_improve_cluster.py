@@ -14,9 +14,9 @@ import sys
 import pytest
 
 from strategytree.builders import build_greedy
+from strategytree.formats.brace import dump, dumps, loads
 from strategytree.game import distinct, mastermind
 from strategytree.improve import improve
-from strategytree.notation import dump, dumps, loads
 from strategytree.verify import verify
 
 pytest.importorskip("distributed")

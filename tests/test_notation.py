@@ -18,7 +18,7 @@ from lark.exceptions import UnexpectedInput
 
 import strategytree as st
 from strategytree import Node, Reply, Strategy, StrategyFileError, StrategyTreeError
-from strategytree.notation import _parser, preorder
+from strategytree.formats.brace import _parser, preorder
 from strategytree.tree import iter_nodes
 
 from trees import any_trees, damaged, spaced

@@ -9,7 +9,7 @@ import pytest
 
 import strategytree as st
 from strategytree import cli
-from strategytree.cli import options as cli_options
+from strategytree import game as games
 from strategytree.errors import GameArgumentError
 from strategytree.game import bagel, bulls_and_cows, resolve_game
 
@@ -89,7 +89,7 @@ def test_every_command_means_the_same_game(here: Path, monkeypatch, command: str
         decided.append(game)
         raise Decided
 
-    monkeypatch.setattr(cli_options, "resolve_game", recording)
+    monkeypatch.setattr(games, "resolve_game", recording)
     result = runner.invoke(cli.app, [*COMMANDS[command], *flags])  # Decided: no SystemExit
     assert isinstance(result.exception, Decided), result.output
     assert len(decided) == 1

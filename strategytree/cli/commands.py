@@ -19,7 +19,7 @@ from ..words import plural
 from . import options as o
 from . import terminal as t
 from .group import command
-from .options import MAX_INPUT_MB, GameOptions, resolve_game
+from .options import MAX_INPUT_MB, GameOptions
 from .terminal import EXIT_INVALID, err, show
 from .terminal import say as _say
 
@@ -38,32 +38,14 @@ def _read(
     options: GameOptions,
     max_mb: int = MAX_INPUT_MB,
 ) -> tuple[Strategy, Game, list[str]]:
-    """The strategy file read (:func:`~strategytree.convert.read_file`, in any format),
-    and the game it is played in, with notes on what was inferred.
+    """The strategy file read with its game and notes on what was inferred
+    (:func:`~strategytree.formats.reading.read_strategy`); at most ``max_mb`` MiB are read."""
+    from ..formats.reading import read_strategy
 
-    A format whose reader needs the game (mmstrat) is read in the game the
-    options give when they give one, else in the game the file tells; the
-    game returned is then that same game.  Otherwise the game is resolved from
-    the options and the strategy (:meth:`GameOptions.game`).  At most ``max_mb`` MiB are read.
-    """
-    from ..convert import GAME_FORMATS, read_file
-
-    needs_game = source_format is None or source_format.strip().lower() in GAME_FORMATS
-    game = None
-    if options.given and needs_game:
-        game, _ = options.game()
-    read = read_file(path, source_format, game, lenient=lenient, max_bytes=max_mb * 2**20)
-    if read.game is None:
-        game, notes = options.game(read.strategy)
-        return read.strategy, game, notes
-    if game is not None:
-        return read.strategy, game, []
-    told = read.game
-    apart = len(told.secrets) < told.colors**told.pegs
-    both = apart and len(told.guesses) == len(told.secrets)
-    game, _ = GameOptions("mastermind", told.pegs, told.colors, apart, both).game()
-    kind = ", distinct colours" if apart else ""
-    return read.strategy, game, [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
+    loaded = read_strategy(
+        path, source_format, **options._asdict(), lenient=lenient, max_bytes=max_mb * 2**20
+    )
+    return loaded.strategy, loaded.game, loaded.notes
 
 
 def _read_with(
@@ -83,11 +65,10 @@ def _warmed(game: Game, warm: Callable[[Game], object]) -> None:
     reported; a compile that takes a while is announced (once), and timed."""
     if len(game.secrets) < WARM_BELOW:
         return
-    apart = len(game.secrets) < game.colors**game.pegs
-    both = apart and len(game.guesses) == len(game.secrets)
-    preset = "black-only" if game.scoring == "black-only" else "distinct" if apart else "mastermind"
+    from ..game import similar_game
+
     try:
-        small = resolve_game(preset, 3, 4, distinct=apart, distinct_guesses=both)[0]
+        small = similar_game(game, 3, 4)
     except StrategyTreeError:
         return
     started = time.perf_counter()
@@ -496,14 +477,14 @@ def convert_command(
     trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
     game matters only for mmstrat files, whose counts tell it by default.
     """
-    from ..convert import convert_file
+    from ..formats.writing import convert_file
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
-    game = options.game()[0] if options.given else None
-    preset = None if options.preset == "mastermind" else options.preset
-    told = {**options._asdict(), "preset": preset}
+    if options.given:
+        options.game()  # options that mean no game end the command before reading
     read, target = convert_file(
-        file, output, reading.source_format, target_format, game, game_options=told,
+        file, output, reading.source_format, target_format,
+        game_options=options._asdict() if options.given else None,
         lenient=reading.lenient, indent=indent, force=force,
         max_bytes=reading.max_input_mb * 2**20, on_read=lambda read: _say_repairs(read.strategy),
     )
@@ -524,8 +505,8 @@ def format_command(
     in the wild are read and each repair is reported on stderr.  Any format read
     is accepted (--from), as by convert.
     """
-    from ..convert import normalise
     from ..files import is_stdout
+    from ..formats.writing import normalise
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,

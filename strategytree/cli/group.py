@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import StrategyTreeError
-from ..files import MAX_INPUT_BYTES
+from ..formats.source import MAX_INPUT_BYTES
 from . import terminal
 from .options import Bundle
 from .terminal import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, err, say

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, Optional
 import typer
 
 from ..errors import ArgumentError
-from ..files import MAX_INPUT_BYTES
+from ..formats.source import MAX_INPUT_BYTES
 from .terminal import failed
 
 if TYPE_CHECKING:

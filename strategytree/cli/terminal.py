@@ -18,6 +18,7 @@ from rich.table import Table
 
 from ..errors import (
     ArgumentError,
+    DrawingTooBig,
     InputTooLargeError,
     OutputExistsError,
     StrategyFileError,
@@ -60,8 +61,7 @@ def words(problem: StrategyTreeError | str) -> str:
         return problem.limit_worded("a larger --max-input-mb")
     if isinstance(problem, StrategyFileError):
         return problem.worded("--lenient")
-    export = sys.modules.get("strategytree.export")  # loaded if it raised
-    if export is not None and isinstance(problem, export.DrawingTooBig):
+    if isinstance(problem, DrawingTooBig):
         return f"{problem} (--depth, --path)"
     return str(problem)
 

@@ -3,8 +3,10 @@
 Both write replies with a letter per key peg (``X`` black, ``O`` white, ``-``
 none) and colours as digits from 0, and both name the secret where it becomes
 known; the winning reply (``XXXX``, the guess itself) is implied in our trees.
+The published tables end with a line such as ``cpu=33261.9s``: ``name=value``
+lines after the rows, ``#`` comments and blank lines are read and ignored.
 
->>> from strategytree.notation import dumps
+>>> from strategytree.formats.brace import dumps
 >>> table = '''     -- O- OO X- XX
 ... 000 1 01 >001 ---- 10 ---- 01
 ... 001 2 22 ---- ---- ---- 20 22
@@ -19,9 +21,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..game import Reply
-from ..notation import grammar_text
 from ..tree import Node, Strategy
-from . import Source, letters, parse
+from .grammar import grammar_text, letters, parse
+from .source import Source
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -1,13 +1,15 @@
-"""Strategy trees drawn as GraphViz graphs, read back into strategies.
+"""Strategy trees as GraphViz graphs: our DOT guides written (:func:`to_dot`,
+``show --format dot``), and both dialects read back into strategies.
 
 Two dialects share the grammar ``grammars/dot.lark``: mikemag/Mastermind's
 trees (labels are codes in digits from 1, the first guess labelled
-``"1122 - 0"``) and this project's own guides (:func:`strategytree.export.to_dot`:
-labels in letters, the first line the guess).  Edges are labelled with the
+``"1122 - 0"``) and this project's own guides (:func:`to_dot`, whose header
+is ``digraph strategy {``: labels in the game's alphabet, letters or digits
+from 0, the first line the guess).  Edges are labelled with the
 reply, two digits ``bw``; the order of a node's edges is the order of its
 branches; a node without edges out is a known solution.
 
->>> from strategytree.notation import dumps
+>>> from strategytree.formats.brace import dumps
 >>> text = 'digraph { 1 [label="12 - 0"]; 2 [label="21"]; 1 -> 2 [label="02"] }'
 >>> dumps(read(Source(text), "mikemag"))
 '{AB:{02:BA}}'
@@ -20,15 +22,18 @@ from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
+from ..errors import DrawingTooBig
 from ..game import Reply
-from ..notation import grammar_text
 from ..tree import Node, Strategy
-from . import Source, letters, parse
+from .grammar import grammar_text, letters, parse
+from .source import Source
 
 if TYPE_CHECKING:
     from lark import Lark, Token
 
-__all__ = ["DIALECTS", "read"]
+    from ..guide import GuideTree
+
+__all__ = ["DIALECTS", "MAX_DOT_NODES", "read", "to_dot"]
 
 #: the dialects: how a node's label is written
 DIALECTS = ("mikemag", "dot")
@@ -54,7 +59,7 @@ _NAMES = {
     "$END": "the end of the file",
 }
 _MIKEMAG_LABEL = re.compile(r"\s*([0-9]+)(?:\s*-\s*[0-9]+)?\s*")
-_OUR_LABEL = re.compile(r"\s*([A-Z]+)\s*(?:\\n.*)?", re.DOTALL)
+_OUR_LABEL = re.compile(r"\s*([A-Z]+|[0-9]+)\s*(?:\\n.*)?", re.DOTALL)
 _REPLY = re.compile(r"\s*([0-9])([0-9])\s*")
 
 
@@ -110,15 +115,17 @@ def _guess(source: Source, label: Token, dialect: str) -> str:
         wanted = "a code in digits from 1, such as 1122"
     else:
         m = _OUR_LABEL.fullmatch(text)
-        if m:
+        if m and m.group(1).isalpha():
             return m.group(1)
+        if m:  # the guide of a digits game: colour k is the digit k
+            return letters(m.group(1), 0, source, label.start_pos + 1 + m.start(1))
         if text.startswith("..."):
             raise source.error(
                 label.start_pos,
                 "the drawing stops here (it was drawn to a depth): it does not hold the "
                 "whole strategy",
             )
-        wanted = "a guess in letters, such as AABB"
+        wanted = "a guess in letters (or digits from 0), such as AABB"
     raise source.error(label.start_pos, f"the label {text!r} is not {wanted}")
 
 
@@ -195,3 +202,75 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
     if lost:
         raise source.error(seen[lost[0]], f"node {lost[0]} is not reached from the first guess")
     return source.strategy(nodes[tops[0]])
+
+
+#: the most nodes a DOT export draws: beyond this a drawing is a blur of labels
+#: (use a depth limit or a path to draw part of the tree)
+MAX_DOT_NODES = 500
+
+
+# -- writing our DOT guides ----------------------------------------------------------
+def _drawn(tree: GuideTree, start: int, depth: int | None) -> list[tuple[int, bool]]:
+    """``(node, cut)`` for each node drawn; ``cut`` nodes stand for a hidden subtree."""
+    base, out = tree.depth[start], []
+    i = start
+    while i < tree.end[start]:
+        cut = depth is not None and tree.depth[i] - base >= depth and not tree.leaf[i]
+        out.append((i, cut))
+        i = tree.end[i] if cut else i + 1
+    return out
+
+
+def to_dot(
+    tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int = MAX_DOT_NODES
+) -> str:
+    """The subtree at ``start`` as a GraphViz digraph, ``depth`` levels of replies deep.
+
+    Each guess is an ellipse with how many secrets reach it, each known
+    solution a green box, each reply an edge label; a subtree below ``depth``
+    is one grey note.  Raises :class:`~strategytree.errors.DrawingTooBig`
+    above ``limit`` nodes.
+
+    >>> from strategytree.formats.brace import loads
+    >>> from strategytree.game import mastermind
+    >>> from strategytree.guide import GuideTree
+    >>> tree = GuideTree.build(loads("{AB:{10:AA,01:BA}}"), mastermind(2, 2))
+    >>> print(to_dot(tree))  # doctest: +NORMALIZE_WHITESPACE
+    digraph strategy {
+      node [fontname="Helvetica"]; edge [fontname="Helvetica"];
+      n0 [label="AB\\n4 secrets", shape=ellipse];
+      n1 [label="AA", shape=box, style=filled, fillcolor="#d8f5d0"];
+      n0 -> n1 [label="10"];
+      n2 [label="BA", shape=box, style=filled, fillcolor="#d8f5d0"];
+      n0 -> n2 [label="01"];
+    }
+    """
+    drawn = _drawn(tree, start, depth)
+    count = sum(2 if cut else 1 for _, cut in drawn)
+    if count > limit:
+        raise DrawingTooBig(
+            f"the tree has {count:,} nodes to draw, more than the {limit} that can be read "
+            "in a drawing; draw the top to a depth (e.g. 1) or the subtree after a path"
+        )
+    lines = [
+        "digraph strategy {",
+        '  node [fontname="Helvetica"]; edge [fontname="Helvetica"];',
+    ]
+    for i, cut in drawn:
+        count_i = int(tree.visits[i])
+        if tree.leaf[i]:
+            lines.append(f'  n{i} [label="{tree.shown[i]}", shape=box, style=filled, '
+                         'fillcolor="#d8f5d0"];')
+        else:
+            plural = "" if count_i == 1 else "s"
+            lines.append(f'  n{i} [label="{tree.shown[i]}\\n{count_i} secret{plural}", '
+                         "shape=ellipse];")
+        if i != start:
+            lines.append(f'  n{tree.parent[i]} -> n{i} [label="{tree.reply[i]}"];')
+        if cut:
+            size = tree.end[i] - i - 1
+            lines.append(f'  more{i} [label="... {size} more nodes", shape=note, '
+                         'style=filled, fillcolor="#eeeeee", fontcolor="#555555"];')
+            lines.append(f"  n{i} -> more{i} [style=dashed];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

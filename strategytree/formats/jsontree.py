@@ -6,7 +6,7 @@ known solution, its ``"branches"``: an object from each reply (two digits
 winning reply is implied, as in the brace grammar.  Nothing else is written;
 other keys are refused, so that a misspelt key is not silently ignored.
 
->>> from strategytree.notation import loads
+>>> from strategytree.formats.brace import loads
 >>> text = dumps(loads("{AB:{10:AA,01:{BC:{01:CA}}}}"))
 >>> text
 '{"guess": "AB", "branches": {"10": {"guess": "AA"}, "01": {"guess": "BC", \
@@ -23,9 +23,9 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..game import Reply
-from ..notation import grammar_text
 from ..tree import Node, Strategy, Visitor, walk
-from . import Source, parse
+from .grammar import grammar_text, parse
+from .source import Source
 
 if TYPE_CHECKING:
     from lark import Lark, Token

@@ -1,10 +1,14 @@
-"""Lookup tables (``strategytree show --format csv``) read back into strategies.
+"""Lookup tables: one complete game per secret, written as CSV (``strategytree
+show --format csv``, :func:`lookup_csv`) or Markdown (:func:`lookup_markdown`),
+and the CSV read back into strategies (:func:`read`).
 
 Each row is the game the strategy plays against one secret; the games share
-their beginnings, and the tree is rebuilt by following them.  A branch after
+their beginnings, and the tree is rebuilt by following them.  Codes are in the
+guide's alphabet: letters, or digits from 0 for a digits game (Bulls and Cows,
+Bagel).  A branch after
 which no secret is solved leaves no row, so it cannot come back.
 
->>> from strategytree.notation import dumps
+>>> from strategytree.formats.brace import dumps
 >>> table = 'game,guesses,secret\\nAB 20,1,AB\\n"AB 10, AA 20",2,AA\\n"AB 01, BA 20",2,BA\\n'
 >>> dumps(read(Source(table)))
 '{AB:{10:AA,01:BA}}'
@@ -12,23 +16,28 @@ which no secret is solved leaves no row, so it cannot come back.
 
 from __future__ import annotations
 
+import csv
+import io
+from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from ..game import Reply
-from ..notation import grammar_text
 from ..tree import Node, Strategy
-from . import Source, parse
+from .grammar import grammar_text, letters, parse
+from .source import Source
 
 if TYPE_CHECKING:
     from lark import Lark, Token
 
-__all__ = ["read"]
+    from ..guide import GuideTree
+
+__all__ = ["GameRow", "lookup_csv", "lookup_markdown", "lookup_rows", "read"]
 
 _NAMES = {
     "HEADER": "the header 'game,guesses,secret'",
-    "CODE": "a code in letters",
+    "CODE": "a code (in letters, or in digits from 0)",
     "REPLY": "a reply (two digits)",
     "COUNT": "a number of guesses",
     "QUOTE": "'\"'",
@@ -45,6 +54,16 @@ def _parser() -> Lark:
     return Lark(grammar_text("lookup_csv"), parser="lalr", lexer="contextual")
 
 
+def _spelled(code: Token, source: Source) -> Token:
+    """A code of the table in letters: a digits game's guide writes colour ``k`` as
+    the digit ``k`` (:class:`~strategytree.spelling.Alphabet`)."""
+    if code.isalpha():
+        return code
+    from lark import Token
+
+    return Token.new_borrow_pos(code.type, letters(str(code), 0, source, code.start_pos), code)
+
+
 def read(source: Source) -> Strategy:
     """The strategy that plays the games of a lookup table."""
     tree = parse(_parser(), source, _NAMES)
@@ -58,9 +77,10 @@ def read(source: Source) -> Strategy:
         for step in row.children:
             if hasattr(step, "children"):
                 code, reply = step.children
-                moves.append((code, Reply(int(reply[0]), int(reply[1]))))
+                moves.append((_spelled(code, source), Reply(int(reply[0]), int(reply[1]))))
         count = next(t for t in row.children if getattr(t, "type", None) == "COUNT")
         secret = row.children[-2] if row.children[-1].type == "QUOTE" else row.children[-1]
+        secret = _spelled(secret, source)
         last, won = moves[-1]
         if won != Reply(len(last), 0):
             raise source.error(last.start_pos, f"the game ends with {last} {won}, not with the win")
@@ -91,3 +111,54 @@ def read(source: Source) -> Strategy:
         node.branches = tuple(children.items())
     assert root is not None
     return source.strategy(root)
+
+
+# -- writing the lookup table (and its Markdown form) ----------------------------------------------------------------
+@dataclass(frozen=True)
+class GameRow:
+    """One complete game of a lookup table."""
+
+    secret: str
+    """the secret, in the guide's alphabet"""
+    guesses: int
+    """how many guesses the strategy needs for it"""
+    game: str
+    """every guess and its reply, ``"AB 10, AC 20"`` (the win last)"""
+
+
+def lookup_rows(tree: GuideTree, start: int = 0) -> list[GameRow]:
+    """One row per secret the subtree at ``start`` wins, in the strategy's order.
+
+    The games are complete: they begin at the first guess of the strategy.
+    """
+    game = tree.game
+    winning = str(game.reply(game.win))
+    prefix = tree.steps(start)
+    base = tree.depth[start]
+    steps: list[str] = []  # the steps from ``start`` to the current node
+    rows: list[GameRow] = []
+    for i in range(start, tree.end[start]):
+        level = tree.depth[i] - base
+        del steps[max(level - 1, 0):]
+        if level:
+            steps.append(f"{tree.shown[tree.parent[i]]} {tree.reply[i]}")
+        if tree.won[i] >= 0:
+            moves = prefix + steps + [f"{tree.shown[i]} {winning}"]
+            rows.append(GameRow(tree.shown[i], len(moves), ", ".join(moves)))
+    return rows
+
+
+def lookup_markdown(rows: list[GameRow]) -> str:
+    """The rows as a Markdown table: game, guesses, secret."""
+    out = ["| game | guesses | secret |", "|---|---:|---|"]
+    out += [f"| {r.game} | {r.guesses} | {r.secret} |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def lookup_csv(rows: list[GameRow]) -> str:
+    """The rows as CSV with a header: game, guesses, secret."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["game", "guesses", "secret"])
+    writer.writerows((r.game, r.guesses, r.secret) for r in rows)
+    return buffer.getvalue()

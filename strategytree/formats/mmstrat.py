@@ -4,9 +4,10 @@ The file gives, for each part of the secrets, its size and the guess made
 there; replies are implied by their place in a list grouped by blacks.  A part
 of one secret, and the replies after a guess that tells every secret apart,
 name no code: the secrets are recomputed from the game by replaying the
-guesses before them.
+guesses before them.  Colours are digits from 1; in games of 10 colours
+(``mmstrat -r p4c10n``) the tenth is written ``0`` (:data:`TENTH`).
 
->>> from strategytree.notation import dumps
+>>> from strategytree.formats.brace import dumps
 >>> dumps(read(Source("9 (12: 1, 2 (23), 1; 4 (32); 1)")))
 '{AB:{02:BA,01:{BC:{01:CA}},00:CC,10:{CB:{01:AC,00:AA,10:BB}}}}'
 """
@@ -21,14 +22,18 @@ import numpy as np
 
 from ..errors import CodeError, GameError
 from ..game import MAX_COLORS, MAX_PEGS, Game, Reply, distinct, mastermind
-from ..notation import grammar_text
 from ..tree import Node, Strategy
-from . import Source, letters, parse
+from .grammar import grammar_text, letters, parse
+from .source import Source
 
 if TYPE_CHECKING:
     from lark import Lark, Token
 
-__all__ = ["read", "read_with_game", "reply_layout"]
+__all__ = ["game_of", "read", "read_with_game", "reply_layout", "told_game"]
+
+#: the colour mmstrat writes as the digit 0: the tenth (colours 1..9, then 0, in
+#: ``-r p4c10n`` games)
+TENTH = 9
 
 _NAMES = {
     "NUMBER": "a number",
@@ -163,7 +168,7 @@ class _Builder:
         """The node of a ``(GUESS...)``: its guess, and a branch per reply that a secret gives."""
         code, groups = body
         game, source = self.game, self.source
-        guess = letters(str(code), 1, source, code.start_pos)
+        guess = letters(str(code), 1, source, code.start_pos, zero=TENTH)
         try:
             row = game.parse_code(guess)
         except CodeError as err:
@@ -221,6 +226,12 @@ class _Builder:
                 )
             out.extend(zip(replies, group))
         return out
+
+
+def told_game(source: Source) -> Game:
+    """The game the file's first count tells (see :func:`game_of`)."""
+    count, body, _ = parse(_parser(), source, _NAMES)
+    return game_of(source, count, body[0])
 
 
 def read(source: Source, game: Game | None = None) -> Strategy:

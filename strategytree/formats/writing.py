@@ -1,0 +1,141 @@
+"""Writing a strategy in the formats that can hold any tree (the brace grammar
+and our JSON tree), and writing a file back in the brace grammar the one way
+this package writes it (``strategytree format``).
+
+The guides of ``show`` are presentations, written by
+:mod:`strategytree.export` and :mod:`strategytree.guide`; those read back
+(DOT, the CSV lookup table) have their writer beside their reader here
+(:mod:`strategytree.formats.graphviz`, :mod:`strategytree.formats.lookup`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..files import write_text_atomic
+from ..game import Game
+from ..tree import Strategy
+from . import brace
+from .reading import GAME_FORMATS, Read, checked_format, read_file, reads
+from .source import MAX_INPUT_BYTES, Input
+
+__all__ = [
+    "SUFFIXES", "WRITABLE", "convert_file", "normalise", "normalised", "write", "writes"
+]
+
+#: the formats that can hold any tree, and so can be written
+WRITABLE = ("brace", "json")
+#: the format a file written is in, by its suffix (else the brace grammar)
+SUFFIXES = {".json": "json"}
+
+
+def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None) -> str:
+    """The strategy written in ``fmt`` (one of :data:`WRITABLE`), on one line or indented."""
+    kind = checked_format(fmt, WRITABLE)
+    if kind == "json":
+        from . import jsontree
+
+        return jsontree.dumps(strategy, indent=indent)
+    return brace.dumps(strategy, indent=indent)
+
+
+def write(
+    strategy: Strategy,
+    path: str | os.PathLike[str],
+    fmt: str | None = None,
+    *,
+    indent: int | None = None,
+    force: bool = False,
+) -> Path:
+    """Write the strategy to ``path`` atomically, in ``fmt`` (by default from the
+    suffix: ``.json`` is JSON, anything else the brace grammar).  An existing file
+    is refused unless ``force``."""
+    kind = SUFFIXES.get(Path(path).suffix.lower(), "brace") if fmt is None else fmt
+    return write_text_atomic(path, writes(strategy, kind, indent=indent) + "\n", force=force)
+
+
+def normalised(
+    text: str,
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    lenient: bool = False,
+    indent: int | None = None,
+    source: str = "<string>",
+) -> str:
+    """The strategy written in ``text`` (in any format read, see :func:`reads`),
+    written back in the brace grammar the one way this package writes it: no
+    spaces, upper-case codes, two-digit replies, one line or indented by
+    ``indent`` spaces, the branches in the order the text gives them.  With
+    ``lenient``, the dialects of the brace grammar are read and repaired.
+
+    >>> normalised("{ AB:{ 10:{ac:{10:AA,01:CB,00:BB}}, 02:BA, 01:{BC:{01:CA}}, 00:CC }}",
+    ...            lenient=True)
+    '{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}'
+    """
+    return writes(reads(text, fmt, game, source=source, lenient=lenient), "brace", indent=indent)
+
+
+def normalise(
+    path: Input,
+    output: str | os.PathLike[str],
+    fmt: str | None = None,
+    game: Game | None = None,
+    *,
+    lenient: bool = False,
+    indent: int | None = None,
+    force: bool = False,
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> Read:
+    """Write the strategy file at ``path`` (read by :func:`read_file`, repaired
+    when ``lenient``) to ``output`` in the brace grammar, as :func:`normalised`
+    writes it: atomically, or streamed into ``-`` (the standard output), a
+    device or a FIFO; an existing file is refused unless ``force``.  Returns
+    what was read (the repairs made are ``read.strategy.repairs``)."""
+    read = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
+    write(read.strategy, output, "brace", indent=indent, force=force)
+    return read
+
+
+def convert_file(
+    path: Input,
+    output: str | os.PathLike[str] | None = None,
+    fmt: str | None = None,
+    to: str | None = None,
+    *,
+    game_options: dict[str, Any] | None = None,
+    lenient: bool = False,
+    indent: int | None = None,
+    force: bool = False,
+    max_bytes: int = MAX_INPUT_BYTES,
+    on_read: Callable[[Read], object] | None = None,
+) -> tuple[Read, str | None]:
+    """What ``strategytree convert`` does: the file at ``path`` read (:func:`read_file`,
+    in the game ``game_options`` give (as :func:`~strategytree.game.resolve_game` takes
+    them), the missing values from the file, when its format needs a game; for other
+    formats the options given are refused),
+    ``on_read`` told, and written in format ``to`` to ``output`` (:func:`write`; by
+    default in the format its suffix names, else brace) or printed (``output`` None or
+    ``-``: brace unless ``to``).  Returns what was read and the format written to the
+    file (None when printed)."""
+    from ..errors import refuse_inert
+    from ..files import is_stdout
+
+    read = read_file(path, fmt, lenient=lenient, max_bytes=max_bytes, options=game_options)
+    if read.fmt not in GAME_FORMATS and game_options:
+        told = {**game_options, "preset": None if game_options.get("preset") == "mastermind"
+                else game_options.get("preset")}
+        where = f"on a {read.fmt} file (only mmstrat files are read in a game)"
+        refuse_inert(told, (), where)
+    if on_read is not None:
+        on_read(read)
+    if output is None or is_stdout(output):
+        sys.stdout.write(writes(read.strategy, to or "brace", indent=indent) + "\n")
+        return read, None
+    target = to or SUFFIXES.get(Path(output).suffix.lower(), "brace")
+    write(read.strategy, output, target, indent=indent, force=force)
+    return read, target

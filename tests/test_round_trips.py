@@ -1,0 +1,159 @@
+"""Every file round-trips (issue 37): files of our own commands and of other programs,
+read by the installed ``strategytree`` program as a user runs it."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from test_convert import irving
+
+import strategytree as st
+
+FORMATS_DATA = Path(__file__).parent / "data" / "formats"
+
+
+def run(console_script: list[str], *args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
+    """Run the installed ``strategytree`` with ``args`` in ``cwd``."""
+    return subprocess.run(
+        [*console_script, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def refused(done: subprocess.CompletedProcess, *words: str) -> None:
+    """The run was refused with exit 2 and one ``error:`` line holding ``words``."""
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), done.stderr
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+# -- 5: --lenient where it would do nothing ---------------------------------------------
+def test_lenient_is_refused_on_a_file_told_to_be_in_another_format(
+    console_script: list[str], tmp_path: Path
+) -> None:
+    for name, kind in (("small.json", "json"), ("small-mikemag.gv", "mikemag"),
+                       ("fancidev-mmstrat-p2c3r-minmax.txt", "mmstrat")):
+        for command in (["convert"], ["verify"], ["stats"]):
+            done = run(console_script, *command, FORMATS_DATA / name, "--lenient", cwd=tmp_path)
+            refused(done, "--lenient has no effect", f"written in {kind}")
+    done = run(console_script, "convert", FORMATS_DATA / "small.txt", "--lenient", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+# -- 2: other programs' files as they really are ------------------------------------------
+def test_mmstrat_writes_the_tenth_colour_as_0(console_script: list[str], tmp_path: Path) -> None:
+    done = run(console_script, "generate", "-p", "2", "-c", "10", "-o", "t.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    tree = st.load(tmp_path / "t.txt")
+    text = irving(tree, st.mastermind(2, 10), tenth="0")
+    assert "0" in text.replace("10 (", "")  # a code with the tenth colour
+    (tmp_path / "p2c10.txt").write_text(text)
+    done = run(console_script, "convert", "p2c10.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    read, game = st.verify(st.loads(done.stdout)), st.verify(tree)
+    assert (read.valid, read.total, read.histogram) == (True, game.total, game.histogram)
+    done = run(console_script, "verify", "p2c10.txt", cwd=tmp_path)
+    assert done.returncode == 0 and "MM(2,10)" in done.stdout, done.stdout + done.stderr
+
+
+def test_arfst23_tables_end_with_their_cpu_time(console_script: list[str], tmp_path: Path) -> None:
+    table = (FORMATS_DATA / "arfst23-solution-4-6-6.txt").read_text()
+    (tmp_path / "t.txt").write_text(table + "\n# solved by arfst23\ncpu=33261.9s\n\n")
+    done = run(console_script, "verify", "t.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "5,625" in done.stdout
+
+
+# -- 4: game options on foreign files -----------------------------------------------------
+def test_a_game_option_alone_takes_the_rest_from_an_mmstrat_file(
+    console_script: list[str], tmp_path: Path
+) -> None:
+    path = FORMATS_DATA / "fancidev-mmstrat-p3c4r-optimal.txt"
+    whole = run(console_script, "convert", path, cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    for option, note in ((["-c", "4"], "pegs 3 (from the counts)"),
+                         (["-p", "3"], "colors 4 (from the counts)")):
+        done = run(console_script, "verify", path, *option, cwd=tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "MM(3,4)" in done.stdout and note in done.stdout
+        done = run(console_script, "convert", path, *option, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (0, whole.stdout), done.stderr
+    done = run(console_script, "verify", path, "-c", "5", cwd=tmp_path)
+    assert done.returncode == 2 and "MM(3,5)" in done.stderr
+
+
+# -- 3: our own guides of digit games read back -----------------------------------------
+def test_the_guides_of_a_digits_game_read_back(console_script: list[str], tmp_path: Path) -> None:
+    done = run(console_script, "generate", "--game", "bagel", "-o", "bagel.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    tree = st.load(tmp_path / "bagel.txt")
+    done = run(console_script, "show", "bagel.txt", "--game", "bagel", "-o", "bagel.csv",
+               cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "bagel.csv").read_text().splitlines()[1][0].isdigit()
+    done = run(console_script, "verify", "bagel.csv", "--game", "bagel", cwd=tmp_path)
+    assert done.returncode == 0 and "valid" in done.stdout, done.stdout + done.stderr
+    done = run(console_script, "convert", "bagel.csv", cwd=tmp_path)
+    assert done.returncode == 0 and st.loads(done.stdout) == tree, done.stderr
+    reply, below = tree.root.branches[0]
+    spelled = st.loads(done.stdout).root.guess.translate(str.maketrans("ABCDEFGHIJ", "0123456789"))
+    done = run(console_script, "show", "bagel.txt", "--game", "bagel", "--path",
+               f"{spelled} {reply}", "-o", "part.dot", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    done = run(console_script, "convert", "part.dot", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert st.loads(done.stdout).root.guess == below.guess
+
+
+def test_text_and_markdown_guides_say_what_they_are(
+    console_script: list[str], tmp_path: Path
+) -> None:
+    (tmp_path / "s.txt").write_text("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+    for options, what in (([], "text guide"), (["-f", "markdown"], "Markdown table"),
+                          (["--path", "AB 10"], "text guide"), (["-s", "CA"], "text guide")):
+        done = run(console_script, "show", "s.txt", "-p", "2", "-c", "3", *options, "-o", "g.txt",
+                   "--force", cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        done = run(console_script, "verify", "g.txt", cwd=tmp_path)
+        refused(done, f"this is the {what} that show writes", "csv and dot guides are")
+
+
+# -- 1: a file knows its game -----------------------------------------------------------
+GAMES = {
+    "bulls-and-cows": (["--game", "bulls-and-cows"], "bulls-and-cows"),
+    "bagel": (["--game", "bagel"], "bagel"),
+    "distinct": (["--game", "distinct", "-p", "3", "-c", "5"], "3 distinct of 5"),
+    "black-only": (["--game", "black-only", "-p", "3", "-c", "4"], "black-only MM(3,4)"),
+}
+
+
+@pytest.mark.parametrize("game", GAMES, ids=str)
+def test_a_file_knows_its_game(console_script: list[str], tmp_path: Path, game: str) -> None:
+    options, name = GAMES[game]
+    done = run(console_script, "generate", *options, "-o", "s.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for command in (["verify", "s.txt"], ["stats", "s.txt"], ["show", "s.txt", "--depth", "0"]):
+        done = run(console_script, *command, cwd=tmp_path)
+        assert done.returncode == 0, (command, done.stdout + done.stderr)
+        if command[0] != "show":
+            assert f"s.txt: {name}" in done.stdout, done.stdout
+    done = run(console_script, "simulate", "--strategy", "s.txt", "--games", "20",
+               cwd=tmp_path)
+    assert done.returncode == 0 and name in done.stdout + done.stderr, done.stdout + done.stderr
+
+
+def test_a_file_that_fits_no_game_names_the_closest(
+    console_script: list[str], tmp_path: Path
+) -> None:
+    done = run(console_script, "generate", "--game", "bagel", "-o", "s.txt", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    tree = st.load(tmp_path / "s.txt")
+    root = tree.root
+    root.branches = root.branches[:-1]
+    st.dump(root, tmp_path / "cut.txt")
+    done = run(console_script, "verify", "cut.txt", cwd=tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "every solved secret has distinct colours: did you mean --game bagel?" in done.stdout
