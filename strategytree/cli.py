@@ -1083,8 +1083,9 @@ def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmet
                  as_json: bool, checkpoint: Path | None, workers: str | None,
                  scheduler: str | None) -> None:
     """``bound --total``: prove a lower bound on the least total, print it (also when stopped)."""
+    from .bounds.total import total_lower_bound
     from .literature import optimum as published_optimum
-    from .search.total import BoundInterrupted, total_lower_bound
+    from .runner import Interrupted
 
     stopped = None
     try:
@@ -1095,7 +1096,7 @@ def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmet
                                        symmetry=symmetry, checkpoint=checkpoint, client=client)
     except StrategyTreeError as problem:
         raise _fail(problem) from None
-    except BoundInterrupted as interrupted:
+    except Interrupted as interrupted:
         result, stopped = interrupted.result, True
     except KeyboardInterrupt:
         raise _interrupted(checkpoint) from None

@@ -19,6 +19,8 @@ from strategytree.improve import improve
 from strategytree.notation import dump, dumps, loads
 from strategytree.verify import verify
 
+pytestmark = pytest.mark.cluster
+
 pytest.importorskip("distributed")
 
 

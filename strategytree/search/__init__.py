@@ -34,9 +34,10 @@ Both are depth-first branch and bound over the sets of secrets still possible:
 - **both cores.**  In big games without a checkpoint, the root's parts are
   solved by two threads side by side, each with its own cache
   (merged at the end): :meth:`driver.Search.side_by_side`.
-- **many machines.**  Given a ``distributed.Client`` (``client=``), the levels
-  near the root run in the driver and the sets below them as tasks on the
-  Dask cluster: :mod:`~strategytree.search.tasks`.
+- **many machines.**  Given a Dask client (``client=``,
+  :func:`strategytree.cluster.connect`), the levels near the root run in the
+  driver and the sets below them as tasks on the Dask cluster:
+  :mod:`~strategytree.search.tasks`.
 
 The hot loops are numba kernels over a precomputed feedback table (guess x
 secret -> reply code), so any game whose table fits in memory can be searched.
@@ -69,8 +70,8 @@ The package, read top to bottom:
 
 from __future__ import annotations
 
+from ..bounds.counting import lower_bounds
 from ..progress import Progress
-from .bounds import lower_bounds
 from .driver import build_optimal, prove_bound, prove_bound_table
 from .problem import SearchError
 
