@@ -48,7 +48,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..game import Game
-from ..progress import Progress, ProgressCallback
+from ..progress import ProgressCallback, Reporter
 from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread
 from ..search.bounds import INF
 from ..symmetry import Symmetry
@@ -172,11 +172,8 @@ def total_lower_bound(
         return TotalBound(game.name, int(root.root), reached[0], method_name(reached[0]),
                           round(time.perf_counter() - started, 3), complete, root.sets)
 
-    def report() -> None:
-        if progress is not None:
-            progress(Progress(root.sets, None, UNIT, time.perf_counter() - started,
-                              detail=root.words(reached[0], depth)))
-
+    report = Reporter(progress, UNIT, lambda: (root.sets, None, root.words(reached[0], depth)),
+                      started=started)
     ended = run_in_thread(lambda: root.deepen(depth, reached), "strategytree-bound", root.stop,
                           report=report, save=saved.save if saved is not None else None,
                           seconds=seconds, every=every)
@@ -209,12 +206,11 @@ class PartsKept:
     first guesses bounded so far; a run starts from the best kept for each."""
 
     def __init__(self, path: str | os.PathLike[str], game: Game, symmetry: bool) -> None:
-        from ..checkpoint import Checkpoint, load
+        from ..checkpoint import Checkpoint, header, load
 
-        header = {"search": "total bound", "game": game.name, "scoring": game.scoring,
-                  "codes": game.digest, "symmetry": bool(symmetry)}
-        self.file = Checkpoint(path, header)
-        found = load(path, header)
+        named = header("total bound", game, symmetry=bool(symmetry))
+        self.file = Checkpoint(path, named)
+        found = load(path, named)
         self.rows = found["parts"] if found is not None else np.zeros((0, 4), dtype=np.int64)
         if found is None:
             self.file.rewrite({"parts": self.rows})

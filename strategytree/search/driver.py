@@ -29,9 +29,9 @@ from typing import NamedTuple, Protocol
 import numpy as np
 
 from ..builders import build_greedy
-from ..checkpoint import Checkpoint, CheckpointError, load
+from ..checkpoint import Checkpoint, CheckpointError, header, load
 from ..game import Game
-from ..progress import Progress, ProgressCallback
+from ..progress import ProgressCallback, Reporter
 from ..runner import Cadence, Interrupted, Stop, Stopped, run_in_thread
 from ..symmetry import Symmetry
 from ..tree import Node, Strategy
@@ -71,21 +71,9 @@ class Choices(NamedTuple):
 
 # -- checkpoints -----------------------------------------------------------------
 def checkpoint_header(game: Game, max_guesses: int | None, what: str) -> dict:
-    """What a checkpoint of this search says it holds: the kind of search, the
-    game (and a digest of its secrets), the limit."""
-    digest = np.bitwise_xor.reduce(
-        (game.secrets.astype(np.int64) * 31 + 7).sum(axis=1) * np.arange(1, len(game.secrets) + 1)
-    )
-    return {
-        "search": what,
-        "game": game.name,
-        "pegs": game.pegs,
-        "colors": game.colors,
-        "secrets": len(game.secrets),
-        "guesses": len(game.guesses),
-        "digest": int(digest),
-        "max_guesses": max_guesses,
-    }
+    """What a checkpoint of this search says it holds
+    (:func:`strategytree.checkpoint.header`): the kind of search, the game, the limit."""
+    return header(what, game, max_guesses=max_guesses)
 
 
 def load_checkpoint(path: Path, p: Problem, header: dict) -> dict[str, np.ndarray]:
@@ -375,16 +363,11 @@ def run(
     """Run ``work`` in a thread (:func:`~strategytree.runner.run_in_thread`);
     report progress; on Ctrl-C stop it cleanly (saving a checkpoint) and raise
     :class:`~strategytree.runner.Interrupted`."""
-    started = time.perf_counter()
-
-    def report() -> None:
-        if progress is not None:
-            best = search.best if search is not None else None
-            detail = search.detail() if search is not None else ""
-            done = int(problem.stats[NODES])
-            elapsed = time.perf_counter() - started
-            progress(Progress(done, None, UNIT, elapsed, best=best, detail=detail))
-
+    report = Reporter(progress, UNIT, lambda: (
+        int(problem.stats[NODES]),
+        search.best if search is not None else None,
+        search.detail() if search is not None else "",
+    ))
     problem.stats[:] = 0
     stop = Stop().also(lambda: problem.stats.__setitem__(STOP, 1))
     ended = run_in_thread(work, "strategytree-search", stop, report=report)
