@@ -44,9 +44,11 @@ secret -> reply code), so any game whose table fits in memory can be searched.
 Most of a node's time goes into scoring every guess by the replies it meets; a
 transposed copy of the table (secret x guess) lets the kernel do that for all
 guesses at once, secret by secret, in a loop the compiler vectorises.
-The search runs in a worker thread (the kernels release the GIL): the caller's
-thread reports progress, and Ctrl-C stops the search cleanly, saving a
-checkpoint first when one was asked for.
+The search runs in a worker thread (the kernels release the GIL) of
+:mod:`strategytree.runner`: the caller's thread reports progress, and Ctrl-C
+stops the search cleanly, saving a checkpoint first when one was asked for.
+The counting bound it prunes with is :mod:`strategytree.bounds.counting`'s; the
+total lower bound of games too big to solve is :mod:`strategytree.bounds`.
 
 The package, read top to bottom:
 
@@ -57,7 +59,10 @@ The package, read top to bottom:
 - :mod:`~strategytree.search.driver`: the Python levels near the root, threads,
   progress, checkpoints, and the public functions;
 - :mod:`~strategytree.search.tasks`: the same levels on a Dask cluster, the sets
-  below them as tasks (imported only when a client is given).
+  below them as tasks (imported only when a client is given; the Dask layer
+  is :mod:`strategytree.workers`);
+- :mod:`~strategytree.search.subsets`: one set of secrets after a history solved
+  exactly (for the node search's ``exact_below``).
 
 >>> from strategytree.game import mastermind
 >>> from strategytree.verify import verify

@@ -1,4 +1,4 @@
-"""The search's top: the levels near the root in Python, threads, progress, checkpoints.
+"""The search's top: the levels near the root in Python, threads, checkpoints, the public functions.
 
 :class:`Search` runs the first :data:`PY_LEVELS` levels of the branch and bound
 in Python, with the full symmetry group (:class:`~strategytree.symmetry.Symmetry`),
@@ -10,11 +10,12 @@ counted with numpy).  In big games without a checkpoint, the root's parts are
 solved by :data:`THREADS` threads side by side, each with its own cache and
 state (merged at the end): :meth:`Search.side_by_side`.
 
-The search runs in a worker thread (the compiled code releases the GIL): the
-caller's thread reports :class:`~strategytree.progress.Progress`, and Ctrl-C
-stops the search cleanly, saving a checkpoint first when one was asked for
-(:mod:`strategytree.checkpoint`: the header names the search, the records hold
-the cache's rows, each save appending the rows new since the last).
+The search is the unit of work of :func:`strategytree.runner.run_in_thread`
+(its thread, progress, Ctrl-C: :func:`run`); the search saves its checkpoint
+itself, in its own thread, when the runner's :class:`~strategytree.runner.Cadence`
+says it is due, and once more when stopped (:mod:`strategytree.checkpoint`:
+the header names the search, the records hold the cache's rows, each save
+appending the rows new since the last).
 """
 
 from __future__ import annotations
