@@ -46,7 +46,7 @@ __all__ = [
 #: seconds between two progress reports of a run
 PROGRESS_EVERY = 0.25
 #: seconds between two saves of a run's checkpoint (at least; see :class:`Cadence`)
-SAVE_EVERY = 1.0
+SAVE_EVERY = 5.0
 
 
 class Stopped(Exception):
