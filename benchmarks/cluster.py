@@ -147,7 +147,7 @@ def lookahead_main() -> None:
 
 def total_main() -> None:
     """``bound --total``: in-process, then 1 and 2 workers in turn, per game."""
-    from strategytree.search.total import total_lower_bound
+    from strategytree.bounds.total import total_lower_bound
 
     depth, rounds = arg("--depth", 3), arg("--rounds", 1)
     games = [("MM(4,8)", st.mastermind(4, 8)), ("MM(5,6)", st.mastermind(5, 6))]

@@ -16,9 +16,9 @@ import sys
 import time
 
 import strategytree as st
+from strategytree.bounds.total import total_lower_bound
 from strategytree.game import bulls_and_cows
 from strategytree.literature import published
-from strategytree.search.total import total_lower_bound
 
 from _common import print_machine
 

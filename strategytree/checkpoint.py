@@ -2,16 +2,18 @@
 
 A checkpoint file is a header line, then records:
 
-- the **header** is one line of JSON naming what was searched (the kind of
-  search, the game, its limits); a run resumes only from a checkpoint whose
-  header is the one it would write;
+- the **header** is one line of JSON naming what was searched
+  (:func:`header`: the kind of search, the game by its name, scoring and a
+  digest of its codes, then the search's settings); a run resumes only from a
+  checkpoint whose header is the one it would write;
 - each **record** is one line of JSON listing arrays (name, dtype, shape),
   then the arrays' raw bytes in that order.  A record holds rows that are new
   since the last one, so saving stays cheap as a search grows
   (:meth:`Checkpoint.append`); :func:`load` joins the records array by array.
 
 A record cut short (the process was killed while writing) is ignored, so a
-checkpoint is never worse than its last complete record.  :meth:`Checkpoint.rewrite`
+checkpoint is never worse than its last complete record.  When a run saves is
+:mod:`strategytree.runner`'s (one cadence for every run).  :meth:`Checkpoint.rewrite`
 replaces the whole file atomically (a fresh start, or compaction).
 
 >>> import tempfile, pathlib, numpy as np
@@ -31,13 +33,17 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import StrategyTreeError
 from .files import atomic_path
 
-__all__ = ["Checkpoint", "CheckpointError", "load"]
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["Checkpoint", "CheckpointError", "header", "load"]
 
 #: the first key of every header: says the file is one of ours
 FORMAT = "strategytree-checkpoint"
@@ -48,6 +54,18 @@ MAX_LINE = 1 << 16
 
 class CheckpointError(StrategyTreeError):
     """A checkpoint cannot be used: damaged, not ours, or of another search."""
+
+
+def header(search: str, game: Game, **settings: object) -> dict:
+    """The header of a checkpoint of the search ``search`` of ``game`` with
+    ``settings`` (JSON values): what a later run compares with its own.
+
+    >>> from strategytree.game import mastermind
+    >>> sorted(header("optimal", mastermind(2, 3), max_guesses=None))
+    ['codes', 'game', 'max_guesses', 'scoring', 'search']
+    """
+    return {"search": search, "game": game.name, "scoring": game.scoring, "codes": game.digest,
+            **settings}
 
 
 class Checkpoint:

@@ -57,7 +57,8 @@ from .builders import GreedyChooser, grow_greedy
 from .errors import ArgumentError, StrategyTreeError
 from .game import Game
 from .progress import Progress, ProgressCallback
-from .search.subsets import Exact, Stop
+from .runner import Stopped as Stop
+from .search.subsets import Exact
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 from .verify import Report, verify
@@ -308,7 +309,7 @@ class Searcher:
     def __init__(self, game: Game, *, exact_below: int, rules: Sequence[str],
                  max_guesses: int | None, finalists: tuple[int, ...],
                  stop: threading.Event, tally: Tally, deepen: tuple[int, ...] = ()) -> None:
-        from .search.bounds import lower_bounds
+        from .bounds.counting import lower_bounds
 
         self.game = game
         self.exact_below = exact_below
@@ -824,7 +825,7 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
     """Run ``run`` in a worker thread (the exact search releases the GIL, so
     Ctrl-C is heard at once); report progress; end it when the budget is spent;
     hand the best over as it improves and at the end."""
-    from .search.driver import in_thread
+    from . import runner
 
     source = f"<improved {report.source}>"
     last = [time.perf_counter()]
@@ -868,7 +869,8 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
             halt()
         report_progress()
 
-    ended = in_thread(run.run, "strategytree-improve", tick, halt)
+    ended = runner.run_in_thread(run.run, "strategytree-improve", runner.Stop().also(halt),
+                                 report=tick)
     if ended.error is not None and not isinstance(ended.error, Stop):
         raise ended.error
     run.changed.set()

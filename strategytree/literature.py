@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from math import perm
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from .bounds.counting import counting_bound
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -149,56 +151,8 @@ BOUNDS: tuple[Bound, ...] = (
     # -- added by `strategytree bound --total` (issue 14, part 2; README "How far from the
     #    optimum?"): three levels exact, counting below, 1,562 s, 115,166 sets bounded
     Bound("MM(5,8)", 173074, THREE_LEVELS,
-          "strategytree bound --total -p 5 -c 8 --depth 3 (strategytree.search.total)"),
+          "strategytree bound --total -p 5 -c 8 --depth 3 (strategytree.bounds.total)"),
 )
-
-
-def branching(game: Game) -> int:
-    """How many parts besides the win a guess can split a set of secrets into, at
-    most: the replies other than the win (an upper bound, from the scoring alone,
-    for black-white and black-only games; counted from the table for custom games).
-
-    >>> from strategytree.game import black_only, mastermind
-    >>> branching(mastermind(4, 6)), branching(mastermind(5, 8)), branching(black_only(4, 6))
-    (13, 19, 4)
-    """
-    p = game.pegs
-    if game.scoring == "black-only":
-        return p  # 0 .. p - 1 blacks
-    if game.scoring == "black-white":
-        pairs = (p + 1) * (p + 2) // 2  # b + w <= p
-        return pairs - 1 - 1  # never p - 1 blacks and one white; the win
-    return max(1, len(game.possible_replies) - 1)
-
-
-def counting_total(secrets: int, parts: int) -> int:
-    """The least total for ``secrets`` secrets when a guess wins at most one and
-    splits the rest into at most ``parts`` parts: one secret at guess 1, ``parts``
-    at guess 2, ``parts**2`` at guess 3, ...
-
-    >>> counting_total(1296, 13)
-    4986
-    """
-    total, guesses, room = 0, 1, 1
-    while secrets > 0:
-        here = min(secrets, room)
-        total += here * guesses
-        secrets -= here
-        guesses += 1
-        room *= max(parts, 1)
-    return total
-
-
-def counting_bound(game: Game, parts: int | None = None) -> int:
-    """The counting bound on the least total of ``game`` (:func:`counting_total`
-    with :func:`branching`, or with ``parts`` when the caller knows the replies
-    that occur); cheap: it needs no reply computed.
-
-    >>> from strategytree.game import mastermind
-    >>> counting_bound(mastermind(4, 6))
-    4986
-    """
-    return counting_total(len(game.secrets), branching(game) if parts is None else parts)
 
 
 def best_known_lower_bound(game: Game) -> Bound:

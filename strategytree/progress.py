@@ -2,7 +2,9 @@
 
 A long run takes ``progress``, a function of one :class:`Progress`, and calls
 it now and then; the command line shows it as one status line, and a Python
-user can log it, draw it, or stop the run from it (by raising).
+user can log it, draw it, or stop the run from it (by raising).  A run of
+:mod:`strategytree.runner` makes its reports with a :class:`Reporter` (what
+it counts, read when a report is due; the time since it started).
 
 >>> str(Progress(done=1200, total=1296, unit="secrets", elapsed=0.5))
 '1,200/1,296 secrets, 0.5 s'
@@ -12,12 +14,15 @@ user can log it, draw it, or stop the run from it (by raising).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["PROGRESS_SECONDS", "Progress", "ProgressCallback", "displayed", "progress_seconds"]
+__all__ = [
+    "PROGRESS_SECONDS", "Progress", "ProgressCallback", "Reporter", "displayed", "progress_seconds"
+]
 
 
 @dataclass(frozen=True)
@@ -115,3 +120,28 @@ def displayed(
             bar.update(task, status=str(progress), completed=done, total=getattr(progress, "total", None))
 
         yield show
+
+
+class Reporter:
+    """Reports a run's progress to ``progress`` (None: nowhere): each call makes a
+    :class:`Progress` of ``unit`` from ``status()`` (units done, the best total
+    so far or None, more words) and the seconds since ``started`` (a
+    ``time.perf_counter()``; default: when the reporter was made).
+
+    >>> seen = []
+    >>> report = Reporter(seen.append, "sets searched", lambda: (12, 5625, ""))
+    >>> report(); seen[0].done, seen[0].best, seen[0].unit
+    (12, 5625, 'sets searched')
+    """
+
+    def __init__(self, progress: ProgressCallback | None, unit: str,
+                 status: Callable[[], tuple[int, int | None, str]],
+                 total: int | None = None, started: float | None = None) -> None:
+        self.progress, self.unit, self.status, self.total = progress, unit, status, total
+        self.started = time.perf_counter() if started is None else started
+
+    def __call__(self) -> None:
+        if self.progress is not None:
+            done, best, detail = self.status()
+            self.progress(Progress(done, self.total, self.unit, time.perf_counter() - self.started,
+                                   best=best, detail=detail))

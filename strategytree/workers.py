@@ -1,5 +1,13 @@
-"""What a run on Dask shares between its searches: the tables of a game built
-once per worker, and the driver's count of its tasks.
+"""The Dask layer: the one place a run's unit of work becomes tasks of a cluster.
+
+What every run on Dask shares: the tables of a game built once per worker
+(:class:`GamePlugin`, :func:`on_this_thread`, :func:`history_group`), a task's
+thread time measured on the worker (:func:`timed`, the task's prologue and
+epilogue, written once), the throttle of the tasks in flight
+(:data:`IN_FLIGHT` per worker thread, :meth:`Run.acquire`), and the driver's
+count of its tasks (:class:`TaskCount`).  The exact search
+(:mod:`strategytree.search.tasks`) and the total bound
+(:mod:`strategytree.bounds.tasks`) supply the functions their tasks run.
 
 A run names itself by a key (a digest of the game's codes and the search's
 settings) and gives every worker (also one that joins later) its spec with a
@@ -11,7 +19,9 @@ memo per worker thread.  The exact search (:mod:`strategytree.search.tasks`)
 keeps its :class:`~strategytree.search.problem.Problem` so, the lookahead
 (:mod:`strategytree.lookahead`) its game and rules.
 
-Imported only when a run has a ``distributed.Client``.
+Imported only when a run has a ``distributed.Client``; with
+:mod:`strategytree.cluster` (which makes the client), the only module that
+imports dask.
 """
 
 from __future__ import annotations
@@ -28,13 +38,15 @@ from distributed import WorkerPlugin
 from .errors import StrategyTreeError
 from .symmetry import Symmetry
 
-__all__ = ["KEPT", "SPENT", "GamePlugin", "Run", "TaskCount", "awaitable", "drop", "history_group",
-           "on_this_thread", "task_words"]
+__all__ = ["IN_FLIGHT", "KEPT", "SPENT", "GamePlugin", "Run", "TaskCount", "awaitable", "drop",
+           "history_group", "on_this_thread", "task_words", "timed"]
 
 #: the runs whose tables a worker keeps (the last used)
 KEPT = 2
 #: CPU seconds this worker process has spent in tasks (read by benchmarks/cluster.py)
 SPENT = [0.0]
+#: tasks in flight per worker thread (each starts with the tightest limit known)
+IN_FLIGHT = 1
 #: seconds between two looks at the number of workers alive
 WORKERS_EVERY = 2.0
 
@@ -110,6 +122,9 @@ class Run:
         self.client, self.spec = client, spec
         self.count = TaskCount(client)
         self.futures: set = set()
+        self.slots: asyncio.Semaphore | None = None
+        self.in_flight = 1
+        """the most tasks in flight (:meth:`throttle`)"""
 
     @contextmanager
     def installed(self, failed: type[Exception] = StrategyTreeError,
@@ -136,10 +151,39 @@ class Run:
             except Exception:  # the cluster is gone: nothing to tidy
                 pass
 
+    def throttle(self) -> int:
+        """Open the run's slots in the event loop under way: :data:`IN_FLIGHT` tasks
+        per worker thread; how many."""
+        self.in_flight = IN_FLIGHT * self.count.threads
+        self.slots = asyncio.Semaphore(self.in_flight)
+        return self.in_flight
+
+    async def acquire(self) -> None:
+        """Wait for a free slot (counted as waiting meanwhile); :meth:`release` frees it."""
+        self.count.waiting += 1
+        try:
+            await self.slots.acquire()
+        finally:
+            self.count.waiting -= 1
+
+    def release(self) -> None:
+        """Free a slot taken by :meth:`acquire`."""
+        self.slots.release()
+
+    async def task(self, function: Callable, *args: object) -> Any:
+        """``function(key, *args)`` run as a task (``key``: the spec's), its thread
+        time counted in :data:`SPENT` on the worker (:func:`timed`); its answer."""
+        return await self.answer(timed, function, self.spec.key, *args)
+
     async def result(self, function: Callable, *args: object) -> Any:
-        """``function(key, *args)`` run as a task (``key``: the spec's), its answer;
-        counted while it runs, cancelled when the waiting is."""
-        future = self.client.submit(function, self.spec.key, *args, pure=False)
+        """``function(key, *args)`` run as a task, as :meth:`task` but untimed (the
+        node search measures its tasks' time itself)."""
+        return await self.answer(function, self.spec.key, *args)
+
+    async def answer(self, function: Callable, *args: object) -> Any:
+        """``function(*args)`` run as a task, its answer; counted while it runs,
+        cancelled when the waiting is."""
+        future = self.client.submit(function, *args, pure=False)
         self.futures.add(future)
         self.count.in_flight += 1
         try:
@@ -152,6 +196,15 @@ class Run:
             self.futures.discard(future)
         self.count.finished += 1
         return answer
+
+
+def timed(function: Callable, key: str, *args: object) -> Any:
+    """Run on a worker: ``function(key, *args)``, its thread time added to :data:`SPENT`."""
+    started = time.thread_time()
+    try:
+        return function(key, *args)
+    finally:
+        SPENT[0] += time.thread_time() - started
 
 
 class TaskCount:

@@ -1,7 +1,15 @@
-"""Fixtures shared by several test files."""
+"""Fixtures shared by several test files, and the markers given by what a test uses.
+
+A test that uses the ``client`` fixture is marked ``cluster``; one whose code
+starts a process (``subprocess``, the ``console_script`` fixture) is marked
+``subprocess`` (modules wholly of either kind say so with ``pytestmark``), so
+that the fast core runs alone: ``pytest -m "not slow and not cluster and not subprocess"``
+(a ``-m`` given replaces the default ``-m "not slow"``).
+"""
 
 from __future__ import annotations
 
+import inspect
 import logging
 import shutil
 import sys
@@ -36,3 +44,21 @@ def client():
                                   dashboard_address=":0", silence_logs=logging.ERROR) as cluster, \
             distributed.Client(cluster) as client:
         yield client
+
+
+#: words in a test's code that say it starts a process
+STARTS_A_PROCESS = ("subprocess.", "Popen(", "console_script", "run_cli(")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``cluster`` the tests on a Dask cluster, ``subprocess`` those that start a process."""
+    for item in items:
+        if "client" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.cluster)
+        function = getattr(item, "function", None)
+        try:
+            code = inspect.getsource(function) if function is not None else ""
+        except (OSError, TypeError):
+            code = ""
+        if any(word in code for word in STARTS_A_PROCESS):
+            item.add_marker(pytest.mark.subprocess)

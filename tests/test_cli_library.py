@@ -16,13 +16,13 @@ from rich.console import Console
 
 import strategytree as st
 from strategytree import export, files, generate, improve, play, progress, simulate, stats
+from strategytree.bounds.total import total_answer as total_words
+from strategytree.bounds.total import total_lower_bound
 from strategytree.cli import app, commands, options
 from strategytree.cli.group import command
 from strategytree.errors import ArgumentError, OutputExistsError, StrategyTreeError
 from strategytree.formats import writing
 from strategytree.search.driver import bound_text
-from strategytree.search.total import total_answer as total_words
-from strategytree.search.total import total_lower_bound
 from strategytree.verify import ranking_view, report_view, verify_files
 
 from cli_runner import EXAMPLE

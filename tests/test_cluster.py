@@ -28,6 +28,8 @@ from strategytree.generate import generate
 from strategytree.literature import published
 from strategytree.search import build_optimal, driver, prove_bound
 
+pytestmark = pytest.mark.cluster
+
 distributed = pytest.importorskip("distributed")
 
 

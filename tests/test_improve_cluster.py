@@ -19,6 +19,8 @@ from strategytree.game import distinct, mastermind
 from strategytree.improve import improve
 from strategytree.verify import verify
 
+pytestmark = pytest.mark.cluster
+
 pytest.importorskip("distributed")
 
 

@@ -14,15 +14,13 @@ import numpy as np
 import pytest
 
 import strategytree as st
+from strategytree.bounds.counting import counting_bound, counting_total, parts_by_scoring
 from strategytree.game import bagel, black_only, bulls_and_cows, mastermind, resolve_game
 from strategytree.guide import play_secret
 from strategytree.literature import (
     BOUNDS,
     ONE_LEVEL,
     best_known_lower_bound,
-    branching,
-    counting_bound,
-    counting_total,
     game_key,
     gap,
     optimum,
@@ -81,7 +79,7 @@ def test_branching_is_at_least_the_parts_any_guess_makes(game: st.Game) -> None:
     codes = [naive.text(row) for row in game.secrets.tolist()]
     guesses = [naive.text(row) for row in game.guesses.tolist()]
     seen = naive.possible_replies(guesses, codes, game.pegs)
-    assert branching(game) >= len(seen - {game.win})
+    assert parts_by_scoring(game) >= len(seen - {game.win})
 
 
 def test_branching_of_mastermind_is_exact() -> None:
@@ -89,13 +87,13 @@ def test_branching_of_mastermind_is_exact() -> None:
     codes = [naive.text(row) for row in game.secrets.tolist()]
     patterns = ["AAAA", "AAAB", "AABB", "AABC", "ABCD"]  # every guess, up to renaming colours
     seen = naive.possible_replies(patterns, codes, game.pegs)
-    assert branching(game) == len(seen) - 1
+    assert parts_by_scoring(game) == len(seen) - 1
 
 
 def one_level_twin(game: st.Game) -> int:
     """The counting bound after the exact split of the best first guess, one guess
     per colour pattern (Mastermind is closed under renaming colours)."""
-    b, best, seen = branching(game), math.inf, set()
+    b, best, seen = parts_by_scoring(game), math.inf, set()
     for guess in game.guesses:
         names: dict[int, int] = {}
         pattern = tuple(names.setdefault(int(x), len(names)) for x in guess)

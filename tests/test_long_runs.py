@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 SCRIPT = shutil.which("strategytree") or str(Path(sys.executable).with_name("strategytree"))
 
 

@@ -22,6 +22,8 @@ from strategytree.errors import ArgumentError
 from strategytree.generate import generate
 from strategytree.lookahead import build_lookahead
 
+pytestmark = pytest.mark.cluster
+
 distributed = pytest.importorskip("distributed")
 
 

@@ -83,10 +83,10 @@ def test_set_keys_tell_sets_apart() -> None:
     seen = {}
     for _ in range(3000):
         S = np.unique(rng.integers(0, 300, size=rng.integers(1, 12))).astype(np.int32)
-        key = compiled.set_key(S, 0)
+        key = compiled.cache_key(S, 0)
         assert seen.setdefault(key, tuple(S)) == tuple(S)
     S = np.arange(5, dtype=np.int32)
-    assert compiled.set_key(S, 0) != compiled.set_key(S, 3)
+    assert compiled.cache_key(S, 0) != compiled.cache_key(S, 3)
 
 
 @pytest.mark.parametrize("mode", [0, 1])

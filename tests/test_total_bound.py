@@ -1,4 +1,4 @@
-"""The proven lower bound on the least total (:mod:`strategytree.search.total`, ``bound --total``).
+"""The proven lower bound on the least total (:mod:`strategytree.bounds.total`, ``bound --total``).
 
 Checked against the published figures of the issue (counting and one-level
 bounds of MM(4,6) and MM(5,8)), the published optima (never exceeded), a plain
@@ -14,15 +14,12 @@ from functools import cache
 import numpy as np
 import pytest
 
+from strategytree.bounds.counting import counting_bound
+from strategytree.bounds.total import set_lower_bound, total_lower_bound
 from strategytree.game import black_only, bulls_and_cows, distinct, mastermind
 from strategytree.literature import published
 from strategytree.progress import Progress
-from strategytree.search.total import (
-    BoundInterrupted,
-    counting_bound,
-    set_lower_bound,
-    total_lower_bound,
-)
+from strategytree.runner import Interrupted
 
 import naive
 import naive_search
@@ -157,7 +154,7 @@ def test_ctrl_c_leaves_a_valid_bound() -> None:
         seen.append(progress)
         raise KeyboardInterrupt
 
-    with pytest.raises(BoundInterrupted) as stopped:
+    with pytest.raises(Interrupted) as stopped:
         total_lower_bound(mastermind(4, 6), depth=6, progress=interrupt)
     result = stopped.value.result
     assert isinstance(stopped.value, KeyboardInterrupt)
@@ -299,12 +296,13 @@ def test_two_levels_is_the_least_over_the_first_guesses(game) -> None:
     """The root's answer at depth 2 is, by definition, the least over the first
     guesses of ``n`` plus each part's depth-1 bound, worked out here guess by
     guess with the same bounder."""
+    from strategytree.bounds.counting import parts_by_replies
+    from strategytree.bounds.root import RootGuesses
+    from strategytree.bounds.sets import SetBounder
     from strategytree.search.bounds import INF
-    from strategytree.search.total_root import RootGuesses
-    from strategytree.search.total_sets import SetBounder, branching
 
     root, bounder = RootGuesses(game, True), SetBounder(game, True)
-    most = max(1, min(branching(game), max(len(k) for k in root.sizes)))
+    most = max(1, min(parts_by_replies(game), max(len(k) for k in root.sizes)))
     n = len(game.secrets)
     sums = []
     for i, g in enumerate(root.guesses):

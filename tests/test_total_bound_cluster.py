@@ -1,4 +1,4 @@
-"""``bound --total`` on a Dask cluster (:class:`strategytree.search.total_tasks.OnCluster`):
+"""``bound --total`` on a Dask cluster (:class:`strategytree.bounds.tasks.OnCluster`):
 the parts of the first guesses bounded by tasks on a 2-worker ``LocalCluster``.
 
 The same bound as the in-process run where the bound is a function of the game
@@ -18,8 +18,10 @@ import pytest
 from replaced import wait_replaced
 
 import strategytree as st
+from strategytree.bounds.total import total_lower_bound
 from strategytree.game import black_only
-from strategytree.search.total import total_lower_bound
+
+pytestmark = pytest.mark.cluster
 
 distributed = pytest.importorskip("distributed")
 

@@ -336,7 +336,8 @@ def bound_command(
 def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmetry: bool,
                  as_json: bool, checkpoint: Path | None, where: o.Cluster) -> None:
     """``bound --total``: prove a lower bound on the least total, print it (also when stopped)."""
-    from ..search.total import BoundInterrupted, total_answer, total_lower_bound
+    from ..bounds.total import total_answer, total_lower_bound
+    from ..runner import Interrupted
 
     stopped = False
     game = _warm_game(options, lambda small: total_lower_bound(small, min(depth, 2),
@@ -345,7 +346,7 @@ def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmet
         with t.running("bounding", game, where) as (client, status):
             result = total_lower_bound(game, depth, progress=status, seconds=seconds,
                                        symmetry=symmetry, checkpoint=checkpoint, client=client)
-    except BoundInterrupted as interrupted:
+    except Interrupted as interrupted:
         result, stopped = interrupted.result, True
     answer, text = total_answer(result, game, depth)
     if as_json:

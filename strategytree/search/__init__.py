@@ -34,18 +34,21 @@ Both are depth-first branch and bound over the sets of secrets still possible:
 - **both cores.**  In big games without a checkpoint, the root's parts are
   solved by two threads side by side, each with its own cache
   (merged at the end): :meth:`driver.Search.side_by_side`.
-- **many machines.**  Given a ``distributed.Client`` (``client=``), the levels
-  near the root run in the driver and the sets below them as tasks on the
-  Dask cluster: :mod:`~strategytree.search.tasks`.
+- **many machines.**  Given a Dask client (``client=``,
+  :func:`strategytree.cluster.connect`), the levels near the root run in the
+  driver and the sets below them as tasks on the Dask cluster:
+  :mod:`~strategytree.search.tasks`.
 
 The hot loops are numba kernels over a precomputed feedback table (guess x
 secret -> reply code), so any game whose table fits in memory can be searched.
 Most of a node's time goes into scoring every guess by the replies it meets; a
 transposed copy of the table (secret x guess) lets the kernel do that for all
 guesses at once, secret by secret, in a loop the compiler vectorises.
-The search runs in a worker thread (the kernels release the GIL): the caller's
-thread reports progress, and Ctrl-C stops the search cleanly, saving a
-checkpoint first when one was asked for.
+The search runs in a worker thread (the kernels release the GIL) of
+:mod:`strategytree.runner`: the caller's thread reports progress, and Ctrl-C
+stops the search cleanly, saving a checkpoint first when one was asked for.
+The counting bound it prunes with is :mod:`strategytree.bounds.counting`'s; the
+total lower bound of games too big to solve is :mod:`strategytree.bounds`.
 
 The package, read top to bottom:
 
@@ -56,7 +59,10 @@ The package, read top to bottom:
 - :mod:`~strategytree.search.driver`: the Python levels near the root, threads,
   progress, checkpoints, and the public functions;
 - :mod:`~strategytree.search.tasks`: the same levels on a Dask cluster, the sets
-  below them as tasks (imported only when a client is given).
+  below them as tasks (imported only when a client is given; the Dask layer
+  is :mod:`strategytree.workers`);
+- :mod:`~strategytree.search.subsets`: one set of secrets after a history solved
+  exactly (for the node search's ``exact_below``).
 
 >>> from strategytree.game import mastermind
 >>> from strategytree.verify import verify
@@ -69,8 +75,8 @@ The package, read top to bottom:
 
 from __future__ import annotations
 
+from ..bounds.counting import lower_bounds
 from ..progress import Progress
-from .bounds import lower_bounds
 from .driver import build_optimal, prove_bound, prove_bound_table
 from .problem import SearchError
 

@@ -3,7 +3,8 @@
 A guess splits a set of secrets into at most ``b`` parts besides the win
 (``b + 1`` = the replies the game can give), and solves at most one secret
 itself.  So ``n`` secrets cost at least the sum of depths of the first ``n``
-nodes of a complete ``b``-ary tree (:func:`lower_bounds`), and a guess that
+nodes of a complete ``b``-ary tree (the counting bound,
+:func:`strategytree.bounds.counting.lower_bounds`), and a guess that
 splits them into parts of sizes ``k_i`` costs at least ``n + sum L(k_i)``
 (:func:`split_bound`).  ``b`` shrinks going down the search, so the search
 keeps one row of bounds per ``b`` (:func:`bound_tables`).
@@ -16,9 +17,9 @@ with numpy (:func:`split_table`, and
 :meth:`~strategytree.search.problem.Problem.parts`), which compiles nothing on
 the first run; the tests hold the two to the same answers.
 
->>> L, cap = lower_bounds(20, 13, 3)
->>> [int(x) for x in L[:5]], int(L[15]), [int(x) for x in cap]
-([0, 1, 3, 5, 7], 30, [0, 1, 14, 183])
+>>> lbtab, captab = bound_tables(20, 13, 3, 0)
+>>> [int(x) for x in lbtab[13][:5]], [int(x) for x in captab[13][:4]]
+([0, 1, 3, 5, 7], [0, 1, 14, 183])
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..bounds.counting import INF, UNLIMITED, lower_bounds
 from ..feedback import compiled as feedback_loops
 from ..feedback import popcount
 
@@ -35,41 +37,12 @@ __all__ = [
     "bound_tables",
     "candidate_bounds",
     "lay_out_parts",
-    "lower_bounds",
     "split_bound",
     "split_sizes",
     "split_table",
 ]
 
 feedback_loops()  # numba compiles popcount to one instruction
-
-#: "no strategy within the limits" (any cost at least this is infinite)
-INF = 1 << 40
-#: guesses left when no maximum is asked for (deeper than any real strategy)
-UNLIMITED = 60
-
-
-def lower_bounds(n: int, branching: int, depth: int = UNLIMITED) -> tuple[np.ndarray, np.ndarray]:
-    """``(L, cap)``: ``L[k]`` the least total cost of ``k`` secrets, ``cap[d]`` the most
-    secrets ``d`` guesses can solve, when a guess makes at most ``branching`` parts
-    besides the win.
-
-    >>> L, cap = lower_bounds(5, 2, 3)
-    >>> [int(x) for x in L], [int(x) for x in cap]
-    ([0, 1, 3, 5, 8, 11], [0, 1, 3, 7])
-    """
-    b = max(int(branching), 1)
-    # the k-th secret (k = 1, 2, ...) is solved at the first level whose tree holds k
-    holds = [0]
-    while holds[-1] < n:
-        holds.append(min(1 + b * holds[-1], INF))
-    levels = np.searchsorted(np.array(holds[1:], dtype=np.int64), np.arange(1, n + 1)) + 1
-    L = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(levels, out=L[1:])
-    cap = np.zeros(depth + 1, dtype=np.int64)
-    for d in range(1, depth + 1):
-        cap[d] = min(1 + b * cap[d - 1], INF)
-    return L, cap
 
 
 def bound_tables(n: int, branching: int, depth: int, mode: int) -> tuple[np.ndarray, np.ndarray]:

@@ -1,7 +1,7 @@
 """The exact search's cache of solved sets: a hash table in plain arrays.
 
 Each set searched has a row of five numbers: its two 40-bit hashes
-(:func:`set_key`), its cost (exact, or a lower bound from a failed search),
+(:func:`cache_key`), its cost (exact, or a lower bound from a failed search),
 its best guess (-1: none under the limit) and its flags (2 * size + exact).
 The rows stay in the order the sets were first stored — what a checkpoint
 saves — and a set is found by its first hash through an index (open
@@ -36,7 +36,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-__all__ = ["PAUSED", "USED", "Cache", "CacheArrays", "find", "load_rows", "set_key", "store"]
+__all__ = ["PAUSED", "USED", "Cache", "CacheArrays", "find", "load_rows", "cache_key", "store"]
 
 #: slots of :attr:`CacheArrays.meta`: the rows used; the level a paused search
 #: goes on at, plus one (0: not paused)
@@ -57,7 +57,7 @@ class CacheArrays(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
-def set_key(S, dkey):
+def cache_key(S, dkey):
     """Two 40-bit hashes of a sorted set of secret indices (and the guesses left)."""
     h1 = (S.shape[0] * 7919 + dkey) % 1099511627689
     h2 = (dkey * 104729 + S.shape[0]) % 1099511627719

@@ -39,7 +39,7 @@ from ..sorting import merge_passes
 from ..symmetry import compiled as symmetry_loops
 from ..symmetry import least_in_class
 from .bounds import INF, lay_out_parts, split_bound, split_sizes
-from .cache import PAUSED, USED, find, set_key, store
+from .cache import PAUSED, USED, cache_key, find, store
 
 __all__ = [
     "FRAME",
@@ -256,7 +256,7 @@ def enter(f, S, lbtab, captab, dkeyed, cache, stats):
             return True, lb
         if n == 2:
             return True, lbt[2]
-        f.key1, f.key2 = set_key(S, d if dkeyed else 0)
+        f.key1, f.key2 = cache_key(S, d if dkeyed else 0)
         e = cache.index[find(cache, f.key1)] - 1
         if e >= 0 and cache.rows[e, 1] == f.key2:
             cost = cache.rows[e, 2]

@@ -1,4 +1,4 @@
-"""The search's top: the levels near the root in Python, threads, progress, checkpoints.
+"""The search's top: the levels near the root in Python, threads, checkpoints, the public functions.
 
 :class:`Search` runs the first :data:`PY_LEVELS` levels of the branch and bound
 in Python, with the full symmetry group (:class:`~strategytree.symmetry.Symmetry`),
@@ -10,11 +10,12 @@ counted with numpy).  In big games without a checkpoint, the root's parts are
 solved by :data:`THREADS` threads side by side, each with its own cache and
 state (merged at the end): :meth:`Search.side_by_side`.
 
-The search runs in a worker thread (the compiled code releases the GIL): the
-caller's thread reports :class:`~strategytree.progress.Progress`, and Ctrl-C
-stops the search cleanly, saving a checkpoint first when one was asked for
-(:mod:`strategytree.checkpoint`: the header names the search, the records hold
-the cache's rows, each save appending the rows new since the last).
+The search is the unit of work of :func:`strategytree.runner.run_in_thread`
+(its thread, progress, Ctrl-C: :func:`run`); the search saves its checkpoint
+itself, in its own thread, when the runner's :class:`~strategytree.runner.Cadence`
+says it is due, and once more when stopped (:mod:`strategytree.checkpoint`:
+the header names the search, the records hold the cache's rows, each save
+appending the rows new since the last).
 """
 
 from __future__ import annotations
@@ -24,20 +25,21 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
 from ..builders import build_greedy
-from ..checkpoint import Checkpoint, CheckpointError, load
+from ..checkpoint import Checkpoint, CheckpointError, header, load
 from ..game import Game
-from ..progress import Progress, ProgressCallback
+from ..progress import ProgressCallback, Reporter
+from ..runner import Cadence, Interrupted, Stop, Stopped, run_in_thread
 from ..symmetry import Symmetry
 from ..tree import Node, Strategy
 from ..verify import verify
 from .bounds import INF, UNLIMITED, split_table
 from .compiled import NODES, STOP
-from .problem import Problem, SearchError, Stopped
+from .problem import Problem, SearchError
 
 __all__ = ["Search", "bound_text", "build_optimal", "prove_bound", "prove_bound_table"]
 
@@ -51,8 +53,6 @@ GREEDY_FIRST = 3000
 #: by as many threads as there are cores, up to THREADS
 PARALLEL_FIRST = 3000
 THREADS = 2
-#: seconds between checkpoints
-CHECKPOINT_EVERY = 5.0
 #: what a search's progress counts
 UNIT = "sets searched"
 
@@ -72,26 +72,14 @@ class Choices(NamedTuple):
 
 # -- checkpoints -----------------------------------------------------------------
 def checkpoint_header(game: Game, max_guesses: int | None, what: str) -> dict:
-    """What a checkpoint of this search says it holds: the kind of search, the
-    game (and a digest of its secrets), the limit."""
-    digest = np.bitwise_xor.reduce(
-        (game.secrets.astype(np.int64) * 31 + 7).sum(axis=1) * np.arange(1, len(game.secrets) + 1)
-    )
-    return {
-        "search": what,
-        "game": game.name,
-        "pegs": game.pegs,
-        "colors": game.colors,
-        "secrets": len(game.secrets),
-        "guesses": len(game.guesses),
-        "digest": int(digest),
-        "max_guesses": max_guesses,
-    }
+    """What a checkpoint of this search says it holds
+    (:func:`strategytree.checkpoint.header`): the kind of search, the game, the limit."""
+    return header(what, game, max_guesses=max_guesses)
 
 
 def load_checkpoint(path: Path, p: Problem, header: dict) -> dict[str, np.ndarray]:
     """Seed the cache from the checkpoint at ``path``; every array it holds
-    (``rows``: the cache's rows; ``tasks``: a distributed run's finished tasks),
+    (``rows``: the cache's rows; ``tasks``: a run on a cluster: its finished tasks),
     empty when there is no file.
 
     Raises :class:`~strategytree.checkpoint.CheckpointError` for a damaged
@@ -107,7 +95,7 @@ def load_checkpoint(path: Path, p: Problem, header: dict) -> dict[str, np.ndarra
 class Saver:
     """Saves a search's cache to a checkpoint: all of it the first time (a fresh
     file), then only the rows new or changed since the last save (and, for a
-    distributed search, the finished tasks not saved yet)."""
+    search on a cluster, the finished tasks not saved yet)."""
 
     def __init__(self, path: Path, header: dict) -> None:
         self.file = Checkpoint(path, header)
@@ -153,8 +141,8 @@ class Search:
         self.saver = saver
         self.tasks: TaskRunner | None = None  # set: the levels below the root run as tasks
         self.best: int | None = None
-        self.last_saved = time.monotonic()
-        self.every = CHECKPOINT_EVERY
+        self.cadence = Cadence()
+        """when the checkpoint is next due"""
         self.threads = 1  # more: the root's parts are solved side by side (see side_by_side)
         self.py_levels = PY_LEVELS
         """the levels run here (1: the root's parts go to the compiled search at
@@ -329,7 +317,7 @@ class Search:
         """Stop when asked; save a checkpoint when one is due."""
         if self.p.stats[STOP]:
             raise Stopped
-        if self.saver is not None and time.monotonic() - self.last_saved > self.every:
+        if self.saver is not None and self.cadence.due():
             self.save()
 
     def save(self) -> None:
@@ -337,8 +325,7 @@ class Search:
         if self.saver is not None:
             started = time.monotonic()
             self.saver.save(self.p, self.tasks.records() if self.tasks is not None else None)
-            self.last_saved = time.monotonic()
-            self.every = max(CHECKPOINT_EVERY, 10 * (self.last_saved - started))
+            self.cadence.saved(started)
 
     def tree(self, S: np.ndarray, d: int) -> Node:
         """The strategy the cache holds for ``S`` (solving again what it lacks)."""
@@ -368,86 +355,29 @@ class Search:
         return root
 
 
-# -- running in a worker thread --------------------------------------------------
-class Ended(NamedTuple):
-    """How work run by :func:`in_thread` ended."""
-
-    value: object
-    """what the work returned (None when it failed)"""
-    error: BaseException | None
-    """what the work raised, if anything"""
-    interrupted: bool
-    """whether Ctrl-C stopped it (SIGTERM and SIGHUP too: the CLI raises KeyboardInterrupt)"""
-
-
-def in_thread(
-    work: Callable[[], object],
-    name: str,
-    tick: Callable[[], None],
-    stop: Callable[[], None],
-    every: float = 0.25,
-) -> Ended:
-    """Run ``work`` in a daemon thread named ``name``, calling ``tick()`` (progress,
-    saves, a time limit) in this thread every ``every`` seconds while it runs.
-    Ctrl-C calls ``stop()`` and waits for the work to end, deaf to another
-    Ctrl-C; the caller then saves and raises, as its run asks."""
-    result: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            result["value"] = work()
-        except BaseException as failure:  # handed to the caller's thread
-            result["error"] = failure
-
-    worker = threading.Thread(target=target, name=name, daemon=True)
-    worker.start()
-    interrupted = False
-    try:
-        while worker.is_alive():
-            worker.join(every)
-            tick()
-    except KeyboardInterrupt:
-        interrupted = True
-        stop()
-        while worker.is_alive():
-            try:
-                worker.join(0.1)
-            except KeyboardInterrupt:
-                pass
-    return Ended(result.get("value"), result.get("error"), interrupted)
-
-
 def run(
     work: Callable[[], object],
     problem: Problem,
     search: Search | None,
     progress: ProgressCallback | None,
-    every: float = 0.25,
 ) -> object:
-    """Run ``work`` in a thread; report progress; on Ctrl-C stop it cleanly
-    (saving a checkpoint) and raise KeyboardInterrupt."""
-    started = time.perf_counter()
-
-    def report() -> None:
-        if progress is not None:
-            best = search.best if search is not None else None
-            detail = search.detail() if search is not None else ""
-            done = int(problem.stats[NODES])
-            elapsed = time.perf_counter() - started
-            progress(Progress(done, None, UNIT, elapsed, best=best, detail=detail))
-
-    def stop() -> None:
-        problem.stats[STOP] = 1
-
+    """Run ``work`` in a thread (:func:`~strategytree.runner.run_in_thread`);
+    report progress; on Ctrl-C stop it cleanly (saving a checkpoint) and raise
+    :class:`~strategytree.runner.Interrupted`."""
+    report = Reporter(progress, UNIT, lambda: (
+        int(problem.stats[NODES]),
+        search.best if search is not None else None,
+        search.detail() if search is not None else "",
+    ))
     problem.stats[:] = 0
-    ended = in_thread(work, "strategytree-search", report, stop, every)
+    stop = Stop().also(lambda: problem.stats.__setitem__(STOP, 1))
+    ended = run_in_thread(work, "strategytree-search", stop, report=report)
     if ended.interrupted or isinstance(ended.error, Stopped):
         if search is not None:
             search.save()
-        raise KeyboardInterrupt
+        raise Interrupted(search.best if search is not None else None)
     if ended.error is not None:
         raise ended.error
-    report()
     return ended.value
 
 
@@ -473,8 +403,8 @@ def build_optimal(
     :class:`~strategytree.checkpoint.CheckpointError` for a checkpoint that is
     damaged or of another search.
 
-    With ``client`` (a ``distributed.Client``) the search below the root runs
-    as tasks on its Dask cluster (:mod:`strategytree.search.tasks`): the same
+    With ``client`` (a Dask client, :func:`strategytree.cluster.connect`) the
+    search below the root runs as tasks on its cluster (:mod:`strategytree.search.tasks`): the same
     total, the same tree; a checkpoint then also records every finished task.
     """
     p = Problem.of(game, max_guesses, symmetry)
@@ -485,7 +415,7 @@ def build_optimal(
         saver = Saver(Path(checkpoint), header)
     search = Search(p, saver)
     if client is not None:
-        from .tasks import Tasks  # dask.distributed: imported only when used
+        from .tasks import Tasks  # the Dask layer: imported only when used
 
         search.tasks = Tasks(client, game, max_guesses, symmetry, 0, saved.get("tasks"))
     S = np.arange(len(game.secrets), dtype=np.int32)
@@ -526,7 +456,7 @@ def prove_bound(
 
     Proved by exhaustion: a strategy within K guesses is found, and the search
     shows that none exists within K - 1.  With ``client`` (a
-    ``distributed.Client``), on its Dask cluster (as :func:`build_optimal`).
+    Dask client), on its cluster (as :func:`build_optimal`).
 
     >>> from strategytree.game import mastermind
     >>> prove_bound(mastermind(3, 2))
@@ -535,7 +465,7 @@ def prove_bound(
     p = Problem.of(game, None, symmetry, mode=1)
     search = Search(p)
     if client is not None:
-        from .tasks import Tasks  # dask.distributed: imported only when used
+        from .tasks import Tasks  # the Dask layer: imported only when used
 
         search.tasks = Tasks(client, game, None, symmetry, 1)
     S = np.arange(len(game.secrets), dtype=np.int32)

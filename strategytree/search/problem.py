@@ -19,11 +19,11 @@ from ..feedback import table as reply_table
 from ..game import Game
 from ..symmetry import Symmetry, merge_dead_colours
 from .bounds import INF, UNLIMITED, bound_tables
-from .cache import Cache, set_key
+from .cache import Cache, cache_key
 from .compiled import Levels, Scratch, Tables, workspace
 from .compiled import solve as compiled_solve
 
-__all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError", "Stopped"]
+__all__ = ["MAX_MAPS", "MAX_TABLE", "MAX_TRANSPOSED", "Problem", "SearchError"]
 
 #: most feedback-table entries (guesses x secrets, one byte each) the search builds
 MAX_TABLE = 400_000_000
@@ -35,10 +35,6 @@ MAX_MAPS = 5040
 
 class SearchError(StrategyTreeError):
     """The search cannot be run as asked (a game too big, no strategy within the limit, ...)."""
-
-
-class Stopped(Exception):
-    """The search was asked to stop (its statistics' stop flag was set)."""
 
 
 def transposed(fb: np.ndarray, mode: int) -> np.ndarray:
@@ -240,11 +236,11 @@ class Problem:
 
     def get(self, S: np.ndarray, d: int) -> tuple[int, int, int] | None:
         """(cost, guess, 2 * size + exact) cached for ``S``, or None."""
-        return self.cache.get(*set_key(S, self.key_left(d)))
+        return self.cache.get(*cache_key(S, self.key_left(d)))
 
     def put(self, S: np.ndarray, d: int, cost: int, guess: int, exact: bool) -> None:
         """Cache ``cost`` (exact, or a lower bound) and the best guess for ``S``."""
-        key1, key2 = set_key(S, self.key_left(d))
+        key1, key2 = cache_key(S, self.key_left(d))
         self.cache.put(key1, key2, cost, guess, 2 * len(S) + int(exact))
 
     def best_entry(self, S: np.ndarray, d: int) -> tuple[int, int, int]:

@@ -16,17 +16,14 @@ import numpy as np
 
 from ..builders import colour_masks
 from ..game import Game
+from ..runner import Stopped
 from ..symmetry import Symmetry
 
-__all__ = ["WHOLE_TABLE", "Exact", "Stop"]
+__all__ = ["WHOLE_TABLE", "Exact"]
 
 #: from this many table entries (guesses x secrets), each exact solve builds the
 #: tables of its own set instead of the whole game's
 WHOLE_TABLE = 60_000_000
-
-
-class Stop(Exception):
-    """The run was asked to stop (budget spent, Ctrl-C)."""
 
 
 class Exact:
@@ -53,7 +50,7 @@ class Exact:
             self.whole = self.search_of(Problem.of(game, max_guesses))
 
     def halt(self) -> None:
-        """Stop the search under way, if any (it raises :class:`Stop`)."""
+        """Stop the search under way, if any (it raises :class:`~strategytree.runner.Stopped`)."""
         from .compiled import STOP
 
         current = self.current
@@ -93,7 +90,6 @@ class Exact:
         """``(total, node)`` of an optimal subtree for ``S`` after ``level`` guesses,
         when its total is below ``limit``; else None."""
         from .compiled import STOP
-        from .driver import Stopped
 
         if not self.usable:
             return None
@@ -105,7 +101,7 @@ class Exact:
         else:
             search, rows = self.search_of(self.problem_of(S, sym)), np.arange(len(S), dtype=np.int32)
         if self.stop.is_set():
-            raise Stop
+            raise Stopped
         p = search.p
         self.current = p
         p.stats[STOP] = 0
@@ -114,7 +110,5 @@ class Exact:
             if cost >= limit:
                 return None
             return cost, search.tree(rows, d)
-        except Stopped:
-            raise Stop from None
         finally:
             self.current = None

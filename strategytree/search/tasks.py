@@ -23,18 +23,18 @@ run side by side:
   guesses left, a cost limit, the candidates to try (none: the whole set) with
   their bounds, and the history (the guesses played, from which the worker
   rebuilds the symmetry group): about 3 KB for a set of 600.  At most
-  :data:`PER_THREAD` tasks per worker thread are in flight, so that each starts
-  with the tightest limit known.
+  :data:`~strategytree.workers.IN_FLIGHT` tasks per worker thread are in
+  flight, so that each starts with the tightest limit known.
 
-Each worker builds a game's tables once (:class:`GamePlugin`, installed on
-every worker, also on those that join later) and keeps them, with a cache of
-solved sets per thread, for every task of that game.  A task returns its cost,
+Each worker builds a game's tables once (:mod:`strategytree.workers`, the
+Dask layer: its plugin is installed on every worker, also on those that join
+later) and keeps them, with a cache of solved sets per thread, for every task of that game.  A task returns its cost,
 the sets it searched, and, when its cost is exact, the rows of its strategy's
 cache entries (a few per secret), which the driver keeps to write the tree.
 A worker that dies mid-task is replaced by Dask and the task rerun: the
 answer is the same.  With a checkpoint, every finished task is recorded as a
 row (its set's key, its candidates, the limit, the cost, its best candidate),
-appended at most :data:`SAVE_EVERY` seconds after it finished and at a stop,
+appended when the checkpoint is next due (:class:`~strategytree.runner.Cadence`) and at a stop,
 so a restarted run (on any number of workers) runs none of them again.
 
 The total is the in-process search's; the tree too, but for ties: a worker's
@@ -45,7 +45,6 @@ guesses cost the same the cache can tip the choice.
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -53,14 +52,15 @@ import numpy as np
 from .. import workers
 from ..checkpoint import CheckpointError
 from ..game import Game
+from ..runner import Stopped, until_stopped
 from ..symmetry import Symmetry
-from ..workers import GamePlugin, history_group
+from ..workers import history_group
 from .bounds import INF
-from .cache import set_key
+from .cache import cache_key
 from .compiled import NODES, STOP
-from .problem import Problem, SearchError, Stopped
+from .problem import Problem, SearchError
 
-__all__ = ["CHUNKS", "PER_THREAD", "SPLIT_LEVELS", "SPLIT_MIN", "SPLIT_SHARE", "GamePlugin", "Spec", "Tasks",
+__all__ = ["CHUNKS", "SPLIT_LEVELS", "SPLIT_MIN", "SPLIT_SHARE", "SearchSpec", "Tasks",
            "solve_task"]
 
 #: a set of at least this many secrets, and at least 1/SPLIT_SHARE of the game's, is
@@ -72,17 +72,13 @@ CHUNKS = 8
 #: above this level, the first candidate of a node is split into its parts too (1: only
 #: the root's; more helps a game whose one big part is most of the work, as Bulls and Cows)
 SPLIT_LEVELS = 1
-#: tasks in flight per worker thread
-PER_THREAD = 1
-#: seconds between two saves of the finished tasks (with a checkpoint)
-SAVE_EVERY = 0.5
 #: a task's record in the checkpoint: key, key, its first candidate (-1: the whole
 #: node), its candidates, the limit, the cost, the place of the best candidate (-1: none)
 RECORD = 7
 
 
 @dataclass(frozen=True)
-class Spec:
+class SearchSpec:
     """What a worker needs to build a search's tables: the game and the kind of search."""
 
     game: Game
@@ -97,16 +93,13 @@ class Spec:
     """names the search (the game's codes, the limits): the key of the workers' caches"""
 
     @classmethod
-    def of(cls, game: Game, max_guesses: int | None, symmetry: bool, mode: int) -> Spec:
+    def of(cls, game: Game, max_guesses: int | None, symmetry: bool, mode: int) -> SearchSpec:
         """The spec of a search of ``game`` (a copy without its memos: it travels)."""
         key = game.run_key(max_guesses, symmetry, mode)
         return cls(replace(game), max_guesses, bool(symmetry), int(mode), key)
 
 
 # -- on a worker ------------------------------------------------------------------------
-#: CPU seconds this worker process has spent in tasks (read by benchmarks/cluster.py)
-SPENT = workers.SPENT
-
 
 def worker_problem(key: str) -> tuple[Problem, dict]:
     """This thread's problem of the search ``key`` (the tables built once per
@@ -132,7 +125,6 @@ def solve_task(
     least ``limit``), the place of the candidate that has it in ``forces`` (-1:
     none under the limit; 0 for a whole node solved), the rows of its
     strategy's cache entries when exact, and the sets searched."""
-    started = time.thread_time()
     p, groups = worker_problem(key)
     sym = history_group(key, groups, history)
     before = int(p.stats[NODES])
@@ -158,7 +150,6 @@ def solve_task(
         rows = np.zeros((0, 5), dtype=np.int64)
     else:
         rows = strategy_rows(p, S, d, int(forces[found]) if len(forces) else -1)
-    SPENT[0] += time.thread_time() - started
     return cost, found, rows, searched
 
 
@@ -173,19 +164,19 @@ def strategy_rows(p: Problem, S: np.ndarray, d: int, force: int) -> np.ndarray:
         if len(X) <= 2:
             continue
         cost, guess, flags = p.best_entry(X, left)
-        rows.append((*set_key(X, p.key_left(left)), cost, guess, flags))
+        rows.append((*cache_key(X, p.key_left(left)), cost, guess, flags))
         todo.extend((part, left - 1) for _, part in p.parts(X, guess))
     return np.array(rows, dtype=np.int64).reshape(-1, 5)
 
 
 # -- in the driver ------------------------------------------------------------------------
 class Tasks:
-    """Runs a search's levels below the root as tasks of a ``distributed.Client``
+    """Runs a search's levels below the root as tasks of a Dask client
     (see the module doc); ``done``: the task records of a checkpoint."""
 
     def __init__(self, client, game: Game, max_guesses: int | None, symmetry: bool, mode: int,
                  done: np.ndarray | None = None) -> None:
-        self.cluster = workers.Run(client, Spec.of(game, max_guesses, symmetry, mode))
+        self.cluster = workers.Run(client, SearchSpec.of(game, max_guesses, symmetry, mode))
         self.log: list[tuple[int, ...]] = []
         self.known: dict[tuple[int, ...], tuple[int, int, int]] = {}
         self.total_secrets = len(game.secrets)
@@ -217,17 +208,13 @@ class Tasks:
 
     async def main(self, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
         """:meth:`node` of the root, stopped when the search's stop flag is set."""
-        self.slots_total = PER_THREAD * self.count.threads
-        self.slots = asyncio.Semaphore(self.slots_total)
-        top = asyncio.ensure_future(self.node(S, d, limit, sym, (), 0, 0))  # the root: level 0
+        self.slots_total = self.cluster.throttle()
         stats = self.search.p.stats
-        while not top.done():
-            await asyncio.wait([top], timeout=0.1)
-            if stats[STOP] and not top.done():
-                top.cancel()
-                await asyncio.gather(top, return_exceptions=True)
-                self.search.check()  # raises Stopped
-        return top.result()
+        finished, cost = await until_stopped(self.node(S, d, limit, sym, (), 0, 0),  # level 0
+                                             lambda: bool(stats[STOP]))
+        if not finished:
+            raise Stopped
+        return cost
 
     # -- the search's top, as coroutines
     def big(self, S: np.ndarray) -> bool:
@@ -336,26 +323,22 @@ class Tasks:
         answers it."""
         p = self.search.p
         first = int(forces[0]) if len(forces) else -1
-        key = (*(int(x) for x in set_key(S, p.key_left(d))), first, len(forces))
+        key = (*(int(x) for x in cache_key(S, p.key_left(d))), first, len(forces))
         known = self.known.get(key)
         if known is not None and (known[2] >= 0 or known[1] >= limit):
             return known[1], known[2]
-        self.count.waiting += 1
+        await self.cluster.acquire()
         try:
-            await self.slots.acquire()
-        finally:
-            self.count.waiting -= 1
-        try:
-            cost, found, rows, searched = await self.cluster.result(
+            cost, found, rows, searched = await self.cluster.task(
                 solve_task, S, d, limit, played, history, np.asarray(forces, dtype=np.int64),
                 np.asarray(bounds, dtype=np.int64), int(lb))
         finally:
-            self.slots.release()
+            self.cluster.release()
         p.stats[NODES] += searched
         if len(rows):
             p.cache.load(rows)
         self.remember(*key, limit, cost, found)
-        if time.monotonic() - self.search.last_saved >= SAVE_EVERY:
+        if self.search.cadence.due():
             self.search.save()  # (appends the tasks finished since the last save)
         self.search.check()  # stop when asked
         return cost, found

@@ -1,30 +1,26 @@
-"""The total bound (:func:`strategytree.search.total.total_lower_bound`) on a Dask
-cluster: its root (:class:`~strategytree.search.total_root.RootBound`) in the driver,
+"""The total bound (:func:`strategytree.bounds.total.total_lower_bound`) on a Dask
+cluster: its root (:class:`~strategytree.bounds.root.RootBound`) in the driver,
 the runs over the first guesses' parts as tasks.
 
 Each worker builds the game's reply table once (:mod:`strategytree.workers`)
 and keeps a memo of the sets it bounded for every task of the run; a task
 (:func:`bound_task`) carries its parts, their bounds so far, the depth, the
 goal and the guess played.  Imported only when a run has a
-``distributed.Client``.
+Dask client (:func:`strategytree.cluster.connect`).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .. import workers
 from ..game import Game
-from .total_root import RootBound, RootGuesses, refine_parts
-from .total_sets import SetBounder
+from .root import RootBound, RootGuesses, refine_parts
+from .sets import SetBounder
 
-__all__ = ["PER_THREAD", "BoundSpec", "OnCluster", "bound_task"]
-
-#: tasks in flight per worker thread (each starts with the tightest cap known)
-PER_THREAD = 1
+__all__ = ["BoundSpec", "RootOnCluster", "bound_task"]
 
 
 @dataclass(frozen=True)
@@ -49,21 +45,19 @@ def worker_bounder(key: str) -> tuple[SetBounder, dict]:
 def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
                cur: list[int], history: tuple[int, ...], most: int
                ) -> tuple[list[tuple[int, int]], int]:
-    """Run on a worker: :func:`~strategytree.search.total_root.refine_parts` after the
+    """Run on a worker: :func:`~strategytree.bounds.root.refine_parts` after the
     guesses ``history``, and the sets bounded."""
-    started = time.thread_time()
     bounder, groups = worker_bounder(key)
     sym = workers.history_group(key, groups, history)
     before = bounder.sets
     found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most)
-    workers.SPENT[0] += time.thread_time() - started
     return found, bounder.sets - before
 
 
-class OnCluster(RootBound):
-    """:class:`~strategytree.search.total_root.RootBound` with its parts bounded by tasks of a Dask cluster, at
-    most :data:`PER_THREAD` per worker thread in flight (each starts with the
-    tightest goal known); the driver needs no reply table.  A task
+class RootOnCluster(RootBound):
+    """:class:`~strategytree.bounds.root.RootBound` with its parts bounded by tasks
+    of a Dask cluster, at most :data:`~strategytree.workers.IN_FLIGHT` per worker
+    thread in flight (each starts with the tightest goal known); the driver needs no reply table.  A task
     (:func:`bound_task`) carries the parts (int32 indices), their bounds so far,
     the depth, the goal and the guess played; a worker builds the reply table
     once and keeps a memo of the sets it bounded for every task of the run.  A
@@ -79,18 +73,20 @@ class OnCluster(RootBound):
         with self.cluster.installed():
             super().deepen(depth, reached)
 
-    def threads(self) -> int:
-        return PER_THREAD * self.count.threads
+    def words(self, reached: int, depth: int) -> str:
+        return super().words(reached, depth) + ", " + self.count.detail()
+
+    def open_slots(self) -> None:
+        self.cluster.throttle()
 
     async def acquire(self) -> None:
-        self.count.waiting += 1
-        try:
-            await self.slots.acquire()
-        finally:
-            self.count.waiting -= 1
+        await self.cluster.acquire()
+
+    def release(self) -> None:
+        self.cluster.release()
 
     async def run(self, i, batch, d, lead, nxt):
         parts = self.guesses.parts(i)
-        return await self.cluster.result(
+        return await self.cluster.task(
             bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
             [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most)

@@ -1,25 +1,26 @@
-"""The root of the total bound (:func:`~strategytree.search.total.total_lower_bound`):
+"""The root of the total bound (:func:`~strategytree.bounds.total.total_lower_bound`):
 the first guesses of a game (:class:`RootGuesses`) bounded deeper and deeper
 (:class:`RootBound`), their parts bounded in runs (:func:`refine_parts`) by a
-:class:`~strategytree.search.total_sets.SetBounder` in this process
-(:class:`InProcess`) or in tasks on a Dask cluster
-(:class:`~strategytree.search.total_tasks.OnCluster`, which builds on this module).
+:class:`~strategytree.bounds.sets.SetBounder` in this process
+(:class:`RootInProcess`) or in tasks on a Dask cluster
+(:class:`~strategytree.bounds.tasks.RootOnCluster`, which builds on this module).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import numpy as np
 
 from ..feedback import replies as reply_row
 from ..game import Game
+from ..runner import Stop, until_stopped
+from ..search.bounds import INF
 from ..symmetry import Symmetry
-from .bounds import INF, lower_bounds
-from .total_sets import EXACT, SetBounder, branching, parts_of
+from .counting import lower_bounds, parts_by_replies
+from .sets import EXACT, SetBounder, parts_of
 
-__all__ = ["PART_MIN", "InProcess", "RootBound", "RootGuesses", "refine_parts"]
+__all__ = ["PART_MIN", "RootBound", "RootGuesses", "RootInProcess", "refine_parts"]
 
 
 class RootGuesses:
@@ -52,7 +53,7 @@ class RootGuesses:
         """The one-level bound: the least over the first guesses of ``n`` plus the
         counting bound of each part."""
         n = len(self.game.secrets)
-        lbt = lower_bounds(n, branching(self.game))[0]
+        lbt = lower_bounds(n, parts_by_replies(self.game))[0]
         return max(min(n + sum(int(lbt[k]) for k in sizes) for sizes in self.sizes),
                    int(lbt[n]))
 
@@ -79,11 +80,11 @@ def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d:
 
 
 class RootBound:
-    """The root of :func:`~strategytree.search.total.total_lower_bound`: the first
+    """The root of :func:`~strategytree.bounds.total.total_lower_bound`: the first
     guesses (:class:`RootGuesses`) bounded deeper and deeper, their parts bounded
-    by :class:`~strategytree.search.total_sets.SetBounder` in this
-    process (:class:`InProcess`) or in tasks on a Dask cluster
-    (:class:`~strategytree.search.total_tasks.OnCluster`).
+    by :class:`~strategytree.bounds.sets.SetBounder` in this
+    process (:class:`RootInProcess`) or in tasks on a Dask cluster
+    (:class:`~strategytree.bounds.tasks.RootOnCluster`).
 
     At each depth ``d``, the guess of least bound has all its parts bounded at
     ``d - 1`` (smallest first, in runs of :data:`PART_MIN` secrets side by side),
@@ -97,12 +98,12 @@ class RootBound:
 
     def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:
         self.game, self.guesses = game, root
-        self.stop = threading.Event()
+        self.stop = Stop()
         self.counted = 0
         self.noted: Callable[[int, int, int, int], None] | None = None
         n = len(game.secrets)
         self.n = n
-        self.most = max(1, min(branching(game), max(len(k) for k in root.sizes)))
+        self.most = max(1, min(parts_by_replies(game), max(len(k) for k in root.sizes)))
         lbt = lower_bounds(n, self.most)[0]
         self.floor = int(lbt[n])
         self.cur = [[int(lbt[k]) for k in sizes] for sizes in root.sizes]
@@ -132,6 +133,14 @@ class RootBound:
         if self.best < INF:
             raised = sum(1 for i in range(len(b)) if b[i] >= self.best)
             words += f", {raised}/{len(b)} first guesses at {self.best:,}"
+        return words
+
+    def words(self, reached: int, depth: int) -> str:
+        """The bound so far and the depth done (``reached``, of ``depth``), with
+        :meth:`detail` while deepening, in words (the progress's detail)."""
+        words = f"bound {self.root:,} (depth {reached} done)"
+        if self.detail() and reached < depth:
+            words += "; " + self.detail()
         return words
 
     def learn_part(self, i: int, j: int, bound: int, depth: int) -> None:
@@ -167,19 +176,11 @@ class RootBound:
         asyncio.run(self.levels(depth, reached))
 
     async def levels(self, depth: int, reached: list[int]) -> None:
-        import asyncio
-
-        self.slots = asyncio.Semaphore(self.threads())
+        self.open_slots()
         for d in range(2, depth + 1):
-            level = asyncio.ensure_future(self.level(d))
-            while not level.done():
-                await asyncio.wait([level], timeout=0.1)
-                if self.stop.is_set() and not level.done():
-                    level.cancel()
-            if level.cancelled() or self.stop.is_set():
-                await asyncio.gather(level, return_exceptions=True)
+            finished, _ = await until_stopped(self.level(d), self.stop.is_set)
+            if not finished:
                 return
-            level.result()
             reached[0] = d
 
     async def level(self, d: int) -> None:
@@ -232,7 +233,7 @@ class RootBound:
                 return False
             found, sets = await self.run(i, batch, d, self.bounds()[i], nxt)
         finally:
-            self.slots.release()
+            self.release()
         self.counted += sets
         for j, (bound, reached) in zip(batch, found):
             self.learn_part(i, j, bound, reached)
@@ -243,14 +244,20 @@ class RootBound:
             raise asyncio.CancelledError
         return True
 
-    # -- where the runs go
-    def threads(self) -> int:
-        """How many runs go side by side."""
-        return 1
+    # -- where the runs go (here: one at a time)
+    def open_slots(self) -> None:
+        """Open the slots of the runs side by side, in the event loop under way."""
+        import asyncio
+
+        self.slots = asyncio.Semaphore(1)
 
     async def acquire(self) -> None:
         """Wait for a free worker."""
         await self.slots.acquire()
+
+    def release(self) -> None:
+        """Free the worker taken by :meth:`acquire`."""
+        self.slots.release()
 
     async def run(self, i: int, batch: list[int], d: int, lead: int, nxt: int
                   ) -> tuple[list[tuple[int, int]], int]:
@@ -259,7 +266,7 @@ class RootBound:
         raise NotImplementedError
 
 
-class InProcess(RootBound):
+class RootInProcess(RootBound):
     """:class:`RootBound` with its parts bounded in this process, one run at a time."""
 
     def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:

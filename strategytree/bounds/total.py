@@ -4,7 +4,7 @@ Three ways, loosest first (``depth`` 0, 1, 2 ...):
 
 - **counting** (depth 0): a guess splits a set into at most ``b`` parts besides
   the win, so ``n`` secrets cost at least ``L(n)``, the sum of depths of the first
-  ``n`` nodes of a complete ``b``-ary tree (:func:`~strategytree.search.bounds.lower_bounds`);
+  ``n`` nodes of a complete ``b``-ary tree (:func:`~strategytree.bounds.counting.lower_bounds`);
 - **one level** (depth 1): the least, over the first guesses (one per class of
   :mod:`strategytree.symmetry`), of ``n + sum L(k)`` over the parts it makes
   (:func:`~strategytree.search.bounds.split_bound`);
@@ -25,10 +25,12 @@ over the guesses is a valid bound of the set at every moment: a run stopped
 (Ctrl-C, a time limit) still has one.  The root deepens one level at a time.
 
 The bound in parts: a set's bound at any depth in
-:mod:`~strategytree.search.total_sets`, the root (the first guesses, deeper and
-deeper) in :mod:`~strategytree.search.total_root`, the root's runs as tasks on a
-Dask cluster in :mod:`~strategytree.search.total_tasks`; here the public
-functions, the run (its thread, progress, time limit, Ctrl-C) and its checkpoint.
+:mod:`~strategytree.bounds.sets`, the root (the first guesses, deeper and
+deeper) in :mod:`~strategytree.bounds.root`, the root's runs as tasks on a
+Dask cluster in :mod:`~strategytree.bounds.tasks`, the counting bound in
+:mod:`~strategytree.bounds.counting`; here the public functions and the run's
+checkpoint (the run itself, its thread, progress, time limit and Ctrl-C, is
+:mod:`strategytree.runner`'s).
 
 >>> from strategytree.game import mastermind
 >>> [total_lower_bound(mastermind(3, 3), depth=d).bound for d in (0, 1, 2)]
@@ -46,23 +48,15 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..game import Game
-from ..literature import counting_bound as counted
-from ..progress import Progress, ProgressCallback
+from ..progress import ProgressCallback, Reporter
+from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread
+from ..search.bounds import INF
 from ..symmetry import Symmetry
-from .bounds import INF
-from .driver import in_thread
-from .total_root import InProcess, RootBound, RootGuesses
-from .total_sets import SetBounder, branching
+from .counting import counting_bound, parts_by_replies
+from .root import RootBound, RootGuesses, RootInProcess
+from .sets import SetBounder
 
-__all__ = [
-    "BoundInterrupted",
-    "SetBounder",
-    "TotalBound",
-    "counting_bound",
-    "set_lower_bound",
-    "total_answer",
-    "total_lower_bound",
-]
+__all__ = ["SetBounder", "TotalBound", "set_lower_bound", "total_answer", "total_lower_bound"]
 
 #: what the progress of a bound counts
 UNIT = "sets bounded"
@@ -95,28 +89,9 @@ class TotalBound(NamedTuple):
         return self._asdict()
 
 
-class BoundInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped :func:`total_lower_bound`; ``result`` is the bound proved so far."""
-
-    def __init__(self, result: TotalBound) -> None:
-        super().__init__(f"stopped: {result.game} total >= {result.bound}")
-        self.result = result
-
-
 def method_name(depth: int) -> str:
     """``counting``, ``one level``, ``2 levels``, ..."""
     return METHODS.get(depth, f"{depth} levels")
-
-
-def counting_bound(game: Game) -> int:
-    """The counting bound (:func:`strategytree.literature.counting_bound`) with the
-    replies that occur (:func:`~strategytree.search.total_sets.branching`).
-
-    >>> from strategytree.game import mastermind
-    >>> counting_bound(mastermind(4, 6)), counting_bound(mastermind(5, 8))
-    (4986, 156198)
-    """
-    return counted(game, branching(game))
 
 
 def set_lower_bound(game: Game, secrets: np.ndarray, depth: int, *,
@@ -153,7 +128,7 @@ def total_lower_bound(
     progress: ProgressCallback | None = None,
     seconds: float | None = None,
     symmetry: bool = True,
-    every: float = 0.25,
+    every: float = PROGRESS_EVERY,
     checkpoint: str | os.PathLike[str] | None = None,
     client: object | None = None,
 ) -> TotalBound:
@@ -161,16 +136,17 @@ def total_lower_bound(
     ``game`` needs over all secrets, at ``depth`` (0 counting, 1 one level, ...).
 
     The root deepens one level at a time
-    (:class:`~strategytree.search.total_root.RootBound`); ``progress`` is
-    called about four times a second with a :class:`~strategytree.progress.Progress`
-    (sets bounded, the bound so far in ``detail``).  After ``seconds`` the run
-    stops with the bound proved so far (``complete`` False).  Ctrl-C raises
-    :class:`BoundInterrupted`, a KeyboardInterrupt that carries that bound.
-    ``checkpoint``: a file that keeps the bound of every part of a first guess as
-    it is proved, and from which a later run (of any depth, in-process or on a
-    cluster) starts.  ``client`` (a ``distributed.Client``): the parts of the
-    first guesses are bounded by tasks on its workers
-    (:class:`~strategytree.search.total_tasks.OnCluster`).
+    (:class:`~strategytree.bounds.root.RootBound`), run by
+    :func:`~strategytree.runner.run_in_thread`; ``progress`` is called every
+    ``every`` seconds with a :class:`~strategytree.progress.Progress` (sets
+    bounded, the bound so far in ``detail``).  After ``seconds`` the run stops
+    with the bound proved so far (``complete`` False).  Ctrl-C raises
+    :class:`~strategytree.runner.Interrupted`, a KeyboardInterrupt whose
+    ``result`` is that bound.  ``checkpoint``: a file that keeps the bound of
+    every part of a first guess as it is proved, and from which a later run (of
+    any depth, in-process or on a cluster) starts.  ``client`` (a Dask client,
+    :func:`strategytree.cluster.connect`): the parts of the first guesses are
+    bounded by tasks on its workers (:class:`~strategytree.bounds.tasks.RootOnCluster`).
 
     >>> from strategytree.game import mastermind
     >>> total_lower_bound(mastermind(4, 6), depth=1).bound
@@ -180,66 +156,43 @@ def total_lower_bound(
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
         raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
     started = time.perf_counter()
-    runner: RootBound | None = None
-
-    def answer(bound: int, reached: int, complete: bool) -> TotalBound:
-        return TotalBound(game.name, int(bound), reached, method_name(reached),
-                          round(time.perf_counter() - started, 3), complete,
-                          runner.sets if runner is not None else 0)
-
     if depth <= 1:
-        return answer(counting_bound(game) if depth == 0 else one_level(game, symmetry),
-                      depth, True)
+        bound = (counting_bound(game, parts_by_replies(game)) if depth == 0
+                 else one_level(game, symmetry))
+        return TotalBound(game.name, int(bound), depth, method_name(depth),
+                          round(time.perf_counter() - started, 3), True)
+    root = root_bound(game, symmetry, client)
     saved = PartsKept(checkpoint, game, symmetry) if checkpoint is not None else None
-    root = RootGuesses(game, symmetry)
-    if client is None:
-        runner = InProcess(game, symmetry, root)
-    else:
-        from .total_tasks import OnCluster  # dask.distributed: imported only when used
-
-        runner = OnCluster(client, game, symmetry, root)
     if saved is not None:
-        saved.restore(runner)
-        runner.noted = saved.note
+        saved.restore(root)
+        root.noted = saved.note
     reached = [1]
 
-    def work() -> None:
-        try:
-            runner.deepen(depth, reached)
-        except BaseException:  # raised again in the caller's thread
-            runner.stop.set()
-            raise
+    def answer(complete: bool) -> TotalBound:
+        return TotalBound(game.name, int(root.root), reached[0], method_name(reached[0]),
+                          round(time.perf_counter() - started, 3), complete, root.sets)
 
-    def report() -> None:
-        if saved is not None and time.perf_counter() - saved.last >= SAVE_EVERY:
-            saved.save()
-        if progress is not None:
-            detail = f"bound {runner.root:,} (depth {reached[0]} done)"
-            if runner.detail() and reached[0] < depth:
-                detail += "; " + runner.detail()
-            if client is not None:
-                detail += ", " + runner.count.detail()
-            progress(Progress(runner.sets, None, UNIT, time.perf_counter() - started,
-                              detail=detail))
-
-    def tick() -> None:
-        report()
-        if seconds is not None and time.perf_counter() - started >= seconds:
-            runner.stop.set()
-
-    ended = in_thread(work, "strategytree-bound", tick, runner.stop.set, every)
-    if saved is not None:
-        saved.save()
+    report = Reporter(progress, UNIT, lambda: (root.sets, None, root.words(reached[0], depth)),
+                      started=started)
+    ended = run_in_thread(lambda: root.deepen(depth, reached), "strategytree-bound", root.stop,
+                          report=report, save=saved.save if saved is not None else None,
+                          seconds=seconds, every=every)
     if ended.interrupted:
-        raise BoundInterrupted(answer(runner.root, reached[0], False))
+        stopped = answer(False)
+        raise Interrupted(stopped, f"stopped: {stopped.game} total >= {stopped.bound}")
     if ended.error is not None:
         raise ended.error
-    report()
-    return answer(runner.root, reached[0], reached[0] == depth)
+    return answer(reached[0] == depth)
 
 
-#: seconds between two saves of a checkpoint (and at the end, or a stop)
-SAVE_EVERY = 1.0
+def root_bound(game: Game, symmetry: bool, client: object | None) -> RootBound:
+    """The root of the bound: in this process, or on the cluster of ``client``."""
+    guesses = RootGuesses(game, symmetry)
+    if client is None:
+        return RootInProcess(game, symmetry, guesses)
+    from .tasks import RootOnCluster  # the Dask layer: imported only when used
+
+    return RootOnCluster(client, game, symmetry, guesses)
 
 
 def one_level(game: Game, symmetry: bool = True) -> int:
@@ -253,18 +206,16 @@ class PartsKept:
     first guesses bounded so far; a run starts from the best kept for each."""
 
     def __init__(self, path: str | os.PathLike[str], game: Game, symmetry: bool) -> None:
-        from ..checkpoint import Checkpoint, load
+        from ..checkpoint import Checkpoint, header, load
 
-        header = {"search": "total bound", "game": game.name, "scoring": game.scoring,
-                  "codes": game.digest, "symmetry": bool(symmetry)}
-        self.file = Checkpoint(path, header)
-        found = load(path, header)
+        named = header("total bound", game, symmetry=bool(symmetry))
+        self.file = Checkpoint(path, named)
+        found = load(path, named)
         self.rows = found["parts"] if found is not None else np.zeros((0, 4), dtype=np.int64)
         if found is None:
             self.file.rewrite({"parts": self.rows})
         self.new: list[tuple[int, int, int, int]] = []
         self.lock = threading.Lock()  # noted by the bounding thread, saved by the caller's
-        self.last = time.perf_counter()
 
     def note(self, guess: int, part: int, bound: int, depth: int) -> None:
         """Keep a part's bound (saved at the next :meth:`save`)."""
@@ -275,7 +226,6 @@ class PartsKept:
         """Append the parts bounded since the last save."""
         with self.lock:
             new, self.new = self.new, []
-        self.last = time.perf_counter()
         if new:
             self.file.append({"parts": np.array(new, dtype=np.int64).reshape(-1, 4)})
 

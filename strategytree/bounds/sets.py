@@ -1,13 +1,13 @@
 """Lower bounds on the cost of sets of secrets of one game, at any depth
 (:class:`SetBounder`): the nodes of the total bound, whose method
-:mod:`strategytree.search.total` tells.
+:mod:`strategytree.bounds.total` tells.
 
 A set of at least :data:`SCAN_FROM` secrets has every guess's split counted at
 once, secret by secret (:func:`scan_bounds`); a node at depth ``d >= 2`` is a
 best-first branch and bound over its guesses (:meth:`SetBounder.refine`).
-Used by :func:`~strategytree.search.total.set_lower_bound` and by the root of
-the total bound (:mod:`~strategytree.search.total_root`), in this process and
-on the workers of a Dask cluster (:mod:`~strategytree.search.total_tasks`).
+Used by :func:`~strategytree.bounds.total.set_lower_bound` and by the root of
+the total bound (:mod:`~strategytree.bounds.root`), in this process and
+on the workers of a Dask cluster (:mod:`~strategytree.bounds.tasks`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from numba import njit
 from ..builders import colour_masks
 from ..feedback import table as reply_table
 from ..game import Game
-from ..symmetry import Symmetry, merge_dead_colours
-from .bounds import (
+from ..search.bounds import (
     INF,
     UNLIMITED,
     bound_tables,
@@ -32,19 +31,13 @@ from .bounds import (
     split_bound,
     split_sizes,
 )
+from ..symmetry import Symmetry, merge_dead_colours
+from .counting import parts_by_replies
 
-__all__ = ["EXACT", "SCAN_FROM", "SetBounder", "branching", "parts_of"]
+__all__ = ["EXACT", "SCAN_FROM", "SetBounder", "parts_of"]
 
 #: "bounded at every depth" (a set whose cost is known exactly)
 EXACT = 1 << 20
-
-
-def branching(game: Game) -> int:
-    """The most parts besides the win a guess can make: the replies that occur, less
-    the win (exact, where :func:`strategytree.literature.branching` reads the
-    scoring alone; the search has the reply table anyway)."""
-    replies = game.possible_replies
-    return max(len(replies) - (1 if game.win in replies else 0), 1)
 
 
 @njit(cache=True, nogil=True)
@@ -153,7 +146,7 @@ class SetBounder:
         else:
             self.fbT = np.ascontiguousarray(self.fb.T)
         self.counts = np.empty((game.n_replies, len(game.guesses)), dtype=np.int32)
-        self.most = branching(game)
+        self.most = parts_by_replies(game)
         self.lbtab = bound_tables(n, self.most, UNLIMITED, 0)[0]
         self.win = int(game.win)
         self.n_replies = int(game.n_replies)

@@ -1,0 +1,37 @@
+"""Bounds: proven lower bounds on the least total any strategy can reach.
+
+- :mod:`~strategytree.bounds.counting`: the counting bound (a guess wins one
+  secret and splits the rest into at most ``b`` parts), the one bound every
+  other starts from, also the exact search's (:mod:`strategytree.search`);
+- :mod:`~strategytree.bounds.total`: ``bound --total``, the bound of a whole
+  game at any depth (:func:`~strategytree.bounds.total.total_lower_bound`), and
+  of one set (:func:`~strategytree.bounds.total.set_lower_bound`);
+- :mod:`~strategytree.bounds.sets`: a set's bound at any depth;
+- :mod:`~strategytree.bounds.root`: the root, its first guesses bounded deeper
+  and deeper;
+- :mod:`~strategytree.bounds.tasks`: that root on a Dask cluster.
+
+The names below are imported on first use (the counting bound needs numpy
+alone; the total bound compiles kernels).
+
+>>> from strategytree.bounds import counting_bound
+>>> from strategytree.game import mastermind
+>>> counting_bound(mastermind(4, 6))
+4986
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+__all__ = ["TotalBound", "counting_bound", "set_lower_bound", "total_lower_bound"]
+
+_HOMES = {"counting_bound": "counting", "TotalBound": "total", "set_lower_bound": "total",
+          "total_lower_bound": "total"}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f".{home}", __name__), name)

@@ -1,0 +1,204 @@
+"""One runner for long runs: the work's thread, its stop, its time budget, its progress
+and when its checkpoint is saved.
+
+A long run (the exact search, the total bound, the node search) supplies its
+unit of work, a function run in a worker thread (the compiled kernels release
+the GIL), and :func:`run_in_thread` runs it: the caller's thread calls
+``report`` every :data:`PROGRESS_EVERY` seconds, ``save`` when the checkpoint
+is due (every :data:`SAVE_EVERY` seconds, :class:`Cadence`), stops the work
+once ``seconds`` have passed, and on Ctrl-C (SIGTERM and SIGHUP too: the CLI
+raises KeyboardInterrupt for them) stops it, waits for it to end, saves, and
+tells the caller (:class:`Ended`), which raises :class:`Interrupted` with what
+was done so far.
+
+One stop vocabulary: the caller asks a run to stop with :class:`Stop` (a
+``threading.Event`` that also raises the flags the compiled code polls); the
+work, seeing it, raises :class:`Stopped`; the caller of a run stopped by
+Ctrl-C gets :class:`Interrupted`, a KeyboardInterrupt carrying the answer so
+far.  Work that runs as coroutines (on a cluster) awaits its top with
+:func:`until_stopped`, which cancels it when the stop is set.
+
+>>> stop = Stop()
+>>> ended = run_in_thread(lambda: 6 * 7, "example", stop)
+>>> ended.value, ended.error, ended.interrupted
+(42, None, False)
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple
+
+__all__ = [
+    "PROGRESS_EVERY",
+    "SAVE_EVERY",
+    "Cadence",
+    "Ended",
+    "Interrupted",
+    "Stop",
+    "Stopped",
+    "run_in_thread",
+    "until_stopped",
+]
+
+#: seconds between two progress reports of a run
+PROGRESS_EVERY = 0.25
+#: seconds between two saves of a run's checkpoint (at least; see :class:`Cadence`)
+SAVE_EVERY = 5.0
+
+
+class Stopped(Exception):
+    """The work was asked to stop (:class:`Stop`: Ctrl-C, a time budget, a failure
+    beside it) and did."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM) stopped a run; ``result`` is its answer so far (None
+    when it has none)."""
+
+    def __init__(self, result: object = None, message: str = "") -> None:
+        super().__init__(message)
+        self.result = result
+
+
+class Stop(threading.Event):
+    """A run's stop: set by the caller's thread (Ctrl-C, the budget) or by the
+    work; :meth:`also` names flags to raise with it (the stop flag the compiled
+    search polls).
+
+    >>> import numpy as np
+    >>> flags = np.zeros(2, dtype=np.int64)
+    >>> stop = Stop().also(lambda: flags.__setitem__(1, 1))
+    >>> stop.set(); stop.is_set(), int(flags[1])
+    (True, 1)
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hooks: list[Callable[[], None]] = []
+
+    def also(self, hook: Callable[[], None]) -> Stop:
+        """Call ``hook`` whenever the stop is set (now too, if it is)."""
+        self.hooks.append(hook)
+        if self.is_set():
+            hook()
+        return self
+
+    def set(self) -> None:
+        super().set()
+        for hook in self.hooks:
+            hook()
+
+
+class Cadence:
+    """When a checkpoint is due: :data:`SAVE_EVERY` seconds after the last save,
+    and a save that took long (a big cache) waits ten times as long (a run
+    spends at most a tenth of its time saving)."""
+
+    def __init__(self, every: float = SAVE_EVERY) -> None:
+        self.least = self.every = every
+        self.last = time.monotonic()
+
+    def due(self) -> bool:
+        """Whether a save is due."""
+        return time.monotonic() - self.last >= self.every
+
+    def saved(self, started: float) -> None:
+        """A save that began at ``started`` (``time.monotonic()``) is done."""
+        self.last = time.monotonic()
+        self.every = max(self.least, 10 * (self.last - started))
+
+
+class Ended(NamedTuple):
+    """How work run by :func:`run_in_thread` ended."""
+
+    value: object
+    """what the work returned (None when it failed)"""
+    error: BaseException | None
+    """what the work raised, if anything"""
+    interrupted: bool
+    """whether Ctrl-C stopped it (SIGTERM and SIGHUP too: the CLI raises KeyboardInterrupt)"""
+
+
+def run_in_thread(
+    work: Callable[[], object],
+    name: str,
+    stop: Stop,
+    *,
+    report: Callable[[], None] | None = None,
+    save: Callable[[], None] | None = None,
+    seconds: float | None = None,
+    every: float = PROGRESS_EVERY,
+) -> Ended:
+    """Run ``work`` in a daemon thread named ``name``; meanwhile, in this thread,
+    every ``every`` seconds: ``report()``, ``save()`` when due (:class:`Cadence`),
+    and ``stop`` set once ``seconds`` have passed.  Ctrl-C sets ``stop`` and
+    waits for the work to end, deaf to another Ctrl-C.  ``save()`` runs once
+    more when the work has ended, however it ended; ``report()`` too when it
+    ended well."""
+    result: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            result["value"] = work()
+        except BaseException as failure:  # handed to the caller's thread
+            result["error"] = failure
+            stop.set()
+
+    started = time.perf_counter()
+    cadence = Cadence()
+    worker = threading.Thread(target=target, name=name, daemon=True)
+    worker.start()
+    interrupted = False
+    try:
+        while worker.is_alive():
+            worker.join(every)
+            if save is not None and cadence.due():
+                began = time.monotonic()
+                save()
+                cadence.saved(began)
+            if report is not None:
+                report()
+            if seconds is not None and time.perf_counter() - started >= seconds:
+                stop.set()
+    except KeyboardInterrupt:
+        interrupted = True
+        stop.set()
+        while worker.is_alive():
+            try:
+                worker.join(0.1)
+            except KeyboardInterrupt:
+                pass
+    if save is not None:
+        save()
+    error = result.get("error")
+    if report is not None and error is None and not interrupted:
+        report()
+    return Ended(result.get("value"), error, interrupted)
+
+
+async def until_stopped(coroutine: Awaitable[object], stopped: Callable[[], bool],
+                        every: float = 0.1) -> tuple[bool, object]:
+    """Await ``coroutine``, looking at ``stopped()`` every ``every`` seconds; once
+    it is true, cancel the coroutine and let it end.  ``(True, its value)`` when
+    it finished, ``(False, None)`` when it was stopped (or cancelled itself).
+
+    >>> import asyncio
+    >>> async def answer():
+    ...     return 42
+    >>> asyncio.run(until_stopped(answer(), lambda: False))
+    (True, 42)
+    """
+    import asyncio
+
+    top = asyncio.ensure_future(coroutine)
+    while not top.done():
+        await asyncio.wait([top], timeout=every)
+        if stopped() and not top.done():
+            top.cancel()
+    if top.cancelled() or stopped():
+        await asyncio.gather(top, return_exceptions=True)
+        return False, None
+    return True, top.result()

@@ -1,0 +1,117 @@
+"""The runner of long runs (:mod:`strategytree.runner`), the progress reporter and
+the counting bound (:mod:`strategytree.bounds.counting`): the pieces every long
+run shares."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from strategytree.bounds.counting import counting_total, lower_bounds, solved_by_guess
+from strategytree.progress import Reporter
+from strategytree.runner import Cadence, Stop, Stopped, run_in_thread, until_stopped
+
+
+def test_the_work_s_value_and_a_last_report() -> None:
+    reports: list[int] = []
+    ended = run_in_thread(lambda: 42, "test", Stop(), report=lambda: reports.append(1))
+    assert ended == (42, None, False) and reports
+
+
+def test_a_failure_is_handed_over_and_stops_the_rest() -> None:
+    stop = Stop()
+
+    def work() -> None:
+        raise ValueError("boom")
+
+    ended = run_in_thread(work, "test", stop)
+    assert isinstance(ended.error, ValueError) and stop.is_set() and not ended.interrupted
+
+
+def test_the_budget_stops_the_work_and_the_checkpoint_is_saved_at_the_end() -> None:
+    saves: list[float] = []
+    stop = Stop()
+
+    def work() -> str:
+        while not stop.is_set():
+            time.sleep(0.01)
+        return "stopped"
+
+    ended = run_in_thread(work, "test", stop, save=lambda: saves.append(time.monotonic()),
+                          seconds=0.2, every=0.05)
+    assert ended.value == "stopped" and stop.is_set() and saves  # (the last save at the end)
+
+
+def test_a_stop_raises_the_compiled_flags() -> None:
+    flags = np.zeros(2, dtype=np.int64)
+    stop = Stop().also(lambda: flags.__setitem__(1, 1))
+    assert flags[1] == 0
+    stop.set()
+    assert flags[1] == 1
+    late = np.zeros(1, dtype=np.int64)
+    stop.also(lambda: late.__setitem__(0, 1))  # a stop already set raises it at once
+    assert late[0] == 1
+
+
+def test_a_stopped_coroutine_is_cancelled() -> None:
+    stop = threading.Event()
+
+    async def endless() -> None:
+        while True:
+            await asyncio.sleep(0.01)
+
+    async def main() -> tuple[bool, object]:
+        asyncio.get_running_loop().call_later(0.05, stop.set)
+        return await until_stopped(endless(), stop.is_set, every=0.01)
+
+    assert asyncio.run(main()) == (False, None)
+
+
+def test_a_failing_coroutine_raises() -> None:
+    async def failing() -> None:
+        raise Stopped
+
+    with pytest.raises(Stopped):
+        asyncio.run(until_stopped(failing(), lambda: False))
+
+
+def test_the_cadence_waits_longer_after_a_long_save() -> None:
+    cadence = Cadence(every=0.0)
+    assert cadence.due()
+    cadence.saved(time.monotonic() - 1.0)  # a save of a second
+    assert cadence.every >= 10.0 and not cadence.due()
+
+
+def test_the_reporter_counts_from_its_start() -> None:
+    seen = []
+    report = Reporter(seen.append, "sets bounded", lambda: (3, None, "words"),
+                      started=time.perf_counter() - 5)
+    report()
+    assert seen[0].done == 3 and seen[0].detail == "words" and seen[0].elapsed >= 5
+    Reporter(None, "x", lambda: (0, None, ""))()  # nowhere to report: nothing happens
+
+
+@pytest.mark.parametrize("n, parts", [(1, 1), (20, 3), (200, 5), (1296, 13), (5040, 19)])
+def test_the_counting_bound_s_table_and_total_agree(n: int, parts: int) -> None:
+    L, cap = lower_bounds(n, parts, 6)
+    assert int(L[n]) == counting_total(n, parts)
+    assert [int(L[k]) for k in range(n + 1)] == [counting_total(k, parts) for k in range(n + 1)]
+    assert sum(solved_by_guess(n, parts)) == n
+    assert all(int(cap[d]) == sum(parts**i for i in range(d)) for d in range(7))
+
+
+def test_a_task_s_thread_time_is_counted_once() -> None:
+    pytest.importorskip("distributed")
+    from strategytree import workers
+
+    def task(key: str, x: int) -> int:
+        time.sleep(0.01)
+        return sum(range(20_000)) * 0 + x + len(key)
+
+    before = workers.SPENT[0]
+    assert workers.timed(task, "ab", 1) == 3
+    assert workers.SPENT[0] > before
