@@ -254,7 +254,9 @@ LookaheadWidths = Annotated[
     str,
     typer.Option(
         "--widths", "-w",
-        help="lookahead: how many of the rule's best guesses to try at each level, e.g. 8,8,4.",
+        help="lookahead: candidates per rule at each level, e.g. 8,8,4 (all: every guess, "
+        "one per class of equivalent guesses; 0: the level not searched; a level beyond "
+        "the list: not searched, greedy).",
     ),
 ]
 Also = Annotated[
@@ -285,8 +287,9 @@ Finalists = Annotated[
     Optional[str],
     typer.Option(
         "--finalists",
-        help="lookahead: at each level, search this many of the cheapest guesses tried in "
-        "full below and keep the best (e.g. 1,3: three at the second level) \\[default: 1].",
+        help="lookahead: at each level, how many candidates, ranked by their completions, "
+        "are searched in full below, the best kept (e.g. 1,3: three at the second level; "
+        "0: all; a level beyond the list: as its last) \\[default: 1].",
     ),
 ]
 ExactBelowOption = Annotated[
@@ -1584,12 +1587,12 @@ ImproveExactBelow = Annotated[
 ImproveWidths = Annotated[
     str,
     typer.Option("--widths", "-w",
-                 help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none; 0,0,12: the third level and below only; all: every guess, one per class of equivalent guesses)."),
+                 help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (all: every guess, one per class of equivalent guesses; 0: the level not searched, so 0,0,12: the third level and below only; a level beyond the list: as its last)."),
 ]
 ImproveFinalists = Annotated[
     str,
     typer.Option("--finalists",
-                 help="Larger subtrees: at each level, complete only this many candidates, the best by their greedy completions (e.g. 0,0,30; 0: all, in the rules' order; all: all, in that ranking's order)."),
+                 help="Larger subtrees: at each level, how many candidates, ranked by their greedy completions, are searched in full, completed exactly (e.g. 0,0,30; 0: all, in the rules' order; all: all, in that ranking's order; a level beyond the list: as its last) \\[default: 0]."),
 ]
 ImproveDeepen = Annotated[
     str,
