@@ -88,7 +88,7 @@ class NodeSearch:
 
     ``tally`` counts the work; ``stop`` ends :meth:`research` (it raises
     :class:`~strategytree.search.subsets.Stop`); ``checkpoint`` (a lookahead:
-    :class:`~strategytree.nodesearch.runs.Decisions`) keeps the decisions of
+    :class:`~strategytree.nodesearch.saved.Decisions`) keeps the decisions of
     :meth:`subtree`; ``progress`` is told after each node it decides."""
 
     index: Index | None = None
