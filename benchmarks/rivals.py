@@ -36,14 +36,14 @@ the rivals completed (one core), and the best found.
 from __future__ import annotations
 
 import argparse
-import threading
 import time
 
 import numpy as np
 
 import strategytree as st
 from strategytree.errors import ArgumentError
-from strategytree.improve import ALL, RULES, Searcher, Tally, deepening, split
+from strategytree.improve import RULES, improve_settings
+from strategytree.nodesearch import ALL, NodeSearch, SearchSettings, split
 from strategytree.symmetry import Symmetry
 
 from _common import ROOT, print_machine
@@ -71,7 +71,7 @@ def width(text: str) -> int:
 def deepen(text: str) -> tuple[int, ...]:
     """``W,F``, as ``improve --deepen`` takes it."""
     try:
-        return deepening(text)
+        return SearchSettings.of(deepen=text).deepen
     except ArgumentError as problem:
         raise argparse.ArgumentTypeError(str(problem)) from None
 
@@ -94,9 +94,8 @@ options = parser.parse_args()
 each = options.ranks != slice(None)  # every rival printed, else those under the limit only
 
 game = st.mastermind(5, 8)
-searcher = Searcher(game, exact_below=EXACT_BELOW, rules=RULES, max_guesses=7,
-                    finalists=(0, 0), stop=threading.Event(), tally=Tally(),
-                    deepen=options.deepen)
+searcher = NodeSearch(game, improve_settings(exact_below=EXACT_BELOW, rules=RULES, max_guesses=7,
+                                            finalists=(0, 0), deepen=options.deepen))
 record = st.load(ROOT / "examples" / "mm58.txt")
 index = searcher.index_of(record.root, np.arange(len(game.secrets)), 0, Symmetry.of(game), 0)
 

@@ -50,7 +50,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .builders import build_greedy, draws_at_random
 from .errors import ArgumentError
 from .game import Game
-from .lookahead import COMPLETE_ABOVE, build_lookahead
+from .lookahead import build_lookahead
+from .nodesearch import COMPLETE_ABOVE
 from .progress import ProgressCallback
 from .tree import Strategy
 

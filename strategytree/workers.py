@@ -16,8 +16,9 @@ tables derived from it) and ``symmetry``.  A task then asks
 :func:`on_this_thread` for its tables: built on the worker's first task of the
 run, kept for every later one (the last :data:`KEPT` runs), with a view and a
 memo per worker thread.  The exact search (:mod:`strategytree.search.tasks`)
-keeps its :class:`~strategytree.search.problem.Problem` so, the lookahead
-(:mod:`strategytree.lookahead`) its game and rules.
+keeps its :class:`~strategytree.search.problem.Problem` so, the node search
+(:mod:`strategytree.nodesearch.cluster`) its
+:class:`~strategytree.nodesearch.search.NodeSearch`.
 
 Imported only when a run has a ``distributed.Client``; with
 :mod:`strategytree.cluster` (which makes the client), the only module that

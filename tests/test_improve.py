@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import threading
 from pathlib import Path
 
 import numpy as np
@@ -16,17 +15,14 @@ from strategytree.errors import ArgumentError
 from strategytree.formats.brace import dumps, loads
 from strategytree.game import Game, black_only, distinct, mastermind
 from strategytree.improve import (
-    ALL,
     RULES,
     ImproveError,
     Improver,
-    Searcher,
-    Tally,
     improve,
     parse_budget,
-    per_level,
 )
 from strategytree.literature import published
+from strategytree.nodesearch import ALL, NodeSearch, SearchSettings, parse_counts
 from strategytree.search import build_optimal
 from strategytree.symmetry import Symmetry
 from strategytree.tree import Node, Strategy
@@ -222,9 +218,9 @@ def test_a_zero_width_leaves_its_level_alone(monkeypatch) -> None:
     assert not searched
     with pytest.raises(ArgumentError, match="at least 0"):
         improve(strategy, game, widths="2,-1")
-    assert per_level("0, all,3", "widths") == (0, ALL, 3)
+    assert parse_counts("0, all,3", "widths") == (0, ALL, 3)
     with pytest.raises(ArgumentError, match="8,8,4, or all"):
-        per_level("0,every", "widths")
+        parse_counts("0,every", "widths")
 
 
 def greedy_total(chooser: GreedyChooser, S: np.ndarray, sym: Symmetry) -> int:
@@ -281,8 +277,7 @@ def test_deepened_large_parts_judge_a_candidate_by_what_they_can_become() -> Non
     S, sym = np.arange(len(game.secrets)), Symmetry.of(game)
     totals = {}
     for deepen in [(), (3, 2)]:
-        searcher = Searcher(game, exact_below=10, rules=RULES, max_guesses=None, finalists=(),
-                            stop=threading.Event(), tally=Tally(), deepen=deepen)
+        searcher = NodeSearch(game, SearchSettings(RULES, exact_below=10, deepen=deepen))
         candidates = searcher.candidates(S, sym, 3, -1)
         totals[deepen] = [searcher.with_guess(S, 0, sym, 0, g, 10**9) for g in candidates]
         for found in totals[deepen]:

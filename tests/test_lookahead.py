@@ -12,7 +12,8 @@ from strategytree.builders import build_greedy
 from strategytree.checkpoint import CheckpointError
 from strategytree.cli import app
 from strategytree.literature import published
-from strategytree.lookahead import build_lookahead, parse_widths
+from strategytree.lookahead import build_lookahead
+from strategytree.nodesearch import parse_counts
 
 from cli_runner import invoke
 
@@ -51,11 +52,13 @@ def test_mm47_within_half_a_percent_of_the_optimum_in_seconds() -> None:
 
 def test_widths_are_checked() -> None:
     with pytest.raises(st.StrategyTreeError):
-        build_lookahead(st.mastermind(2, 3), "entropy", (0,))
-    assert parse_widths("8, 8,4") == (8, 8, 4) and parse_widths("") == ()
-    for text in ("x", "8,0", "8;4"):
+        build_lookahead(st.mastermind(2, 3), "entropy", (-1,))
+    # 0 (as improve takes it): the level is not searched
+    assert build_lookahead(st.mastermind(2, 3), "entropy", (0,)) == build_greedy(st.mastermind(2, 3))
+    assert parse_counts("8, 8,4", "widths") == (8, 8, 4) and parse_counts("", "widths") == ()
+    for text in ("x", "8,-1", "8;4"):
         with pytest.raises(st.StrategyTreeError, match="widths="):
-            parse_widths(text)
+            parse_counts(text, "widths")
     with pytest.raises(st.StrategyTreeError):
         build_lookahead(st.mastermind(2, 3), "random", (2,))
 
@@ -218,8 +221,8 @@ def test_finalists_find_what_the_completions_miss_and_resume(tmp_path) -> None:
         build_lookahead(game, widths=(8, 8, 8), checkpoint=saved)
     from strategytree.errors import ArgumentError
 
-    with pytest.raises(ArgumentError, match="finalists='2,0'"):
-        build_lookahead(game, widths=(2,), finalists="2,0")
+    with pytest.raises(ArgumentError, match="finalists='2,-1'"):
+        build_lookahead(game, widths=(2,), finalists="2,-1")
 
 
 # -- small sets solved exactly --------------------------------------------------------------

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 import strategytree as st
-from strategytree import lookahead
 from strategytree.checkpoint import load
 from strategytree.errors import ArgumentError
 from strategytree.generate import generate
 from strategytree.lookahead import build_lookahead
+from strategytree.nodesearch import cluster as lookahead
 
 pytestmark = pytest.mark.cluster
 

@@ -240,7 +240,9 @@ LookaheadOptions = Annotated[Lookahead, Bundle(
     Lookahead,
     widths=(Annotated[str, option(
         "--widths", "-w",
-        help="lookahead: how many of the rule's best guesses to try at each level, e.g. 8,8,4.",
+        help="lookahead: candidates per rule at each level, e.g. 8,8,4 (all: every guess, "
+        "one per class of equivalent guesses; 0: the level not searched; a level beyond "
+        "the list: not searched, greedy).",
     )], "8,4"),
     also=(Annotated[str, option(
         "--also", help="lookahead: more rules whose best guesses join the shortlist and whose "
@@ -255,9 +257,9 @@ LookaheadOptions = Annotated[Lookahead, Bundle(
         "secrets get it \\[default: 400].",
     )], None),
     finalists=(Annotated[Optional[str], option(
-        "--finalists", help="lookahead: at each level, search this many of the cheapest guesses "
-        "tried in full below and keep the best (e.g. 1,3: three at the second level) "
-        "\\[default: 1].",
+        "--finalists", help="lookahead: at each level, how many candidates, ranked by their "
+        "completions, are searched in full below, the best kept (e.g. 1,3: three at the second "
+        "level; 0: all; a level beyond the list: as its last) \\[default: 1].",
     )], None),
     exact_below=(Annotated[Optional[int], option(
         "--exact-below", min=0, help="lookahead: solve every set of at most this many secrets "
@@ -281,14 +283,16 @@ ImproveExactBelow = Annotated[int, option(
 )]
 ImproveWidths = Annotated[str, option(
     "--widths", "-w",
-    help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (0: none; 0,0,12: the "
-    "third level and below only; all: every guess, one per class of equivalent guesses).",
+    help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (all: every guess, one "
+    "per class of equivalent guesses; 0: the level not searched, so 0,0,12: the third level and "
+    "below only; a level beyond the list: as its last).",
 )]
 ImproveFinalists = Annotated[str, option(
     "--finalists",
-    help="Larger subtrees: at each level, complete only this many candidates, the best by "
-    "their greedy completions (e.g. 0,0,30; 0: all, in the rules' order; all: all, in that "
-    "ranking's order).",
+    help="Larger subtrees: at each level, how many candidates, ranked by their greedy "
+    "completions, are searched in full, completed exactly (e.g. 0,0,30; 0: all, in the rules' "
+    "order; all: all, in that ranking's order; a level beyond the list: as its last) "
+    "\\[default: 0].",
 )]
 ImproveDeepen = Annotated[str, option(
     "--deepen",
