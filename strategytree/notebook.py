@@ -84,5 +84,6 @@ def strategy_html(strategy: Strategy, game: Game | None = None) -> str:
 
     played = game if game is not None else resolve_game(strategy=strategy)[0]
     page = to_html(GuideTree.build(strategy, played), title=strategy.source)
-    return html + (f'<iframe srcdoc="{escape(page, quote=True)}" title="interactive guide" '
+    page = escape(page, quote=True).replace("\n", "&#10;")  # one line: fits in Markdown too
+    return html + (f'<iframe srcdoc="{page}" title="interactive guide" '
                    f'style="width:100%;height:28em;border:1px solid #ddd"></iframe>')

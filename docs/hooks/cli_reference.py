@@ -6,18 +6,25 @@ console script, read from its click command (typer builds one).  Nothing is
 written twice, so the reference cannot drift from the program.
 
 The notebook page's marker ``<!-- notebook-demo -->`` is replaced by what a
-strategy shows in Jupyter (its ``_repr_html_``), built at the same time.
+strategy shows in Jupyter (its ``_repr_html_``), and a marker
+``<!-- output: ARGS -->`` by what ``strategytree ARGS`` prints, run from the
+top of the checkout when the site is built (quick commands only).
 """
 
 from __future__ import annotations
 
 import importlib
 import re
+import subprocess
+import sys
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 MARKER = "<!-- cli-reference -->"
 NOTEBOOK = "<!-- notebook-demo -->"
+OUTPUT = re.compile(r"<!-- output: (.+?) -->")
+TOP = Path(__file__).resolve().parents[2]  # the checkout: mkdocs.yml, examples/, tests/
 
 
 def program() -> Any:
@@ -115,9 +122,27 @@ def notebook_demo() -> str:
     return tree._repr_html_()
 
 
+def output(args: str) -> str:
+    """What ``strategytree ARGS`` prints (stdout, then stderr), as a fenced block."""
+    done = subprocess.run([sys.executable, "-m", "strategytree", *args.split()], cwd=TOP,
+                          capture_output=True, text=True, timeout=120)
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"strategytree {args}: exit {done.returncode}: {done.stderr[-500:]}")
+    text = (done.stdout + done.stderr).rstrip()
+    return f"```text\n$ strategytree {args}\n{text}\n```"
+
+
 def on_page_markdown(markdown: str, page, config, files) -> str:
     if MARKER in markdown:
         markdown = markdown.replace(MARKER, reference())
     if NOTEBOOK in markdown:
         markdown = markdown.replace(NOTEBOOK, notebook_demo())
-    return markdown
+    return OUTPUT.sub(lambda m: output(m[1]), markdown)
+
+
+ROLE = re.compile(r":(?:py:)?(?:func|class|mod|attr|meth|data|exc|obj):(<code>)(~?)([^<]*)</code>")
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    """Docstrings are written for Sphinx: ``:func:`x``` shows as ``x``, ``~a.b.C`` as ``C``."""
+    return ROLE.sub(lambda m: f"<code>{m[3].rsplit('.', 1)[-1] if m[2] else m[3]}</code>", html)
