@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
+from importlib import import_module
 from typing import NamedTuple
 
 import numpy as np
@@ -245,6 +246,11 @@ class Strategy:
 
     def __repr__(self) -> str:
         return f"Strategy({self.root_guess!r}, source={self.source!r})"
+
+    def _repr_html_(self) -> str:
+        """How Jupyter shows a strategy: :func:`strategytree.notebook.strategy_html`."""
+        # loaded by name on first display: tree.py stays below the verifier in the imports
+        return import_module("strategytree.notebook").strategy_html(self)
 
     def locate(self, node: Node | int) -> tuple[int, int] | None:
         """The 1-based (line, column) where ``node``'s guess was written (or the

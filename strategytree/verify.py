@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -136,6 +137,11 @@ class Report:
             parts.append(f"{_count(len(self.unreachable_branches), 'unreachable branch', 'es')}"
                          f" (first: {first})")
         return "; ".join(parts)
+
+    def _repr_html_(self) -> str:
+        """How Jupyter shows a report: :func:`strategytree.notebook.report_html`."""
+        # loaded by name on first display: the notebook module imports this one
+        return import_module("strategytree.notebook").report_html(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``verify --json`` shape of one file: every field (histogram keys as
