@@ -386,11 +386,11 @@ class _Search:
 
     def parts(self, secrets: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
         """The secrets split by their reply to ``guess``, highest reply first."""
-        from . import kernels
+        from . import grouping
 
         out = np.empty(len(secrets), dtype=np.int8)
         replies = feedback.replies_into(self.game, guess, secrets, out)
-        return [(code, secrets[group]) for code, group in kernels.group_by_reply(replies, self.game.n_replies)]
+        return [(code, secrets[group]) for code, group in grouping.group_by_reply(replies, self.game.n_replies)]
 
     def complete(self, secrets: np.ndarray, sym: Symmetry, guess: int, played: int
                  ) -> list[tuple[int, Grown | None]]:
