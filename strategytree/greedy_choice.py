@@ -34,7 +34,7 @@ from .feedback import compiled as feedback_loops
 from .feedback import popcount, reply_of_rows
 from .game import Game
 from .scoring import RULES, nlogn_weights
-from .sorting import merge_order
+from .sorting import merge_passes
 
 __all__ = ["SLICED_PEGS", "ChoiceScratch", "best_guess"]
 
@@ -266,18 +266,21 @@ def _tie_break(mine_best, mine_cost, other_best, other_cost):
     return mine_best
 
 
-@njit(cache=True, nogil=True)
-def _by_floor(floor, below):
-    """The sets ``u`` with ``floor[u] < below``, lowest bound first (ties in
-    order; :func:`~strategytree.sorting.merge_order`, which compiles in a
-    fraction of the time numba's ``np.argsort`` takes)."""
-    a = np.empty(floor.shape[0], dtype=np.int64)
-    n = np.int64(0)  # not 0: merge_order would also be compiled for the literal
+@njit(cache=True, nogil=True, _nrt=False)
+def _by_floor(floor, below, order, spare):
+    """How many sets ``u`` have ``floor[u] < below``; those sets, lowest bound
+    first (ties in order), into ``order`` (``spare``: scratch as long).
+    :func:`~strategytree.sorting.merge_passes` compiles in a fraction of the
+    time numba's ``np.argsort`` takes."""
+    n = np.int64(0)  # not 0: merge_passes would also be compiled for the literal
     for u in range(floor.shape[0]):
         if floor[u] < below:
-            a[n] = u
+            order[n] = u
             n += 1
-    return merge_order(floor, a, np.empty(n, dtype=np.int64), n)[:n]
+    if merge_passes(floor, order, spare, n):
+        for i in range(n):
+            order[i] = spare[i]
+    return n
 
 
 class _ScanScratch(NamedTuple):
@@ -294,15 +297,20 @@ class _ScanScratch(NamedTuple):
     (the last entry: the number of the test at hand)"""
     twice: np.ndarray
     """by reply: the number of the last test where two secrets got it"""
+    order: np.ndarray
+    """the colour sets worth trying, lowest bound first (one entry per set in use)"""
+    spare: np.ndarray
+    """scratch as long, to sort them"""
 
 
-@njit(cache=True, nogil=True)
-def _scan_scratch(pegs):
-    """A zeroed :class:`_ScanScratch` for guesses of ``pegs`` pegs."""
+@njit(inline="always")
+def _scan_scratch(pegs, used):
+    """A zeroed :class:`_ScanScratch` for guesses of ``pegs`` pegs and
+    ``used`` colour sets in use."""
     seen = np.zeros((pegs + 1) * (pegs + 1) + 1, dtype=np.int64)
     return _ScanScratch(
-        np.empty(8, dtype=np.uint64), np.empty(8, dtype=np.uint64),
-        np.zeros(36, dtype=np.int64), seen, np.zeros_like(seen),
+        np.empty(8, dtype=np.uint64), np.empty(8, dtype=np.uint64), np.zeros(36, dtype=np.int64),
+        seen, np.zeros_like(seen), np.empty(used, dtype=np.int64), np.empty(used, dtype=np.int64),
     )  # fmt: skip
 
 
@@ -443,7 +451,7 @@ def _cost_below(g, u, limit, bits, gs, sliced, costs, sets, scratch):
     return _blocks_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _first_within(level, level_cost, cands, gs, sliced, rule, sets, scratch):
     """The place of the first candidate, in order, whose parts cost no more
     than ``level_cost`` (:func:`_within` ``level``), or -1.  The candidates
@@ -477,7 +485,7 @@ def _first_within(level, level_cost, cands, gs, sliced, rule, sets, scratch):
     return found
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets, scratch):
     """(True, the place of the guess to play) when the guesses that could be
     the secret settle it, else (False, -1).  With few secrets (fewer than the
@@ -498,8 +506,14 @@ def _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets, scratch):
     return False, np.int64(-1)
 
 
-@njit(cache=True, nogil=True)
-def _scan(mine, cands, gs, sliced, costs, sets):
+# The scan and the steps it calls keep no reference counts (_nrt=False): they
+# allocate nothing (the driver makes their scratch), every array they read is
+# the caller's for the whole call, and what they call returns no array.  numba
+# would count a reference for every array read from a named tuple or handed to
+# a pasted-in step, and uncount it after: with them, the scan was 3 (MM(5,8),
+# all the secrets) to 20 (40 secrets) times slower.
+@njit(cache=True, nogil=True, _nrt=False)
+def _scan(mine, cands, gs, sliced, costs, sets, scratch):
     """The place in ``candidates`` of the best guess: the scan of
     :func:`_best_guess_sliced_py` with its early stops.
 
@@ -514,14 +528,14 @@ def _scan(mine, cands, gs, sliced, costs, sets):
     candidates, by_set, set_start, _, grouped, grouped_bits = cands
     gbit_pos, gset = gs.gbit_pos, gs.gset
     slot, in_use, floor = sets.slot, sets.in_use, sets.floor
-    scratch = _scan_scratch(gbit_pos.shape[1])
+    order = scratch.order  # the sets worth trying, lowest bound first: ``n_order`` of them
+    n_order = 0
     mine_best = -1
     mine_cost = costs.none
     best = -1
     best_cost = costs.none
     k = 0  # the next of ``mine``; past its end, the others
-    order = mine[:0]  # the sets worth trying, lowest bound first
-    o = 0  # the next of them
+    o = 0  # the next of the sets worth trying
     u = 0  # the set of the guess at hand
     at = 0  # the next place of set ``u`` in ``by_set``
     end = 0
@@ -540,9 +554,9 @@ def _scan(mine, cands, gs, sliced, costs, sets):
                 done, found = _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets, scratch)
                 if done:
                     return found
-                order = _by_floor(floor, np.int64(mine_cost))  # not a literal: one compile
+                n_order = _by_floor(floor, np.int64(mine_cost), order, scratch.spare)
             if at == end:  # the next set
-                if o == order.shape[0]:
+                if o == n_order:
                     break
                 u = order[o]
                 o += 1
@@ -629,7 +643,8 @@ def _best_guess_sliced_py(
     gs = _Guesses(gpos, gcnt, gbit_pos, gset, set_bits)
     cands = _Candidates(candidates, by_set, set_start, mark, grouped, grouped_bits)
     mine = _places_of(candidates, consistent, mark)  # and marks them
-    best = _scan(mine, cands, gs, sliced, costs, sets)
+    scratch = _scan_scratch(pegs, sets.floor.shape[0])
+    best = _scan(mine, cands, gs, sliced, costs, sets, scratch)
     for i in range(consistent.shape[0]):
         mark[consistent[i]] = 0
     return best

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import strategytree as st
-from strategytree import feedback, grouping, scoring
+from strategytree import bitsliced, feedback, grouping, scoring
 from strategytree.errors import StrategyTreeError
 from strategytree.feedback import n_words
 from strategytree.game import Game
@@ -61,6 +61,65 @@ def test_feedback_against_twin(i: int) -> None:
         subset = rng.integers(0, len(game.secrets), size=7)
         got = feedback.replies(game, int(g), subset)
         assert got.tolist() == [want[j] for j in subset]
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
+def test_the_reply_step_against_twin(i: int) -> None:
+    """feedback.reply (one word) and reply_of_rows (any), as Python and compiled."""
+    from numba import njit
+
+    feedback.compiled()
+    one_word = njit(lambda gp, gc, sp, sc, stride: feedback.reply(gp, gc, sp, sc, stride))
+    rows = njit(lambda *args: feedback.reply_of_rows(*args))
+    game = _game(i)
+    rng = np.random.default_rng(i)
+    (gpos, gcnt), (spos, scnt) = game.guess_bits, game.secret_bits
+    stride = game.pegs + 1
+    for g in rng.choice(len(game.guesses), size=min(6, len(game.guesses)), replace=False):
+        for s in rng.choice(len(game.secrets), size=min(6, len(game.secrets)), replace=False):
+            want = naive.reply_code(naive.feedback(game.guesses[g], game.secrets[s]), game.pegs)
+            assert feedback.reply_of_rows(gpos, gcnt, g, spos, scnt, s, stride) == want
+            assert rows(gpos, gcnt, g, spos, scnt, s, stride) == want
+            if gpos.shape[1] == 1:
+                args = gpos[g, 0], gcnt[g, 0], spos[s, 0], scnt[s, 0], stride
+                assert feedback.reply(*args) == one_word(*args) == want
+
+
+def test_lowest_bit_against_twin() -> None:
+    from numba import njit
+
+    feedback.compiled()
+    compiled = njit(lambda x: feedback.lowest_bit(x))
+    for x in [1, 2, 3, 12, 1 << 40, (1 << 63) | (1 << 62), (1 << 64) - 1]:
+        assert feedback.lowest_bit(x) == compiled(np.uint64(x)) == naive.lowest_bit(x)
+
+
+@pytest.mark.parametrize(
+    "game",
+    [st.mastermind(4, 6), naive.subset_game(np.random.default_rng(5), 4, 20, 400),
+     naive.subset_game(np.random.default_rng(7), 7, 9, 400)],
+    ids=["MM(4,6)", "two words", "seven pegs"],
+)  # fmt: skip
+def test_bit_sliced_counts_against_twin(game: Game) -> None:
+    """Block by block, the secrets with ``v`` blacks (count_equal) and with ``v``
+    blacks + whites (set_sums) are those the definition gives."""
+    rng = np.random.default_rng(len(game.secrets))
+    secrets = np.sort(rng.choice(len(game.secrets), size=min(150, len(game.secrets)), replace=False))
+    sliced = bitsliced.slice_secrets(*game.secret_bits, secrets)
+    assert sliced.n == len(secrets) and sliced.has_pos.shape[0] == (len(secrets) + 63) // 64
+    eq = np.empty(8, dtype=np.uint64)
+    for g in rng.choice(len(game.guesses), size=5, replace=False):
+        pos_bits, cnt_bits = (np.array(b, dtype=np.int64) for b in naive.bit_numbers(game.guesses[g].tolist(), game.colors))
+        replies = [naive.feedback(game.guesses[g], game.secrets[s]) for s in secrets]
+        for blk in range(sliced.has_pos.shape[0]):
+            in_block = range(64 * blk, min(64 * blk + 64, len(secrets)))
+            bitsliced.count_equal(sliced.has_pos, blk, pos_bits, game.pegs, np.uint64(0), eq)
+            for v in range(8):
+                assert [int(eq[v]) >> (j % 64) & 1 for j in in_block] == [replies[j][0] == v for j in in_block]
+            bitsliced.set_sums(sliced.has_cnt, np.uint64(sliced.valid), blk, cnt_bits, game.pegs, eq)
+            for v in range(8):
+                got = [j for j in range(64 * blk, 64 * blk + 64) if int(eq[v]) >> (j % 64) & 1]
+                assert got == [j for j in in_block if sum(replies[j]) == v]
 
 
 @pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
