@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 import strategytree as st
-from strategytree import feedback, kernels
+from strategytree import feedback, scoring
 
 from _common import median_time, print_machine
 
@@ -23,12 +23,12 @@ print_machine()
 game = st.mastermind(5, 8)
 pairs = len(game.guesses) * len(game.secrets)
 start = time.perf_counter()
-kernels.partition_counts(game, np.arange(8), np.arange(8))
-kernels.scores(game, "entropy", np.arange(8), np.arange(8))
+scoring.partition_counts(game, np.arange(8), np.arange(8))
+scoring.scores(game, "entropy", np.arange(8), np.arange(8))
 print(f"first calls (compile or load from cache): {time.perf_counter() - start:.2f} s")
 
-counts = median_time(lambda: kernels.partition_counts(game), repeat=5)
-scored = median_time(lambda: kernels.scores(game, "entropy"), repeat=5)
+counts = median_time(lambda: scoring.partition_counts(game), repeat=5)
+scored = median_time(lambda: scoring.scores(game, "entropy"), repeat=5)
 # baseline: the same counts with numpy (bit encoding, popcount, bincount) for
 # 512 guesses, scaled to all of them
 gpos, gcnt = game.guess_bits

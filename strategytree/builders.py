@@ -22,7 +22,7 @@ would choose).  Candidates that are images of each other under the
 permutations fixing the history are scored once (:mod:`strategytree.symmetry`);
 this changes the speed, never the tree.  Where the game allows it (no reply
 table, at most 7 pegs), the choice at a node is one compiled call,
-:func:`strategytree.kernels.best_guess`, which skips the guesses that a
+:func:`strategytree.greedy_choice.best_guess`, which skips the guesses that a
 bound shows cannot beat the best so far: again the same guess, only sooner.
 
 >>> from strategytree.game import mastermind
@@ -55,7 +55,7 @@ from .tree import Node, Strategy
 from .words import plural
 
 if TYPE_CHECKING:
-    from . import kernels
+    from . import greedy_choice
 
 __all__ = [
     "GREEDY_RULES", "GreedyChooser", "Pool", "build_greedy", "draws_at_random", "parse_pool",
@@ -206,11 +206,11 @@ class GreedyChooser:
         return self.as_guess.tolist()
 
     @cached_property
-    def scratch(self) -> kernels.ChoiceScratch:
+    def scratch(self) -> greedy_choice.ChoiceScratch:
         """What the compiled choice keeps from one node to the next (this chooser's own)."""
-        from . import kernels
+        from . import greedy_choice
 
-        return kernels.ChoiceScratch(self.game)
+        return greedy_choice.ChoiceScratch(self.game)
 
     @property
     def randomised(self) -> bool:
@@ -238,7 +238,8 @@ class GreedyChooser:
 
     def choose(self, secrets: np.ndarray, sym: Symmetry) -> int:
         """:meth:`next_guess` given the symmetry of the history (no opening)."""
-        from . import kernels
+        from . import greedy_choice
+        from .scoring import RULES, first_perfect, scores
 
         game, rule, rng = self.game, self.rule, self.rng
         n = len(secrets)
@@ -253,15 +254,15 @@ class GreedyChooser:
         perfect_possible = n <= game.n_replies and rule != "first"
         if perfect_possible and len(consistent):
             # a possible secret that tells the others apart is the best guess
-            at = kernels.first_perfect(game, consistent, secrets, check=False)
+            at = first_perfect(game, consistent, secrets, check=False)
             if at >= 0:
                 return int(consistent[at])
         candidates = self.candidates(secrets, sym, consistent, merge=False)
-        scoring = rule if rule in kernels.RULES else "entropy"
+        scoring = rule if rule in RULES else "entropy"
         # the whole choice in one kernel call, where the game has one; it leaves
         # out the guesses merge_dead_colours would (the same array at every node)
         skip = dead_colours(self._secret_masks, secrets) if self._merges else 0
-        at = kernels.best_guess(
+        at = greedy_choice.best_guess(
             game, scoring, candidates, secrets, consistent, self.scratch, skip=skip
         )
         if at is not None:
@@ -270,10 +271,10 @@ class GreedyChooser:
             candidates = self._merge(candidates, secrets)
         if perfect_possible:
             # no possible secret does it; the first guess that does is the best
-            at = kernels.first_perfect(game, candidates, secrets, check=False)
+            at = first_perfect(game, candidates, secrets, check=False)
             if at >= 0:
                 return int(candidates[at])
-        score = kernels.scores(game, scoring, candidates, secrets, check=False)
+        score = scores(game, scoring, candidates, secrets, check=False)
         best = np.flatnonzero(score == score.max())
         if len(best) > 1:
             is_secret = np.isin(candidates[best], consistent, assume_unique=True)
@@ -323,13 +324,13 @@ class GreedyChooser:
         """The ``size`` best guesses by the rule's score, best first (ties: a
         possible secret first, then code order); the first is :meth:`choose`'s
         whenever the rule scores (not for ``first`` and ``random``)."""
-        from . import kernels
+        from .scoring import RULES, scores
 
         consistent = self.as_guess[secrets]
         consistent = consistent[consistent >= 0]
         candidates = self.candidates(secrets, sym, consistent)
-        scoring = self.rule if self.rule in kernels.RULES else "entropy"
-        score = kernels.scores(self.game, scoring, candidates, secrets, check=False)
+        scoring = self.rule if self.rule in RULES else "entropy"
+        score = scores(self.game, scoring, candidates, secrets, check=False)
         is_secret = np.isin(candidates, consistent, assume_unique=True)
         order = np.lexsort((np.arange(len(candidates)), ~is_secret, -score))
         return candidates[order[:size]]
@@ -552,10 +553,10 @@ class _Splitter:
     a possible secret there, the first), and a count of the secrets settled."""
 
     def __init__(self, chooser: GreedyChooser, most: int) -> None:
-        from . import kernels
+        from . import grouping
 
         game = chooser.game
-        self.reply_groups = kernels.reply_groups
+        self.reply_groups = grouping.reply_groups
         self.game = game
         self.text = _guess_texts(game)
         """every allowed guess in letters"""

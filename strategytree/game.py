@@ -378,7 +378,7 @@ class Game:
         found = _lookup(table, _keys(np.where(fits[:, None], rows, 0), self.colors))
         return np.where(fits, found, -1)
 
-    # -- feedback (numpy; the numba kernels live in strategytree.kernels) --
+    # -- feedback (numpy; the numba kernels live in strategytree.feedback and strategytree.scoring) --
     @cached_property
     def secret_bits(self) -> tuple[np.ndarray, np.ndarray]:
         """The secrets in the bit encoding of :func:`encode`."""
@@ -409,7 +409,7 @@ class Game:
         """Reply codes of one guess against one code or an ``(n, pegs)`` array.
 
         With numpy only (no compilation), fast enough for replaying a strategy;
-        the builders use the numba kernels of :mod:`strategytree.kernels`.
+        the builders use the numba kernels of :mod:`strategytree.scoring`.
         """
         if self.scoring == "table":
             g = self.guess_index(guess)

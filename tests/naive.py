@@ -60,6 +60,21 @@ def reply_code(reply: tuple[int, int], pegs: int) -> int:
     return black * (pegs + 1) + white
 
 
+def lowest_bit(x: int) -> int:
+    """The index of the lowest set bit of ``x > 0``: the first 1 from the right."""
+    return next(i for i in range(64) if x >> i & 1)
+
+
+def bit_numbers(code: Sequence[int], colors: int) -> tuple[list[int], list[int]]:
+    """The bits ``encode`` sets for a code: peg ``i`` of colour ``k`` is position
+    bit ``i * colors + k``; the ``j``-th peg (from 0) of colour ``k`` is
+    colour-count bit ``k * pegs + j``."""
+    pegs = len(code)
+    pos = [i * colors + k for i, k in enumerate(code)]
+    cnt = [k * pegs + list(code[:i]).count(k) for i, k in enumerate(code)]
+    return pos, cnt
+
+
 def partition_counts(guesses: Sequence, secrets: Sequence, pegs: int) -> np.ndarray:
     """out[i, r] = how many of ``secrets`` give reply code r to ``guesses[i]``."""
     out = np.zeros((len(guesses), (pegs + 1) ** 2), dtype=np.int64)

@@ -1,4 +1,4 @@
-"""The greedy builders' one-call choice (kernels.best_guess) and the compiled
+"""The greedy builders' one-call choice (greedy_choice.best_guess) and the compiled
 symmetry keys (symmetry.canonical_keys), each against a slow, obviously
 correct twin; and the builders give the same trees with and without them."""
 
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import strategytree as st
-from strategytree import kernels, symmetry
+from strategytree import greedy_choice, scoring, symmetry
 from strategytree.builders import build_greedy, colour_masks
 from strategytree.errors import StrategyTreeError
 from strategytree.game import black_only
@@ -27,7 +27,7 @@ import naive
 
 def _naive_choice(game: st.Game, rule: str, candidates, secrets, consistent) -> int:
     """The twin's choice, with the entropy from the kernels' own exact table."""
-    nlogn = kernels.nlogn_table(len(secrets))
+    nlogn = scoring.nlogn_table(len(secrets))
     return naive.greedy_choice(game, rule, candidates, secrets, consistent, nlogn)
 
 
@@ -58,12 +58,12 @@ GAMES = {
 def test_best_guess_matches_the_twin(rule: str, name: str, n_secrets: int) -> None:
     rng = np.random.default_rng(zlib.crc32(f"{rule} {name} {n_secrets}".encode()))
     game = GAMES[name](rng)
-    scratch = kernels.ChoiceScratch(game)  # kept from one call to the next, as a builder does
+    scratch = greedy_choice.ChoiceScratch(game)  # kept from one call to the next, as a builder does
     for _ in range(3):
         secrets, candidates, consistent = _case(game, rng, n_secrets, 40)
         want = _naive_choice(game, rule, candidates, secrets, consistent)
-        assert kernels.best_guess(game, rule, candidates, secrets, consistent) == want
-        assert kernels.best_guess(game, rule, candidates, secrets, consistent, scratch) == want
+        assert greedy_choice.best_guess(game, rule, candidates, secrets, consistent) == want
+        assert greedy_choice.best_guess(game, rule, candidates, secrets, consistent, scratch) == want
 
 
 @pytest.mark.parametrize("rule", ["minimax", "expected", "entropy", "parts"])
@@ -77,7 +77,7 @@ def test_best_guess_on_sets_a_few_guesses_tell_apart(rule: str) -> None:
             secrets = np.sort(rng.choice(len(game.secrets), size=n, replace=False))
             as_guess = game.guess_index(game.secrets[secrets])
             consistent = as_guess[as_guess >= 0]
-            got = kernels.best_guess(game, rule, every, secrets, consistent)
+            got = greedy_choice.best_guess(game, rule, every, secrets, consistent)
             assert got == _naive_choice(game, rule, every, secrets, consistent)
 
 
@@ -96,28 +96,28 @@ def test_skipping_dead_colours_is_merging_them(rule: str) -> None:
             consistent = game.guess_index(game.secrets[secrets])
             skip = symmetry.dead_colours(secret_masks, secrets)
             merged = symmetry.merge_dead_colours(guess_masks, secret_masks, every, secrets)
-            want = merged[kernels.best_guess(game, rule, merged, secrets, consistent)]
-            assert every[kernels.best_guess(game, rule, every, secrets, consistent, skip=skip)] == want
+            want = merged[greedy_choice.best_guess(game, rule, merged, secrets, consistent)]
+            assert every[greedy_choice.best_guess(game, rule, every, secrets, consistent, skip=skip)] == want
             assert want == merged[_naive_choice(game, rule, merged, secrets, consistent)]
 
 
 def test_best_guess_leaves_its_scratch_array_zeroed() -> None:
     game = st.mastermind(4, 6)
     secrets = np.arange(0, 1296, 7)
-    scratch = kernels.ChoiceScratch(game)
-    kernels.best_guess(game, "entropy", np.arange(1296), secrets, secrets, scratch)
+    scratch = greedy_choice.ChoiceScratch(game)
+    greedy_choice.best_guess(game, "entropy", np.arange(1296), secrets, secrets, scratch)
     assert not scratch.mark.any()
 
 
 def test_a_scratch_serves_one_game() -> None:
-    scratch = kernels.ChoiceScratch(st.mastermind(3, 4))
+    scratch = greedy_choice.ChoiceScratch(st.mastermind(3, 4))
     every = np.arange(64)
     with pytest.raises(StrategyTreeError, match="another game"):
-        kernels.best_guess(st.mastermind(3, 4), "entropy", every, every, every, scratch)
+        greedy_choice.best_guess(st.mastermind(3, 4), "entropy", every, every, every, scratch)
 
 
 def test_a_scratch_keeps_the_grouping_of_the_same_candidates() -> None:
-    scratch = kernels.ChoiceScratch(st.mastermind(4, 6))
+    scratch = greedy_choice.ChoiceScratch(st.mastermind(4, 6))
     candidates = np.arange(1296)
     by_set, set_start = scratch.by_set(candidates)
     assert scratch.by_set(candidates)[0] is by_set
@@ -146,10 +146,10 @@ def test_best_guess_declines_games_it_has_no_kernel_for() -> None:
     table = (codes[:, None, 0] == codes[None, :, 0]).astype(np.uint8)  # a made-up reply
     table_game = st.Game(2, 3, codes, codes, scoring="table", table=table, labels=(0, 1))
     some = np.arange(5)
-    assert kernels.best_guess(table_game, "entropy", some, some, some) is None
+    assert greedy_choice.best_guess(table_game, "entropy", some, some, some) is None
     many_pegs = naive.subset_game(np.random.default_rng(1), 8, 3, 50)
-    assert kernels.best_guess(many_pegs, "entropy", some, some, some) is None
-    assert kernels.best_guess(st.mastermind(4, 6), "entropy", some[:0], some, some) is None
+    assert greedy_choice.best_guess(many_pegs, "entropy", some, some, some) is None
+    assert greedy_choice.best_guess(st.mastermind(4, 6), "entropy", some[:0], some, some) is None
 
 
 # -- the compiled symmetry keys ---------------------------------------------------------
@@ -220,7 +220,7 @@ def test_compiled_symmetry_keys_match_numpy_and_the_definition(game: st.Game, hi
 @pytest.mark.parametrize("rule", ["minimax", "expected", "entropy", "parts"])
 def test_builders_give_the_same_tree_without_the_kernel(monkeypatch, game: st.Game, rule: str) -> None:
     fast = build_greedy(game, rule=rule)
-    monkeypatch.setattr(kernels, "best_guess", lambda *args, **kwargs: None)
+    monkeypatch.setattr(greedy_choice, "best_guess", lambda *args, **kwargs: None)
     assert build_greedy(game, rule=rule) == fast
 
 
@@ -230,14 +230,14 @@ PURE_PYTHON = textwrap.dedent(
     import json
     import numpy as np
     import strategytree as st
-    from strategytree import kernels, symmetry
+    from strategytree import greedy_choice, symmetry
     from strategytree.symmetry import Symmetry
 
     game = st.mastermind(3, 4)
     out = {}
     for rule in ("minimax", "expected", "entropy", "parts"):
         for secrets in (np.arange(0, 64, 9), np.arange(0, 64, 2), np.arange(64)):
-            out[f"{rule} {len(secrets)}"] = kernels.best_guess(game, rule, np.arange(64), secrets, secrets)
+            out[f"{rule} {len(secrets)}"] = greedy_choice.best_guess(game, rule, np.arange(64), secrets, secrets)
     sym = Symmetry.of(game).after(np.array([0, 0, 1]))
     out["keys"] = symmetry.canonical_keys(game.guesses, sym.maps, np.flatnonzero(~sym.played), 4).tolist()
     print(json.dumps(out))

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import strategytree as st
-from strategytree import feedback, kernels
+from strategytree import bitsliced, feedback, grouping, scoring
 from strategytree.errors import StrategyTreeError
 from strategytree.feedback import n_words
 from strategytree.game import Game
@@ -64,11 +64,70 @@ def test_feedback_against_twin(i: int) -> None:
 
 
 @pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
+def test_the_reply_step_against_twin(i: int) -> None:
+    """feedback.reply (one word) and reply_of_rows (any), as Python and compiled."""
+    from numba import njit
+
+    feedback.compiled()
+    one_word = njit(lambda gp, gc, sp, sc, stride: feedback.reply(gp, gc, sp, sc, stride))
+    rows = njit(lambda *args: feedback.reply_of_rows(*args))
+    game = _game(i)
+    rng = np.random.default_rng(i)
+    (gpos, gcnt), (spos, scnt) = game.guess_bits, game.secret_bits
+    stride = game.pegs + 1
+    for g in rng.choice(len(game.guesses), size=min(6, len(game.guesses)), replace=False):
+        for s in rng.choice(len(game.secrets), size=min(6, len(game.secrets)), replace=False):
+            want = naive.reply_code(naive.feedback(game.guesses[g], game.secrets[s]), game.pegs)
+            assert feedback.reply_of_rows(gpos, gcnt, g, spos, scnt, s, stride) == want
+            assert rows(gpos, gcnt, g, spos, scnt, s, stride) == want
+            if gpos.shape[1] == 1:
+                args = gpos[g, 0], gcnt[g, 0], spos[s, 0], scnt[s, 0], stride
+                assert feedback.reply(*args) == one_word(*args) == want
+
+
+def test_lowest_bit_against_twin() -> None:
+    from numba import njit
+
+    feedback.compiled()
+    compiled = njit(lambda x: feedback.lowest_bit(x))
+    for x in [1, 2, 3, 12, 1 << 40, (1 << 63) | (1 << 62), (1 << 64) - 1]:
+        assert feedback.lowest_bit(x) == compiled(np.uint64(x)) == naive.lowest_bit(x)
+
+
+@pytest.mark.parametrize(
+    "game",
+    [st.mastermind(4, 6), naive.subset_game(np.random.default_rng(5), 4, 20, 400),
+     naive.subset_game(np.random.default_rng(7), 7, 9, 400)],
+    ids=["MM(4,6)", "two words", "seven pegs"],
+)  # fmt: skip
+def test_bit_sliced_counts_against_twin(game: Game) -> None:
+    """Block by block, the secrets with ``v`` blacks (count_equal) and with ``v``
+    blacks + whites (set_sums) are those the definition gives."""
+    rng = np.random.default_rng(len(game.secrets))
+    secrets = np.sort(rng.choice(len(game.secrets), size=min(150, len(game.secrets)), replace=False))
+    sliced = bitsliced.slice_secrets(*game.secret_bits, secrets)
+    assert sliced.n == len(secrets) and sliced.has_pos.shape[0] == (len(secrets) + 63) // 64
+    eq = np.empty(8, dtype=np.uint64)
+    for g in rng.choice(len(game.guesses), size=5, replace=False):
+        pos_bits, cnt_bits = (np.array(b, dtype=np.int64) for b in naive.bit_numbers(game.guesses[g].tolist(), game.colors))
+        replies = [naive.feedback(game.guesses[g], game.secrets[s]) for s in secrets]
+        for blk in range(sliced.has_pos.shape[0]):
+            in_block = range(64 * blk, min(64 * blk + 64, len(secrets)))
+            bitsliced.count_equal(sliced.has_pos, blk, pos_bits, game.pegs, np.uint64(0), eq)
+            for v in range(8):
+                assert [int(eq[v]) >> (j % 64) & 1 for j in in_block] == [replies[j][0] == v for j in in_block]
+            bitsliced.set_sums(sliced.has_cnt, np.uint64(sliced.valid), blk, cnt_bits, game.pegs, eq)
+            for v in range(8):
+                got = [j for j in range(64 * blk, 64 * blk + 64) if int(eq[v]) >> (j % 64) & 1]
+                assert got == [j for j in in_block if sum(replies[j]) == v]
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
 def test_partition_counts_against_twin(i: int) -> None:
     game = _game(i)
     guesses = [tuple(row) for row in game.guesses.tolist()]
     secrets = [tuple(row) for row in game.secrets.tolist()]
-    got = kernels.partition_counts(game)
+    got = scoring.partition_counts(game)
     assert got.shape == (len(guesses), game.n_replies) and got.dtype == np.int32
     assert np.array_equal(got, naive.partition_counts(guesses, secrets, game.pegs))
     assert (got.sum(axis=1) == len(secrets)).all()
@@ -81,7 +140,7 @@ def test_partition_counts_of_index_subsets(i: int, n_secrets: int) -> None:
     rng = np.random.default_rng(i * 10 + n_secrets)
     g_ix = rng.integers(0, len(game.guesses), size=5)  # repeats allowed
     s_ix = rng.integers(0, len(game.secrets), size=n_secrets)
-    got = kernels.partition_counts(game, g_ix, s_ix)
+    got = scoring.partition_counts(game, g_ix, s_ix)
     want = naive.partition_counts(
         [tuple(game.guesses[g]) for g in g_ix], [tuple(game.secrets[s]) for s in s_ix], game.pegs
     )
@@ -90,7 +149,7 @@ def test_partition_counts_of_index_subsets(i: int, n_secrets: int) -> None:
 
 def test_partition_counts_of_a_game_with_few_guesses() -> None:
     game = Game(3, 4, st.mastermind(3, 4).secrets, np.array([[0, 1, 2]], dtype=np.uint8))
-    got = kernels.partition_counts(game, secrets=np.arange(len(game.secrets))[::-1].copy())
+    got = scoring.partition_counts(game, secrets=np.arange(len(game.secrets))[::-1].copy())
     want = naive.partition_counts([(0, 1, 2)], naive.mm_codes(3, 4), 3)
     assert np.array_equal(got, want)
 
@@ -109,11 +168,11 @@ def test_several_word_games_are_really_several_words() -> None:
         lambda g: feedback.replies(g, 9),
         lambda g: feedback.replies(g, 0, np.array([0, 9])),
         lambda g: feedback.replies(g, 0, np.array([[0, 1]])),
-        lambda g: kernels.partition_counts(g, np.array([-1])),
-        lambda g: kernels.partition_counts(g, np.array([9])),
-        lambda g: kernels.partition_counts(g, None, np.array([3, 100])),
-        lambda g: kernels.partition_counts(g, np.array([[0, 1], [2, 3]])),
-        lambda g: kernels.partition_counts(g, np.int64(3)),  # not 1-d
+        lambda g: scoring.partition_counts(g, np.array([-1])),
+        lambda g: scoring.partition_counts(g, np.array([9])),
+        lambda g: scoring.partition_counts(g, None, np.array([3, 100])),
+        lambda g: scoring.partition_counts(g, np.array([[0, 1], [2, 3]])),
+        lambda g: scoring.partition_counts(g, np.int64(3)),  # not 1-d
     ],
 )
 def test_bad_indices_raise_strategytree_error(call) -> None:
@@ -124,9 +183,9 @@ def test_bad_indices_raise_strategytree_error(call) -> None:
 @pytest.mark.parametrize(
     "call",
     [
-        lambda g: kernels.partition_counts(g, np.array([0.5, 1.0])),
-        lambda g: kernels.partition_counts(g, None, np.array([0.0, 2.0])),
-        lambda g: kernels.partition_counts(g, ["a"]),
+        lambda g: scoring.partition_counts(g, np.array([0.5, 1.0])),
+        lambda g: scoring.partition_counts(g, None, np.array([0.0, 2.0])),
+        lambda g: scoring.partition_counts(g, ["a"]),
     ],
 )
 def test_non_integer_indices_raise_strategytree_error(call) -> None:
@@ -142,7 +201,7 @@ def test_a_fractional_guess_index_raises_strategytree_error() -> None:
 def test_an_empty_list_of_secrets_is_zero_counts_or_a_clean_error() -> None:
     game = st.mastermind(2, 3)
     try:
-        counts = kernels.partition_counts(game, secrets=[])
+        counts = scoring.partition_counts(game, secrets=[])
     except StrategyTreeError:
         return
     assert counts.shape == (9, game.n_replies) and not counts.any()
@@ -150,7 +209,7 @@ def test_an_empty_list_of_secrets_is_zero_counts_or_a_clean_error() -> None:
 
 def test_lists_of_indices_are_accepted() -> None:
     game = st.mastermind(2, 3)
-    got = kernels.partition_counts(game, [0, 4], [1, 2, 3])
+    got = scoring.partition_counts(game, [0, 4], [1, 2, 3])
     want = naive.partition_counts([(0, 0), (1, 1)], [(0, 1), (0, 2), (1, 0)], 2)
     assert np.array_equal(got, want)
 
@@ -160,14 +219,14 @@ PURE_PYTHON = textwrap.dedent(
     import numpy as np
     import naive
     import strategytree as st
-    from strategytree import feedback, kernels
+    from strategytree import feedback, scoring
 
     game = st.mastermind(2, 3)
     codes = naive.mm_codes(2, 3)
     assert feedback.replies(game, 5).tolist() == [
         naive.reply_code(naive.feedback(codes[5], s), 2) for s in codes
     ]
-    assert np.array_equal(kernels.partition_counts(game), naive.partition_counts(codes, codes, 2))
+    assert np.array_equal(scoring.partition_counts(game), naive.partition_counts(codes, codes, 2))
     """
 )
 
@@ -189,8 +248,6 @@ def test_kernels_run_as_plain_python_with_jit_disabled() -> None:
     [(1, 1, 1), (1, 5, 3), (3, 4, 10), (4, 6, 30), (4, 6, 300), (5, 8, 5), (5, 8, 200), (5, 8, 600), (9, 8, 40)],
 )
 def test_scores_match_the_twin(rule: str, pegs: int, colors: int, n_secrets: int) -> None:
-    from strategytree import kernels
-
     rng = np.random.default_rng(pegs * 100 + colors + n_secrets)
     if pegs * colors > 64:  # several words: a game built from random codes
         game = naive.subset_game(rng, pegs, colors, 300)
@@ -198,36 +255,34 @@ def test_scores_match_the_twin(rule: str, pegs: int, colors: int, n_secrets: int
         game = st.mastermind(pegs, colors)
     secrets = np.sort(rng.choice(len(game.secrets), size=min(n_secrets, len(game.secrets)), replace=False))
     guesses = np.sort(rng.choice(len(game.guesses), size=min(60, len(game.guesses)), replace=False))
-    got = kernels.scores(game, rule, guesses, secrets)
-    assert got.tolist() == naive.scores(game, rule, guesses, secrets, kernels.nlogn_table(len(secrets)))
+    got = scoring.scores(game, rule, guesses, secrets)
+    assert got.tolist() == naive.scores(game, rule, guesses, secrets, scoring.nlogn_table(len(secrets)))
     # the many-guesses (threaded) path gives the same
     many = np.resize(guesses, 5000)
-    assert kernels.scores(game, rule, many, secrets).tolist() == np.resize(got, 5000).tolist()
+    assert scoring.scores(game, rule, many, secrets).tolist() == np.resize(got, 5000).tolist()
 
 
 @pytest.mark.parametrize("pegs, colors, n_secrets", [(3, 4, 5), (4, 6, 8), (5, 8, 12), (2, 2, 3)])
 def test_first_perfect_matches_the_twin(pegs: int, colors: int, n_secrets: int) -> None:
-    from strategytree import kernels
-
     game = st.mastermind(pegs, colors)
     rng = np.random.default_rng(n_secrets)
     secrets = np.sort(rng.choice(len(game.secrets), size=n_secrets, replace=False))
-    assert kernels.first_perfect(game, None, secrets) == naive.first_perfect(game, secrets)
+    assert scoring.first_perfect(game, None, secrets) == naive.first_perfect(game, secrets)
 
 
 SCORES_PURE_PYTHON = textwrap.dedent(
     """
     import numpy as np
     import strategytree as st
-    from strategytree import kernels
+    from strategytree import scoring
 
     game = st.mastermind(3, 3)
     secrets = np.arange(0, 27, 2)
     for rule in ("minimax", "expected", "entropy", "parts"):
-        a = kernels.scores(game, rule, None, secrets)
-        b = kernels.scores(game, rule, None, np.arange(27))
+        a = scoring.scores(game, rule, None, secrets)
+        b = scoring.scores(game, rule, None, np.arange(27))
         assert len(a) == 27 and len(b) == 27
-    assert kernels.first_perfect(game, None, np.array([0, 5, 13])) >= 0
+    assert scoring.first_perfect(game, None, np.array([0, 5, 13])) >= 0
     print("ok")
     """
 )
@@ -244,10 +299,8 @@ def test_scoring_kernels_run_as_plain_python_with_jit_disabled() -> None:
 
 @pytest.mark.parametrize("n, n_replies", [(0, 4), (1, 4), (50, 9), (1000, 36)])
 def test_group_by_reply_matches_a_sort(n: int, n_replies: int) -> None:
-    from strategytree import kernels
-
     rng = np.random.default_rng(n)
     replies = rng.integers(0, n_replies, size=n).astype(np.int8)
-    groups = kernels.group_by_reply(replies, n_replies)
+    groups = grouping.group_by_reply(replies, n_replies)
     want = [(r, [j for j in range(n) if replies[j] == r]) for r in range(n_replies - 1, -1, -1)]
     assert [(r, g.tolist()) for r, g in groups] == [(r, g) for r, g in want if g]

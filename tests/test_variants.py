@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 import strategytree as st
-from strategytree import feedback, kernels
+from strategytree import feedback, scoring
 from strategytree.builders import build_greedy
 from strategytree.cli import app
 from strategytree.game import bagel, black_only, bulls_and_cows, custom, preset
@@ -113,7 +113,7 @@ def test_custom_game_table_is_the_function() -> None:
         for j, s in enumerate(codes):
             assert game.labels[game.table[i, j]] == _two_d(g, s)
     assert game.labels[game.win] == (True, True, True)
-    scores = kernels.scores(game, "minimax")
+    scores = scoring.scores(game, "minimax")
     for i, g in enumerate(codes):
         parts: dict = {}
         for s in codes:

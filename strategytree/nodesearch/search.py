@@ -56,11 +56,11 @@ Replaced = tuple[Node, int, int]
 def parts_by_reply(game: Game, secrets: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
     """The secrets split by their reply to ``guess``, highest reply first (the
     win included), each part in the order given."""
-    from .. import kernels
+    from .. import grouping
 
     out = np.empty(len(secrets), dtype=np.int8)
     replies = feedback.replies_into(game, guess, secrets, out)
-    return [(code, secrets[group]) for code, group in kernels.group_by_reply(replies, game.n_replies)]
+    return [(code, secrets[group]) for code, group in grouping.group_by_reply(replies, game.n_replies)]
 
 
 def split(game: Game, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
