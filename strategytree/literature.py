@@ -70,6 +70,46 @@ FIGURES: tuple[Figure, ...] = (
 )
 
 
+class Result(NamedTuple):
+    """A result of our own, beside the published figures: a strategy we ship (the
+    verifier scores the file; ``tests/test_literature.py`` checks the two agree)."""
+
+    game: str
+    """the game's key (:func:`game_key`)"""
+    total: int
+    """the strategy's total number of guesses over all secrets"""
+    max_guesses: int
+    """its worst case"""
+    proven: str
+    """``optimal`` (found by the exact search, so no strategy does better) or
+    ``best known`` (the best total we know; the optimum may be lower)"""
+    command: str
+    """the command that made it"""
+    date: str
+    """when (ISO date)"""
+    file: str
+    """the shipped strategy, relative to the project's root"""
+
+
+#: our own results: each a file the verifier scores (tests/test_literature.py)
+RESULTS: tuple[Result, ...] = (
+    Result("MM(4,9)", 34666, 8, "optimal",
+           "strategytree generate --method optimal -p 4 -c 9 --workers 2", "2026-11-23",
+           "examples/mm49.txt"),
+    Result("MM(5,8)", 178308, 7, "best known", "python benchmarks/record.py", "2026-11-27",
+           "examples/mm58.txt"),
+)
+
+
+def ours(game: str) -> Result | None:
+    """Our own result for a game (by key), if we have one.
+
+    >>> ours("MM(4,9)").total
+    34666
+    """
+    return next((result for result in RESULTS if result.game == game), None)
+
+
 def published(game: str, method: str) -> Figure | None:
     """The published figure for a game and method, if there is one.
 
@@ -106,18 +146,26 @@ def game_key(game: Game) -> str | None:
 
 def optimum(game: Game, max_guesses: int | None = None) -> Figure | None:
     """The published optimum of ``game`` (within ``max_guesses`` guesses when given:
-    the figure for that limit, if one was published), or None.
+    the figure for that limit, if one was published), else our own (:data:`RESULTS`,
+    found by the exact search), or None.
 
     >>> from strategytree.game import mastermind
     >>> optimum(mastermind(4, 8)).low, optimum(mastermind(4, 8), 6).low
     (20471, 20473)
+    >>> optimum(mastermind(4, 9)).low
+    34666
     """
     key = game_key(game)
     if key is None:
         return None
     if max_guesses is not None:
         return published(key, f"optimal-max-{max_guesses}")
-    return published(key, "optimal")
+    found = published(key, "optimal")
+    result = ours(key)
+    if found is None and result is not None and result.proven == "optimal":
+        source = f"strategytree exact search, {result.date}, {result.file}"
+        return Figure(key, "optimal", result.total, result.total, result.max_guesses, source)
+    return found
 
 
 # -- proven lower bounds ------------------------------------------------------------------
