@@ -29,7 +29,7 @@ import numpy as np
 
 from . import feedback
 from .builders import GreedyChooser, draws_at_random
-from .errors import ArgumentError, CodeError, StrategyTreeError, refuse_inert
+from .errors import ArgumentError, CodeError, StrategyError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
 from .replay import FlatTree
 from .spelling import (
@@ -556,9 +556,19 @@ def play(
     person guesses (:func:`you_break`, the secret drawn with ``seed`` unless the
     ``adversary`` replies); else the computer guesses with ``strategy`` or the
     ``rule`` (:func:`breaker_for`), the person replying (:func:`computer_breaks`)
-    or the adversary (:func:`adversary_game`, its moves told on ``terminal``)."""
+    or the adversary (:func:`adversary_game`, its moves told on ``terminal``).  A
+    ``strategy`` whose opening guess is no guess of ``game`` (a file of another game)
+    raises :class:`~strategytree.errors.StrategyError`; one that only lacks branches
+    is followed, the rule taking over where it has none."""
     from .words import plural
 
+    if strategy is not None and breaker != "you":
+        opening = FlatTree(strategy, game)
+        if int(opening.guess_index[0]) < 0:
+            raise StrategyError(
+                f"{strategy.source}: its first guess {opening.guess[0]} is not a guess of "
+                f"{game.name}: the strategy was built for another game"
+            )
     shown = alphabet_for(game, alphabet)
     guesser = breaker_for(game, strategy, rule, pool, seed=seed or 0, first=first)
     if breaker == "you":

@@ -157,3 +157,15 @@ def test_a_file_that_fits_no_game_names_the_closest(
     done = run(console_script, "verify", "cut.txt", cwd=tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "every solved secret has distinct colours: did you mean --game bagel?" in done.stdout
+
+
+# -- 7: play --strategy on a game the file does not fit ------------------------------------
+def test_play_refuses_a_strategy_of_another_game(console_script: list[str], tmp_path: Path) -> None:
+    from strategytree.builders import build_greedy
+
+    (tmp_path / "mm46.txt").write_text(st.dumps(build_greedy(st.mastermind(4, 6))))
+    done = subprocess.run(
+        [*console_script, "play", "--strategy", "mm46.txt", "-p", "5"], input="", text=True,
+        capture_output=True, cwd=tmp_path, timeout=300,
+    )
+    refused(done, "mm46.txt", "MM(5,6)", "another game")
