@@ -169,3 +169,15 @@ def test_play_refuses_a_strategy_of_another_game(console_script: list[str], tmp_
         capture_output=True, cwd=tmp_path, timeout=300,
     )
     refused(done, "mm46.txt", "MM(5,6)", "another game")
+
+
+# -- 6: a file of 4-peg guesses read as a 5-peg game ----------------------------------------
+@pytest.mark.parametrize("command", [["verify"], ["show"], ["stats"], ["simulate", "--strategy"]])
+def test_a_file_of_another_peg_count_is_one_line(
+    console_script: list[str], tmp_path: Path, command: list[str]
+) -> None:
+    from strategytree.builders import build_greedy
+
+    (tmp_path / "mm46.txt").write_text(st.dumps(build_greedy(st.mastermind(4, 6))))
+    done = run(console_script, *command, "mm46.txt", "-p", "5", cwd=tmp_path)
+    refused(done, "mm46.txt", "4 pegs", "--pegs 5", "another game")

@@ -317,6 +317,8 @@ def read_strategy(
         game, notes = _resolved(choice, found.strategy)
         if not given:
             game, notes = fitting_game(found.strategy, game, notes)
+        else:
+            _check_pegs(found.strategy, game, choice)
         return Loaded(found.strategy, found.fmt, game, notes)
     if given:
         return Loaded(found.strategy, found.fmt, found.game, _filled(choice, found.game))
@@ -328,6 +330,20 @@ def read_strategy(
     kind = ", distinct colours" if len(told.secrets) < told.colors**told.pegs else ""
     notes = [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
     return Loaded(found.strategy, found.fmt, game, notes)
+
+
+def _check_pegs(strategy: Strategy, game: Game, choice: dict[str, object]) -> None:
+    """Refuse a game, given by options, whose codes are not as long as the file's:
+    the file was built for another game (each of its guesses would be one error)."""
+    guess = strategy.root_guess
+    if len(guess) == game.pegs:
+        return
+    name = "pegs" if choice.get("pegs") else "preset" if choice.get("preset") else "colors"
+    raise GameOptionsError(
+        f"{strategy.source}: its guesses have {len(guess)} pegs ({guess}), but {{{name}}} means "
+        f"{game.name}, of {game.pegs}: the file was built for another game",
+        **{name: choice.get(name)},
+    )
 
 
 def _resolved(choice: dict[str, object], strategy: Strategy | None = None) -> tuple[Game, list[str]]:
