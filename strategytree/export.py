@@ -160,9 +160,11 @@ class Guide:
     styled: Text | None = None
     """the text guide in colour, when asked for"""
     unsolved: bool = False
-    """True when the one game shown (a secret's) is not solved"""
+    """True when the one game shown (a secret's), or some secret behind the guide,
+    is not solved"""
     warning: str | None = None
-    """what a reader of a lookup table should know (secrets it does not list)"""
+    """what a reader should know (secrets the strategy does not solve); every format
+    but CSV also says it in the page itself"""
 
 
 def render(
@@ -197,24 +199,42 @@ def render(
         return Guide(_line_ended(played_text(moves, problem)), unsolved=problem is not None)
     tree = GuideTree.build(strategy, game, alphabet)
     start = tree.locate(path)
-    warning = None
+    rows = lookup_rows(tree, start)
+    warning = _unsolved_warning(int(tree.visits[start]) - len(rows), len(rows), fmt)
     if fmt == "text":
         if styled:
-            return Guide("", styled=guide_rich(tree, depth=depth, path=path))
-        text = guide_text(tree, depth=depth, path=path)
-    elif fmt in ("markdown", "csv"):
-        rows = lookup_rows(tree, start)
-        text = lookup_markdown(rows) if fmt == "markdown" else lookup_csv(rows)
-        missing = int(tree.visits[start]) - len(rows)
-        if missing:
-            verb = "is" if missing == 1 else "are"
-            warning = (f"{plural(missing, 'secret')} behind this guide {verb} not solved by the "
-                       f"strategy; the table lists the {len(rows):,} it solves")
+            styled_guide = guide_rich(tree, depth=depth, path=path)
+            return Guide("", styled=styled_guide, unsolved=bool(warning), warning=warning)
+        text = _banner(guide_text(tree, depth=depth, path=path), warning, "warning: ")
+    elif fmt == "markdown":
+        text = _banner(lookup_markdown(rows), warning, "> **warning:** ")
+    elif fmt == "csv":
+        text = lookup_csv(rows)  # read back as a table: the warning goes to the reader alone
     elif fmt == "dot":
-        text = to_dot(tree, start, depth)
+        text = _banner(to_dot(tree, start, depth), warning, "// warning: ")
     else:
         text = to_html(tree, start, title=title)
-    return Guide(_line_ended(text), warning=warning)
+        if warning:
+            banner = (f'<p style="background:#fdd;padding:.5em;border:1px solid #c00">'
+                      f"<b>warning:</b> {escape(warning)}</p>")
+            text = text.replace("<body>", "<body>\n" + banner, 1)
+    return Guide(_line_ended(text), unsolved=bool(warning), warning=warning)
+
+
+def _unsolved_warning(missing: int, solved: int, fmt: str) -> str | None:
+    """What a guide says of the ``missing`` secrets behind it its strategy does not solve."""
+    if not missing:
+        return None
+    verb = "is" if missing == 1 else "are"
+    said = f"{plural(missing, 'secret')} behind this guide {verb} not solved by the strategy"
+    if fmt in ("markdown", "csv"):
+        return f"{said}; the table lists the {solved:,} it solves"
+    return f"{said} (strategytree verify names them)"
+
+
+def _banner(text: str, warning: str | None, lead: str) -> str:
+    """``text`` with ``warning`` as its first line (``lead`` makes it a comment or a quote)."""
+    return text if warning is None else f"{lead}{warning}\n{text}"
 
 
 def _line_ended(text: str) -> str:

@@ -105,9 +105,23 @@ def test_show_table_format_from_the_suffix(here: Path) -> None:
 def test_show_table_warns_about_unsolved_secrets(here: Path) -> None:
     (here / "bad.txt").write_text(EXAMPLE.replace(",00:CC", ""))
     result = invoke(["show", "bad.txt", "-f", "csv"])
-    assert result.exit_code == 0
+    assert result.exit_code == 1  # an invalid strategy shown is said in the exit code (issue 37)
     assert "1 secret behind this guide is not solved" in result.stderr
     assert result.stdout.count("\n") == 9  # header and 8 games
+
+
+@pytest.mark.parametrize("fmt, lead", [("text", "warning: "), ("markdown", "> **warning:** "),
+                                       ("dot", "// warning: "), ("html", "<!DOCTYPE html>")])
+def test_show_of_an_invalid_strategy_warns_in_the_page_and_exits_1(
+    here: Path, fmt: str, lead: str
+) -> None:
+    (here / "bad.txt").write_text(EXAMPLE.replace(",00:CC", ""))
+    result = invoke(["show", "bad.txt", "-f", fmt])
+    assert result.exit_code == 1
+    assert "1 secret behind this guide is not solved" in result.stderr
+    assert result.stdout.startswith(lead)
+    assert "1 secret behind this guide is not solved" in result.stdout
+    assert invoke(["show", "mm23.txt", "-f", fmt]).exit_code == 0
 
 
 # -- DOT and drawings -----------------------------------------------------------------------

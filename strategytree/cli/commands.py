@@ -197,12 +197,11 @@ def show_command(
         return _show_secret(strategy, game, secret)
     guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
                    styled=output is None and t.out.is_terminal)
-    if guide.styled is not None:
-        return t.out.print(guide.styled, soft_wrap=True)
     if guide.warning:
         err.print(f"[yellow]warning:[/] {guide.warning}")
-    done = write_guide(guide, output, drawing=drawing, force=force)
-    if done is not None:
+    if guide.styled is not None:
+        t.out.print(guide.styled, soft_wrap=True)
+    elif (done := write_guide(guide, output, drawing=drawing, force=force)) is not None:
         err.print(f"{done} {output}")
     if guide.unsolved:
         raise typer.Exit(EXIT_INVALID)
