@@ -26,7 +26,7 @@ import numpy as np
 from .. import workers
 from ..builders import Grown
 from ..game import Game, Reply
-from ..runner import Stopped
+from ..runner import Stopped, until_stopped
 from ..symmetry import Symmetry
 from ..tree import Node
 from .saved import Noted
@@ -106,7 +106,10 @@ class TreeOnCluster:
             if saved is not None:  # the decisions known, once to every worker
                 self.known = self.client.scatter([saved.decisions], broadcast=True)[0] \
                     if saved.decisions else {}
-            grown = asyncio.run(self.subtree(secrets, sym, (), 0))
+            finished, grown = asyncio.run(
+                until_stopped(self.subtree(secrets, sym, (), 0), self.search.stop.is_set))
+            if not finished:
+                raise Stopped
             if self.search.progress is not None:  # the last completions counted
                 self.search.progress(self.search.tally.progress())
             return grown
