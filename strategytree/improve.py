@@ -55,7 +55,6 @@ import numpy as np
 from .errors import ArgumentError, StrategyTreeError
 from .game import Game
 from .nodesearch import (
-    CHECKPOINT_EVERY,
     Index,
     NodeSearch,
     Saved,
@@ -64,8 +63,8 @@ from .nodesearch import (
     copy_tree,
     set_key,
 )
-from .progress import ProgressCallback
-from .runner import Stopped
+from .progress import ProgressCallback, Reporter
+from .runner import Stop, Stopped, run_in_thread
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 from .verify import Report, verify
@@ -116,7 +115,7 @@ class Improver(NodeSearch):
     tree being improved, pass after pass."""
 
     def __init__(self, strategy: Strategy, game: Game, settings: SearchSettings, *,
-                 stop: threading.Event, tally: Tally, client: object | None = None) -> None:
+                 stop: Stop, tally: Tally, client: object | None = None) -> None:
         super().__init__(game, settings, tally=tally, stop=stop)
         self.sym = Symmetry.of(game)
         self.index = self.index_of(copy_tree(strategy.root), np.arange(len(game.secrets)), 0, self.sym, 0)
@@ -320,7 +319,7 @@ def improve(
             if again.valid and (again.total, again.max_guesses) <= (report.total, report.max_guesses):
                 strategy = resumed[0]
     tally = Tally()
-    run = Improver(strategy, game, settings, stop=threading.Event(), tally=tally, client=client)
+    run = Improver(strategy, game, settings, stop=Stop(), tally=tally, client=client)
     tally.saved = report.total - run.total
     if resumed is not None:
         run.done = resumed[1]
@@ -330,11 +329,11 @@ def improve(
 def drive(run: Improver, report: Report, budget: float | None, saved: Saved | None,
           progress: ProgressCallback | None,
           on_better: Callable[[Strategy], None] | None) -> Strategy:
-    """Run ``run`` in a worker thread (the exact search releases the GIL, so
-    Ctrl-C is heard at once); report progress; end it when the budget is spent;
-    hand the best over as it improves and at the end."""
-    from . import runner
-
+    """Run ``run`` as the unit of work of :func:`~strategytree.runner.run_in_thread`
+    (the exact search releases the GIL, so Ctrl-C is heard at once): progress
+    reported, the run stopped when the budget is spent, the best handed over as
+    it improves (at most every :data:`BETTER_EVERY` seconds), the checkpoint
+    saved when due (:class:`~strategytree.runner.Cadence`), both at the end."""
     source = f"<improved {report.source}>"
     last = [time.perf_counter()]
 
@@ -343,15 +342,14 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
             return Strategy(run.index.node[0], source=source)
 
     def hand_over(now: bool) -> None:
-        """Give the best so far to ``on_better`` and the checkpoint (when due, or ``now``)."""
+        """Give the best so far to ``on_better`` (when due, or ``now``), and save
+        the checkpoint (when due, or ``now``)."""
         if run.changed.is_set() and (now or time.perf_counter() - last[0] >= BETTER_EVERY):
             run.changed.clear()
             last[0] = time.perf_counter()
             if on_better is not None:
                 on_better(snapshot())
-            if saved is not None:
-                saved.save(run.index.node[0], run.done)
-        elif saved is not None and (now or time.perf_counter() - saved.last >= CHECKPOINT_EVERY):
+        if saved is not None and (now or saved.cadence.due()):
             saved.save(run.index.node[0], run.done)
 
     checked = run.check
@@ -361,24 +359,14 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
         hand_over(False)
 
     run.check = check  # type: ignore[method-assign]
-    started = time.perf_counter()
-
-    def halt() -> None:
-        run.stop.set()
-        run.exact.halt()
+    reporter = Reporter(progress, run.tally.unit, run.tally.status, started=run.tally.started)
 
     def report_progress() -> None:
         run.tally.saved = report.total - run.total
-        if progress is not None:
-            progress(run.tally.progress())
+        reporter()
 
-    def tick() -> None:
-        if budget is not None and time.perf_counter() - started >= budget:
-            halt()
-        report_progress()
-
-    ended = runner.run_in_thread(run.run, "strategytree-improve", runner.Stop().also(halt),
-                                 report=tick)
+    ended = run_in_thread(run.run, "strategytree-improve", run.stop.also(lambda: run.exact.halt()),
+                          report=report_progress, seconds=budget)
     if ended.error is not None and not isinstance(ended.error, Stopped):
         raise ended.error
     run.changed.set()
@@ -387,8 +375,6 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
     if ended.interrupted:
         raise KeyboardInterrupt
     return Strategy(run.index.node[0], source=source)
-
-
 
 
 # -- what ``strategytree improve`` does ----------------------------------------------------

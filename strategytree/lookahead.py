@@ -63,7 +63,8 @@ from .errors import ArgumentError
 from .game import Game
 from .nodesearch import COMPLETE_ABOVE, Decisions, NodeSearch, SearchSettings, Tally
 from .progress import ProgressCallback
-from .tree import Strategy
+from .runner import Interrupted, Stop, run_in_thread
+from .tree import Node, Strategy
 
 __all__ = ["LOOKAHEAD_FINALISTS", "build_lookahead", "grow_lookahead"]
 
@@ -121,14 +122,17 @@ def grow_lookahead(
     checkpoint: str | os.PathLike[str] | None = None, client: object | None = None,
 ) -> Strategy:
     """The lookahead of ``settings`` for ``game`` (``choosers``: its rules'
-    choosers, if already made).
+    choosers, if already made), searched as the unit of work of
+    :func:`~strategytree.runner.run_in_thread`: Ctrl-C stops it, and raises
+    :class:`~strategytree.runner.Interrupted` once the checkpoint is saved.
 
-    With ``checkpoint``, every decision is saved to that file (atomically, every
-    few seconds and when interrupted) and a run with the same file, game and
+    With ``checkpoint``, every decision is saved to that file (when due,
+    :class:`~strategytree.runner.Cadence`, and at the end) and a run with the same file, game and
     settings takes the decisions already made instead of searching again.
 
     ``progress`` is called after each node decided by search, with the nodes
-    decided so far (its detail: completions built, guesses saved).
+    decided so far (its detail: completions built, guesses saved) (called in the
+    search's thread: an exception it raises ends the run and is raised here).
 
     ``client`` (a ``distributed.Client``): the completions of the shortlists
     near the root, and the searches of the smaller parts below the guesses
@@ -139,19 +143,27 @@ def grow_lookahead(
     """
     tally = Tally(started=time.perf_counter())
     saved = Decisions(checkpoint, game, settings) if checkpoint else None
-    search = NodeSearch(game, settings, symmetry=symmetry, tally=tally, progress=progress,
-                        checkpoint=saved, choosers=choosers)
+    stop = Stop()
+    search = NodeSearch(game, settings, symmetry=symmetry, tally=tally, stop=stop,
+                        progress=progress, checkpoint=saved, choosers=choosers)
     secrets = np.arange(len(game.secrets))
     sym = search.choosers[0].root_symmetry()
-    try:
-        if client is not None:
-            from .nodesearch.cluster import TreeOnCluster
+    if client is not None:
+        from .nodesearch.cluster import TreeOnCluster
 
-            root = TreeOnCluster(client, search).run(secrets, sym).node
-        else:
-            root = search.subtree(secrets, sym, 0).node
-    finally:
-        if saved is not None:
-            saved.save()
+        def work() -> Node:
+            return TreeOnCluster(client, search).run(secrets, sym).node
+    else:
+        def work() -> Node:
+            return search.subtree(secrets, sym, 0).node
+
+    ended = run_in_thread(work, "strategytree-lookahead", stop)
+    if saved is not None:  # the decisions noted since the last save (none is due meanwhile)
+        saved.save()
+    if ended.interrupted:
+        raise Interrupted(None)
+    if ended.error is not None:
+        raise ended.error
+    root = ended.value
     rules = "+".join(settings.rules)
     return Strategy(root, source=f"<lookahead {rules} {settings.text()} {game.name}>")

@@ -6,8 +6,9 @@ thread time measured on the worker (:func:`timed`, the task's prologue and
 epilogue, written once), the throttle of the tasks in flight
 (:data:`IN_FLIGHT` per worker thread, :meth:`Run.acquire`), and the driver's
 count of its tasks (:class:`TaskCount`).  The exact search
-(:mod:`strategytree.search.tasks`) and the total bound
-(:mod:`strategytree.bounds.tasks`) supply the functions their tasks run.
+(:mod:`strategytree.search.tasks`), the total bound
+(:mod:`strategytree.bounds.tasks`) and the node search
+(:mod:`strategytree.nodesearch.cluster`) supply the functions their tasks run.
 
 A run names itself by a key (a digest of the game's codes and the search's
 settings) and gives every worker (also one that joins later) its spec with a
@@ -175,11 +176,6 @@ class Run:
         """``function(key, *args)`` run as a task (``key``: the spec's), its thread
         time counted in :data:`SPENT` on the worker (:func:`timed`); its answer."""
         return await self.answer(timed, function, self.spec.key, *args)
-
-    async def result(self, function: Callable, *args: object) -> Any:
-        """``function(key, *args)`` run as a task, as :meth:`task` but untimed (the
-        node search measures its tasks' time itself)."""
-        return await self.answer(function, self.spec.key, *args)
 
     async def answer(self, function: Callable, *args: object) -> Any:
         """``function(*args)`` run as a task, its answer; counted while it runs,

@@ -18,10 +18,10 @@ module                        what it holds
 
 from __future__ import annotations
 
-from .saved import CHECKPOINT_EVERY, Decisions, Saved
+from .saved import Decisions, Saved
 from .search import COMPLETERS, Index, NodeSearch, copy_tree, set_key, split
 from .settings import ALL, COMPLETE_ABOVE, SearchSettings, Tally, at_level, parse_counts
 
-__all__ = ["ALL", "CHECKPOINT_EVERY", "COMPLETERS", "COMPLETE_ABOVE", "Decisions", "Index",
+__all__ = ["ALL", "COMPLETERS", "COMPLETE_ABOVE", "Decisions", "Index",
            "NodeSearch", "Saved", "SearchSettings", "Tally", "at_level", "copy_tree",
            "parse_counts", "set_key", "split"]

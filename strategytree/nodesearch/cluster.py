@@ -5,9 +5,10 @@ and the task functions their workers run.
 Every task starts the same way (:func:`on_worker`): this worker thread's
 :class:`~strategytree.nodesearch.search.NodeSearch` of the run, built from the
 run's :class:`Spec` on its first task (:mod:`strategytree.workers`: the game's
-tables once per worker), the symmetry group of the guesses played before the
-task's set, and the thread time it spends counted.  Each answer is put in
-place by the driver, so the tree is the one the in-process search makes.
+tables once per worker), and the symmetry group of the guesses played before
+the task's set; its thread time is counted by :func:`strategytree.workers.timed`
+(every task is sent by :meth:`strategytree.workers.Run.task`).  Each answer is
+put in place by the driver, so the tree is the one the in-process search makes.
 
 Imported only when a run has a ``distributed.Client``.
 """
@@ -15,7 +16,6 @@ Imported only when a run has a ``distributed.Client``.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -26,14 +26,14 @@ import numpy as np
 from .. import workers
 from ..builders import Grown
 from ..game import Game, Reply
-from ..runner import Stopped
+from ..runner import Stopped, until_stopped
 from ..symmetry import Symmetry
 from ..tree import Node
 from .saved import Noted
 from .search import Index, NodeSearch, Replaced, set_key
 from .settings import SearchSettings, Tally
 
-__all__ = ["PART_MIN", "PER_THREAD", "SPLIT_MIN", "PassOnCluster", "Spec", "TreeOnCluster",
+__all__ = ["PART_MIN", "SPLIT_MIN", "PassOnCluster", "Spec", "TreeOnCluster",
            "complete_task", "exact_task", "research_task", "subtree_task"]
 
 #: a lookahead: a set of at least this many secrets is a node of the driver (its
@@ -42,8 +42,6 @@ SPLIT_MIN = 1000
 #: a lookahead: the parts below a guess go to tasks in turn, a task taking parts
 #: until they hold this many secrets (a bigger part: a task of its own)
 PART_MIN = 2000
-#: improve: tasks in flight per worker thread (the subtrees of a pass are independent)
-PER_THREAD = 2
 
 
 @dataclass(frozen=True)
@@ -71,19 +69,14 @@ class Spec:
 def on_worker(key: str, history: tuple[int, ...]) -> Iterator[tuple[NodeSearch, Symmetry]]:
     """The prologue of every task: this worker thread's search of the run
     ``key`` (built on the worker's first task of the run, a sibling for each
-    other thread), and the symmetry group after the guesses ``history``; the
-    thread time spent counted (:data:`strategytree.workers.SPENT`)."""
-    started = time.thread_time()
+    other thread), and the symmetry group after the guesses ``history``."""
 
     def build(spec: Spec) -> NodeSearch:
         return NodeSearch(spec.game, spec.settings, symmetry=spec.symmetry)
 
     search, groups = workers.on_this_thread(
         key, build, lambda home, first: home if first else home.sibling())
-    try:
-        yield search, workers.history_group(key, groups, history)
-    finally:
-        workers.SPENT[0] += time.thread_time() - started
+    yield search, workers.history_group(key, groups, history)
 
 
 # -- a lookahead being built ----------------------------------------------------------------
@@ -113,7 +106,10 @@ class TreeOnCluster:
             if saved is not None:  # the decisions known, once to every worker
                 self.known = self.client.scatter([saved.decisions], broadcast=True)[0] \
                     if saved.decisions else {}
-            grown = asyncio.run(self.subtree(secrets, sym, (), 0))
+            finished, grown = asyncio.run(
+                until_stopped(self.subtree(secrets, sym, (), 0), self.search.stop.is_set))
+            if not finished:
+                raise Stopped
             if self.search.progress is not None:  # the last completions counted
                 self.search.progress(self.search.tally.progress())
             return grown
@@ -190,7 +186,7 @@ class TreeOnCluster:
 
     async def task(self, function: Callable, *args: object):
         """The answer of ``function(key, *args)`` run as a task (progress told when done)."""
-        answer = await self.cluster.result(function, *args)
+        answer = await self.cluster.task(function, *args)
         if self.search.progress is not None:
             self.search.progress(self.search.tally.progress())
         return answer
@@ -290,7 +286,7 @@ class PassOnCluster:
     the guesses played before it, the limit: its total now).  Lookahead: every
     large node of a level is a task (:func:`research_task`:
     :meth:`NodeSearch.research` of it, the subtrees it solved exactly sent back
-    as tried).  :data:`PER_THREAD` per worker thread in flight, the largest
+    as tried).  :data:`~strategytree.workers.IN_FLIGHT` per worker thread in flight, the largest
     first; each answer is put in place as it comes (the nodes are disjoint, so
     the order does not matter, and the tree is the one the run would make
     in-process)."""
@@ -305,7 +301,7 @@ class PassOnCluster:
                 if set_key(index.sets[i], index.level[i], index.total[i]) not in run.done]
 
         async def one(i: int) -> int:
-            found = await self.cluster.result(exact_task, index.sets[i], index.level[i],
+            found = await self.cluster.task(exact_task, index.sets[i], index.level[i],
                                               index.history(i), index.symmetry(i)[1],
                                               index.total[i])
             return run.take(index, i, found)
@@ -321,7 +317,7 @@ class PassOnCluster:
 
         async def one(i: int) -> int:
             before = index.total[i]
-            found, tried = await self.cluster.result(
+            found, tried = await self.cluster.task(
                 research_task, index.sets[i], index.level[i], index.history(i),
                 index.symmetry(i)[1], before, index.guess[i], run.width(index.level[i]))
             run.done.update(tried)
@@ -339,16 +335,20 @@ class PassOnCluster:
             return asyncio.run(self.all(run, todo, one))
 
     async def all(self, run, todo: list[int], one: Callable) -> int:
-        """:meth:`each`, at most :data:`PER_THREAD` a worker thread in flight."""
-        slots = asyncio.Semaphore(PER_THREAD * self.cluster.count.threads)
+        """:meth:`each`, at most :data:`~strategytree.workers.IN_FLIGHT` a worker
+        thread in flight (:meth:`~strategytree.workers.Run.acquire`)."""
+        self.cluster.throttle()
         saved = [0]
 
         async def each(i: int) -> None:
-            async with slots:
+            await self.cluster.acquire()
+            try:
                 if run.stop.is_set():
                     return
                 run.tally.where = f"{self.cluster.count.detail()} ({len(todo)} subtrees)"
                 saved[0] += await one(i)
+            finally:
+                self.cluster.release()
             run.tally.where = f"{self.cluster.count.detail()} ({len(todo)} subtrees)"
             run.check()
 

@@ -1,5 +1,7 @@
 """The checkpoints of node searches (:mod:`strategytree.checkpoint`: a header
-naming the run, then records), one cadence for both:
+naming the run, then records), saved on the one cadence of long runs
+(:class:`strategytree.runner.Cadence`, every :data:`~strategytree.runner.SAVE_EVERY`
+seconds):
 
 - a lookahead keeps its **decisions** (:class:`Decisions`): records of
   ``keys`` (:func:`~strategytree.nodesearch.search.node_key`, 14 bytes a row)
@@ -20,13 +22,11 @@ import numpy as np
 
 from .. import checkpoint as saved_runs
 from ..game import Game
+from ..runner import Cadence
 from ..tree import Node, Strategy
 from .settings import SearchSettings
 
-__all__ = ["CHECKPOINT_EVERY", "Decisions", "Noted", "Saved", "lookahead_header"]
-
-#: seconds between two saves of a checkpoint
-CHECKPOINT_EVERY = 5.0
+__all__ = ["Decisions", "Noted", "Saved", "lookahead_header"]
 
 
 def lookahead_header(settings: SearchSettings) -> dict[str, object]:
@@ -46,23 +46,15 @@ def lookahead_header(settings: SearchSettings) -> dict[str, object]:
 
 class Decisions:
     """The decisions of a lookahead run, kept in a checkpoint between runs (see
-    the module doc); :meth:`note` saves every :data:`CHECKPOINT_EVERY` seconds."""
+    the module doc); :meth:`note` saves when due (:class:`~strategytree.runner.Cadence`)."""
 
     def __init__(self, path: str | os.PathLike[str], game: Game, settings: SearchSettings) -> None:
-        self.header = {
-            "search": "lookahead",
-            "pegs": game.pegs,
-            "colors": game.colors,
-            "scoring": game.scoring,
-            # the game's codes and replies, not its name, say which game it is
-            "codes": game.digest,
-            "rule": "+".join(settings.rules),
-            **lookahead_header(settings),
-        }
+        self.header = saved_runs.header("lookahead", game, rule="+".join(settings.rules),
+                                        **lookahead_header(settings))
         self.file = saved_runs.Checkpoint(path, self.header)
         self.decisions: dict[bytes, int] = {}
         self.new: list[tuple[bytes, int]] = []
-        self.last = time.perf_counter()
+        self.cadence = Cadence()
         arrays = saved_runs.load(path, self.header)
         self.started = arrays is not None
         """True once the file holds the header (the first save writes it)"""
@@ -79,11 +71,12 @@ class Decisions:
         """Keep the decision ``guess`` of the node ``key`` (saved when due)."""
         self.decisions[key] = guess
         self.new.append((key, guess))
-        if time.perf_counter() - self.last > CHECKPOINT_EVERY:
+        if self.cadence.due():
             self.save()
 
     def save(self) -> None:
         """Append the decisions new since the last save."""
+        began = time.monotonic()
         if self.new:
             if self.started:
                 self.file.append(self.arrays(self.new))
@@ -91,7 +84,7 @@ class Decisions:
                 self.file.rewrite(self.arrays(self.new))
                 self.started = True
             self.new = []
-        self.last = time.perf_counter()
+        self.cadence.saved(began)
 
     @staticmethod
     def arrays(items: list[tuple[bytes, int]]) -> dict[str, np.ndarray]:
@@ -122,23 +115,17 @@ class Saved:
         from ..formats.brace import dumps
 
         digest = hashlib.blake2b(dumps(strategy).encode("ascii"), digest_size=12)
-        self.header = {
-            "search": "improve",
-            "game": game.name,
-            "scoring": game.scoring,
-            "codes": game.digest,
-            "input": digest.hexdigest(),
-            "exact_below": settings.exact_below,
-            "widths": list(settings.widths),
-            "max_guesses": settings.max_guesses,
-        }
+        self.header = saved_runs.header(
+            "improve", game, input=digest.hexdigest(), exact_below=settings.exact_below,
+            widths=list(settings.widths), max_guesses=settings.max_guesses)
         if settings.finalists:
             self.header["finalists"] = list(settings.finalists)
         if settings.deepen:
             self.header["deepen"] = list(settings.deepen)
         self.path = path
         self.file = saved_runs.Checkpoint(path, self.header)
-        self.last = time.perf_counter()
+        self.cadence = Cadence()
+        """when the next save is due (:meth:`save` keeps it)"""
 
     def load(self) -> tuple[Strategy, set[bytes]] | None:
         """The best tree and the subtrees tried, as saved; None without a file."""
@@ -157,7 +144,8 @@ class Saved:
         """Write the best tree and the subtrees tried (atomically)."""
         from ..formats.brace import dumps
 
+        began = time.monotonic()
         tree = np.frombuffer(dumps(root).encode("ascii"), dtype=np.uint8)
         rows = np.frombuffer(b"".join(sorted(done)), dtype=np.uint8).reshape(len(done), 18)
         self.file.rewrite({"tree": tree, "done": rows})
-        self.last = time.perf_counter()
+        self.cadence.saved(began)

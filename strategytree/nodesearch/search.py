@@ -112,7 +112,7 @@ class NodeSearch:
         self.replies = [game.reply(code) for code in range(game.n_replies)]
         completing = settings.completing()
         self.inner = None if completing is None else \
-            NodeSearch(game, completing, symmetry=symmetry, choosers=self.choosers)
+            NodeSearch(game, completing, symmetry=symmetry, stop=self.stop, choosers=self.choosers)
         """the lookahead that completes the parts of more than ``complete_above`` secrets"""
         self.done: set[bytes] = set()
         """``research``: the subtrees tried (:func:`set_key`), not searched again"""
@@ -190,7 +190,9 @@ class NodeSearch:
     def subtree(self, secrets: np.ndarray, sym: Symmetry, level: int, played: int | None = None
                 ) -> Grown:
         """The searched subtree for ``secrets`` at ``level`` (0 at the root of
-        the search) after ``played`` guesses (the level, unless a completion)."""
+        the search) after ``played`` guesses (the level, unless a completion);
+        raises :class:`~strategytree.runner.Stopped` once ``stop`` is set."""
+        self.check()
         played = level if played is None else played
         if self.solvable(secrets):
             solved = self.solved(secrets, sym, played)
@@ -225,6 +227,7 @@ class NodeSearch:
             elif len(part) == len(secrets):
                 return []  # the guess does not split: never the best
             else:
+                self.check()
                 done.append((code, self.completion(part, after, played + 1)))
         return done
 

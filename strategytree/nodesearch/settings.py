@@ -194,14 +194,23 @@ class Tally:
     tasks: Callable[[], str] | None = None
     """a lookahead on a cluster: its tasks, in words (None: in-process)"""
 
+    @property
+    def unit(self) -> str:
+        """What the run counts: nodes of a tree being built, or subtrees searched again."""
+        return "nodes searched" if self.best is None else "subtrees searched"
+
+    def status(self) -> tuple[int, int | None, str]:
+        """The nodes searched, the best total (None: a tree being built), and more
+        words (a :class:`~strategytree.progress.Reporter`'s status)."""
+        if self.best is None:  # a tree being built
+            tasks = "" if self.tasks is None else f", {self.tasks()}"
+            return (self.searched, None, f"{plural(self.completions, 'completion')}, "
+                    f"{plural(self.saved, 'guess')} saved{tasks}")
+        return (self.searched, self.best, f"{self.saved:,} guesses saved"
+                + (f", at {self.where}" if self.where else ""))
+
     def progress(self) -> Progress:
         """The tally as a :class:`~strategytree.progress.Progress`."""
         elapsed = time.perf_counter() - self.started
-        if self.best is None:  # a tree being built
-            tasks = "" if self.tasks is None else f", {self.tasks()}"
-            return Progress(self.searched, None, "nodes searched", elapsed,
-                            detail=f"{plural(self.completions, 'completion')}, "
-                            f"{plural(self.saved, 'guess')} saved{tasks}")
-        return Progress(self.searched, None, "subtrees searched", elapsed, best=self.best,
-                        detail=f"{self.saved:,} guesses saved"
-                        + (f", at {self.where}" if self.where else ""))
+        done, best, detail = self.status()
+        return Progress(done, None, self.unit, elapsed, best=best, detail=detail)
