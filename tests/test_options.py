@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import strategytree as st
-from strategytree import cli
+from strategytree import cli, guide, verify  # noqa: F401  (they bind resolve_game by name: loaded before a test patches it)
 from strategytree import game as games
 from strategytree.errors import GameArgumentError
 from strategytree.game import bagel, bulls_and_cows, resolve_game

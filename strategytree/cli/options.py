@@ -15,9 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, Optional
 
 import typer
 
-from ..errors import ArgumentError
 from ..formats.source import MAX_INPUT_BYTES
-from .terminal import failed
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -76,13 +74,10 @@ class GameOptions(NamedTuple):
         """The game the options mean (:func:`~strategytree.game.resolve_game`, with
         ``strategy`` to infer the rest from); options that contradict each other
         end the command (exit 2)."""
-        try:
-            return resolve_game(
-                self.preset, self.pegs, self.colors, distinct=self.distinct,
-                distinct_guesses=self.distinct_guesses, strategy=strategy,
-            )
-        except ArgumentError as problem:
-            raise failed(problem) from None
+        return resolve_game(
+            self.preset, self.pegs, self.colors, distinct=self.distinct,
+            distinct_guesses=self.distinct_guesses, strategy=strategy,
+        )
 
 
 Pegs = Annotated[Optional[int], option(
