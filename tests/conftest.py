@@ -2,8 +2,10 @@
 
 A test that uses the ``client`` fixture is marked ``cluster``; one whose code
 starts a process (``subprocess``, the ``console_script`` fixture) is marked
-``subprocess`` (modules wholly of either kind say so with ``pytestmark``), so
-that the fast core runs alone: ``pytest -m "not slow and not cluster and not subprocess"``
+``subprocess``; one whose code runs the kernels with ``NUMBA_DISABLE_JIT`` is
+marked ``jit_off`` (modules wholly of one kind say so with ``pytestmark``, as the
+browser tests say ``browser``), so that the fast core runs alone:
+``pytest -m "not slow and not cluster and not subprocess and not jit_off and not browser"``
 (a ``-m`` given replaces the default ``-m "not slow"``).
 """
 
@@ -48,10 +50,13 @@ def client():
 
 #: words in a test's code that say it starts a process
 STARTS_A_PROCESS = ("subprocess.", "Popen(", "console_script", "run_cli(")
+#: words in a test's code that say it runs the kernels as plain Python
+TURNS_THE_JIT_OFF = ("NUMBA_DISABLE_JIT",)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``cluster`` the tests on a Dask cluster, ``subprocess`` those that start a process."""
+    """Mark ``cluster`` the tests on a Dask cluster, ``subprocess`` those that start a process,
+    ``jit_off`` those that run the kernels uncompiled."""
     for item in items:
         if "client" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.cluster)
@@ -62,3 +67,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             code = ""
         if any(word in code for word in STARTS_A_PROCESS):
             item.add_marker(pytest.mark.subprocess)
+        if any(word in code for word in TURNS_THE_JIT_OFF):
+            item.add_marker(pytest.mark.jit_off)

@@ -21,6 +21,8 @@ from strategytree.guide import GuideTree
 
 import naive
 
+pytestmark = pytest.mark.browser
+
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
 )
