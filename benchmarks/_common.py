@@ -65,7 +65,8 @@ def machine() -> str:
     enabled = {f[1:] for f in binding.get_host_cpu_features().flatten().split(",") if f[:1] == "+"}
     vector = " ".join(f for f in _FEATURES if f in enabled) or "none of " + " ".join(_FEATURES)
     target = os.environ.get("NUMBA_CPU_NAME")
-    compiled = f"numba target {target!r} (NUMBA_CPU_NAME)" if target else f"numba target host ({host})"
+    compiled = (f"numba target {target!r} (NUMBA_CPU_NAME)" if target
+                else f"numba target host ({host})")
     if os.environ.get("NUMBA_CPU_FEATURES"):
         compiled += f" features {os.environ['NUMBA_CPU_FEATURES']!r}"
     return (f"# CPU: {model}, {family}, {clock}, {_caches()}, {os.cpu_count()} CPUs; "
@@ -110,7 +111,8 @@ def measured(args: list[str], env: dict[str, str] | None = None) -> tuple[float,
         if child.returncode not in (0, 1):
             out.seek(0)
             text = out.read().decode(errors="replace")
-            raise RuntimeError(f"strategytree {' '.join(args)} failed ({child.returncode}):\n{text}")
+            raise RuntimeError(f"strategytree {' '.join(args)} failed ({child.returncode}):"
+                               f"\n{text}")
     return elapsed, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024
 
 

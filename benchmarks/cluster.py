@@ -167,15 +167,16 @@ def total_main() -> None:
     for label, game in games:
         if "--no-in-process" not in sys.argv:
             seconds, bound, sets, _, cpu = run(game)
-            print(f"| {label} | in-process | {bound:,} | {sets:,} | - | {cpu:.1f} | {seconds:.1f} |",
-                  flush=True)
+            print(f"| {label} | in-process | {bound:,} | {sets:,} | - | {cpu:.1f} "
+                  f"| {seconds:.1f} |", flush=True)
 
         def on(client, count: int, game=game, label=label) -> tuple[float, str]:
             seconds, bound, sets, tasks, cpu = run(game, client)
             return seconds, (f"| {label} | {count} | {bound:,} | {sets:,} | {tasks} | {cpu:.1f} "
                              f"| {seconds:.1f} |")
 
-        one_then_two(rounds, lambda client: total_lower_bound(st.mastermind(3, 4), 3, client=client),
+        one_then_two(rounds,
+                     lambda client: total_lower_bound(st.mastermind(3, 4), 3, client=client),
                      on, f"{label}: ")
     print(f"load average at the end: {os.getloadavg()}")
 

@@ -1,4 +1,4 @@
-"""Where the first run's compiling goes: the CLI run in this process with an
+r"""Where the first run's compiling goes: the CLI run in this process with an
 empty numba cache, numba's compile events timed per function.
 
 Each function's own CPU time (its thread's, less the functions compiled while
@@ -8,7 +8,8 @@ overload compiled apart from its dispatcher).  ``--signatures`` splits the rows
 by argument types.
 
     python benchmarks/compile_events.py generate -p 4 -c 6 --method optimal -o x.txt --force
-    python benchmarks/compile_events.py --signatures generate -p 5 -c 8 --rule entropy -o y.txt --force
+    python benchmarks/compile_events.py --signatures generate -p 5 -c 8 --rule entropy \
+        -o y.txt --force
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ def main() -> None:
     print("| own (s) | with callees (s) | compiles | function |", file=sys.stderr)
     print("|---:|---:|---:|---|", file=sys.stderr)
     for name, spent in own.most_common(30):
-        print(f"| {spent:.2f} | {whole[name]:.2f} | {times[name]} | `{name[:160]}` |", file=sys.stderr)
+        print(f"| {spent:.2f} | {whole[name]:.2f} | {times[name]} | `{name[:160]}` |",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,8 @@ for rule in ("minimax", "expected", "entropy", "parts"):
     print(f"  {rule:9s} {median_time(lambda rule=rule: build_greedy(game, rule=rule)):.3f} s")
 
 with tempfile.TemporaryDirectory() as folder:
-    args = ["generate", "-p", "5", "-c", "8", "--rule", "entropy", "-o", f"{folder}/mm58.txt", "--force"]
+    args = ["generate", "-p", "5", "-c", "8", "--rule", "entropy", "-o", f"{folder}/mm58.txt",
+            "--force"]
     whole, peak = median_command(args, repeat=1 if quick else 3)
 print(f"MM(5,8) entropy, whole process, warm cache: {whole:.2f} s, peak RSS {peak} MiB")
 

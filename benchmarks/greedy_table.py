@@ -32,7 +32,8 @@ for name, game in games.items():
         if figure is None:
             paper, source = "", ""
         else:
-            paper = f"{figure.low:,}" if figure.low == figure.high else f"{figure.low:,}–{figure.high:,}"
+            paper = (f"{figure.low:,}" if figure.low == figure.high
+                     else f"{figure.low:,}–{figure.high:,}")
             if figure.max_guesses:
                 paper += f" (max {figure.max_guesses})"
             source = figure.source

@@ -27,15 +27,18 @@ CASES = [
     # (name, game, rule, settings, target, budget in seconds)
     ("MM(4,7) entropy", lambda: st.mastermind(4, 7), "entropy", {"exact_below": 2401}, 11_239, 60),
     ("MM(4,7) minimax", lambda: st.mastermind(4, 7), "minimax", {"exact_below": 2401}, 11_239, 60),
-    ("Bulls and Cows entropy", bulls_and_cows, "entropy", {"exact_below": 100, "widths": ""}, 26_326, 60),
-    ("Bulls and Cows minimax", bulls_and_cows, "minimax", {"exact_below": 100, "widths": "1"}, 26_326, 60),
+    ("Bulls and Cows entropy", bulls_and_cows, "entropy",
+     {"exact_below": 100, "widths": ""}, 26_326, 60),
+    ("Bulls and Cows minimax", bulls_and_cows, "minimax",
+     {"exact_below": 100, "widths": "1"}, 26_326, 60),
     # the same, wider, with and without the candidates' large parts searched again (--deepen)
     ("Bulls and Cows minimax, wide", bulls_and_cows, "minimax",
      {"exact_below": 100, "widths": "6", "finalists": "3"}, 26_326, 60),
     ("Bulls and Cows minimax, deepened", bulls_and_cows, "minimax",
      {"exact_below": 100, "widths": "6", "finalists": "3", "deepen": "6,3"}, 26_326, 60),
 ]
-MM58 = ("MM(5,8) entropy", lambda: st.mastermind(5, 8), "entropy", {"exact_below": 40}, 179_000, 600)
+MM58 = ("MM(5,8) entropy", lambda: st.mastermind(5, 8), "entropy", {"exact_below": 40},
+        179_000, 600)
 
 
 def run(name, make, rule, settings, target, budget) -> None:

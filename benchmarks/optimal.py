@@ -41,7 +41,8 @@ print(f"bound MM(4,6), whole process: {bound:.2f} s")
 
 games = [
     ("MM(4,6)", "MM(4,6)", lambda: st.mastermind(4, 6), repeat),
-    ("4 distinct of 8", "4-distinct-of-8", lambda: st.distinct(4, 8, distinct_guesses=True), repeat),
+    ("4 distinct of 8", "4-distinct-of-8", lambda: st.distinct(4, 8, distinct_guesses=True),
+     repeat),
     ("MM(4,7)", "MM(4,7)", lambda: st.mastermind(4, 7), 1),
 ]
 if bulls:
@@ -65,8 +66,8 @@ for label, key, make, runs in games:
     figure = published(key, "optimal")
     known = f"{figure.low:,}" if figure else "-"
     nodes = seen[-1].done if seen else 0
-    print(f"| {label} | {report.total:,} | {report.max_guesses} | {known} | {nodes:,} | {seconds:.2f} |",
-          flush=True)
+    print(f"| {label} | {report.total:,} | {report.max_guesses} | {known} | {nodes:,} "
+          f"| {seconds:.2f} |", flush=True)
 
 if bulls:
     game = st.distinct(4, 10, distinct_guesses=True)

@@ -31,7 +31,8 @@ from _common import ROOT, print_machine
 READ = """
 import resource, sys, time
 import strategytree as st
-import strategytree.formats.brace, strategytree.verify  # imported before the clock starts, as before
+# imported before the clock starts, as before
+import strategytree.formats.brace, strategytree.verify
 start, cpu = time.perf_counter(), time.process_time()
 tree = st.load(sys.argv[1])
 read, read_cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -5,8 +5,8 @@ runs them, from ``RECORD`` and ``IMPROVE`` below).
 This script runs them (each as a fresh process, warm numba cache), prints
 each one's wall time, CPU time (the driver's and its workers') and peak RSS,
 verifies the files they wrote, and says whether the second is
-examples/mm58.txt byte for byte (``--save FILE`` keeps a copy of it).  Other lookahead options replace the
-record's (the improve step is then left out), e.g. a quick run:
+examples/mm58.txt byte for byte (``--save FILE`` keeps a copy of it).  Other lookahead
+options replace the record's (the improve step is then left out), e.g. a quick run:
 
     python benchmarks/record.py --widths 8,4 --workers 1
     python benchmarks/record.py --widths 12,12,12,8,6,4,2 --also parts   # the record of 2026-11-22
@@ -25,8 +25,8 @@ from _common import ROOT, measured, print_machine
 print_machine()
 
 RECORD = ["--widths", "12,12,12", "--also", "parts,expected,minimax",
-          "--finalists", "1,3,5", "--complete", "3", "--complete-above", "150", "--max-guesses", "7",
-          "--exact-below", "400", "--workers", "2"]
+          "--finalists", "1,3,5", "--complete", "3", "--complete-above", "150",
+          "--max-guesses", "7", "--exact-below", "400", "--workers", "2"]
 #: the second step of the record: the sets of up to 700 secrets solved exactly, under their
 #: totals; the third guesses of the larger sets searched again (200 candidates a rule, the 30
 #: whose greedy completions rank first completed exactly), then the second guesses (30 a

@@ -20,7 +20,7 @@ the exact search of its whole set (every guess, the history's symmetry group,
 within 7 guesses) under the total in place, as ``improve --exact-below`` solves
 its sets; "optimal" is a proof that no subtree of the node does better.
 
-    python benchmarks/rivals.py                  # the second-level nodes whose guess in place has small parts only
+    python benchmarks/rivals.py  # the second-level nodes whose guess in place has small parts only
     python benchmarks/rivals.py 21 03            # these nodes, every rival
     python benchmarks/rivals.py 10 --ranks 5:26 --margin 30
     python benchmarks/rivals.py 01/11 --ranks 0:150 --margin 3

@@ -43,7 +43,8 @@ print("|---|---:|---:|---:|---:|---:|")
 for label, rule, pool in players:
     started = time.perf_counter()
     results = simulate_runs(
-        game, lambda seed, r=rule, p=pool: GreedyChooser(game, r, p, seed=seed), runs=runs, games=games
+        game, lambda seed, r=rule, p=pool: GreedyChooser(game, r, p, seed=seed), runs=runs,
+        games=games
     )
     per_run = (time.perf_counter() - started) / runs
     s = spread(results)

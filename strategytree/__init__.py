@@ -7,8 +7,8 @@
 (21, 3)
 
 Importing the package is cheap: numba is imported, and kernels compiled, only
-when a kernel is first used (``strategytree.scoring``, ``strategytree.greedy_choice``); numpy and lark only
-when a name that needs them is first used.
+when a kernel is first used (``strategytree.scoring``, ``strategytree.greedy_choice``);
+numpy and lark only when a name that needs them is first used.
 """
 
 from __future__ import annotations

@@ -599,7 +599,8 @@ class _Splitter:
                 continue
             if size == len(secrets):
                 raise StrategyTreeError(
-                    f"no progress: guess {node.guess} does not split {plural(len(secrets), 'secret')}"
+                    f"no progress: guess {node.guess} does not split "
+                    f"{plural(len(secrets), 'secret')}"
                 )
             part = grouped[start:end]
             child = small(part.tolist()) if size <= 2 else None

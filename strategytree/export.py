@@ -58,10 +58,12 @@ def guide_format(fmt: str | None, output: str | os.PathLike[str] | None) -> tupl
 
     >>> guide_format(None, "tree.svg"), guide_format("csv", None), guide_format(None, None)
     (('dot', True), ('csv', False), ('text', False))
-    >>> guide_format(None, "tree.jpg")
+    >>> guide_format(None, "tree.jpg")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    strategytree.errors.ExportError: tree.jpg: a guide is written as .txt, .md, .markdown, .csv, .dot, .gv, .svg, .png, .pdf, .html, .htm (by the suffix), not .jpg; name the format to write it anyway
+    strategytree.errors.ExportError: tree.jpg: a guide is written as .txt, .md, .markdown, .csv,
+    .dot, .gv, .svg, .png, .pdf, .html, .htm (by the suffix), not .jpg; name the format to write
+    it anyway
     """
     suffix = Path(output).suffix.lower() if output is not None else ""
     drawing = suffix in DRAWINGS

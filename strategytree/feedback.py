@@ -211,7 +211,8 @@ def pair_replier(game: Game) -> Callable[[int, int], int]:
 
     def reply_of(guess: int, secret: int) -> int:
         return reply_code(
-            (pos_g[guess] & pos_s[secret]).bit_count(), (cnt_g[guess] & cnt_s[secret]).bit_count(), stride
+            (pos_g[guess] & pos_s[secret]).bit_count(), (cnt_g[guess] & cnt_s[secret]).bit_count(),
+            stride
         )
 
     return reply_of

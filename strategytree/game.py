@@ -216,7 +216,8 @@ class Game:
         short digest of its size, scoring and the run's ``settings``.
 
         >>> game = mastermind(3, 4)
-        >>> game.run_key(True, "bound") == game.run_key(True, "bound") != game.run_key(False, "bound")
+        >>> (game.run_key(True, "bound") == game.run_key(True, "bound")
+        ...  != game.run_key(False, "bound"))
         True
         """
         settings = (self.pegs, self.colors, self.scoring, *settings)
@@ -260,7 +261,8 @@ class Game:
             raise GameError(f"no secret of {self.name} can be guessed")
         wins = self.table[self.guess_index(self.secrets[both]), both]
         if (wins != wins[0]).any():
-            raise GameError(f"guessing the secret does not always get the same reply in {self.name}")
+            raise GameError(
+                f"guessing the secret does not always get the same reply in {self.name}")
         return int(wins[0])
 
     def reply(self, code: ReplyCode) -> Reply:
@@ -275,7 +277,8 @@ class Game:
         b, w = reply
         if self.scoring == "table":
             if not (0 <= 10 * b + w < self.n_replies):
-                raise CodeError(f"reply {b}{w} is not one of the {self.n_replies} replies of {self.name}")
+                raise CodeError(
+                    f"reply {b}{w} is not one of the {self.n_replies} replies of {self.name}")
             return 10 * b + w
         if not (0 <= b <= self.pegs and 0 <= w <= self.pegs):
             raise CodeError(f"reply {b}{w} has more key pegs than the {self.pegs} of the game")
@@ -292,7 +295,8 @@ class Game:
             if b == self.pegs:
                 return f"{b}{w} is the winning reply, which is implied and never written"
             if b > self.pegs:
-                return f"{plural(b, 'black')} is more than the {plural(self.pegs, 'peg')} of the game"
+                return (f"{plural(b, 'black')} is more than the {plural(self.pegs, 'peg')} "
+                        "of the game")
             return None
         code = 10 * b + w
         if code >= self.n_replies or code not in self.possible_replies:
@@ -378,7 +382,7 @@ class Game:
         found = _lookup(table, _keys(np.where(fits[:, None], rows, 0), self.colors))
         return np.where(fits, found, -1)
 
-    # -- feedback (numpy; the numba kernels live in strategytree.feedback and strategytree.scoring) --
+    # -- feedback (numpy; the numba kernels are in strategytree.feedback and .scoring) --
     @cached_property
     def secret_bits(self) -> tuple[np.ndarray, np.ndarray]:
         """The secrets in the bit encoding of :func:`encode`."""
@@ -450,7 +454,8 @@ def all_codes(pegs: int, colors: int) -> np.ndarray:
     if n > MAX_CODES:
         raise GameError(
             f"{colors}^{pegs} = {n:,} codes is more than the {MAX_CODES:,} a game may "
-            f"enumerate (its tables alone would take about {_table_bytes(n, pegs, colors) / 2**30:,.0f} GiB)"
+            "enumerate (its tables alone would take about "
+            f"{_table_bytes(n, pegs, colors) / 2**30:,.0f} GiB)"
         )
     index = np.arange(n, dtype=np.int64)
     rows = np.empty((n, pegs), dtype=np.uint8)
@@ -491,7 +496,8 @@ def mastermind(pegs: int = 4, colors: int = 6) -> Game:
 def black_only(pegs: int = 4, colors: int = 6) -> Game:
     """Mastermind where only blacks are told (no whites)."""
     codes = all_codes(pegs, colors)
-    return Game(pegs, colors, codes, codes, name=f"black-only MM({pegs},{colors})", scoring="black-only")
+    return Game(pegs, colors, codes, codes, name=f"black-only MM({pegs},{colors})",
+                scoring="black-only")
 
 
 def bulls_and_cows() -> Game:
@@ -541,7 +547,8 @@ GAMES: dict[str, Preset] = {
             "bulls-and-cows", 4, 10, True, True,
             symbols="digits", reply_words=BULLS_AND_COWS, named=True,
         ),
-        Preset("bagel", 3, 10, True, True, symbols="digits", reply_words=BULLS_AND_COWS, named=True),
+        Preset("bagel", 3, 10, True, True, symbols="digits", reply_words=BULLS_AND_COWS,
+               named=True),
         Preset("black-only", distinct=False, distinct_guesses=False, scoring="black-only"),
     )
 }
@@ -575,15 +582,17 @@ def resolve_game(
     >>> game, notes = resolve_game("bulls-and-cows", distinct_guesses=True)
     >>> game.name, len(game.secrets), game.symbols, notes
     ('bulls-and-cows', 5040, 'digits', [])
-    >>> resolve_game("black-only", distinct=True)
+    >>> resolve_game("black-only", distinct=True)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    strategytree.errors.GameArgumentError: preset='black-only' has no distinct variant (distinct=True)
+    strategytree.errors.GameArgumentError: preset='black-only' has no distinct variant
+    (distinct=True)
     """
     name = "mastermind" if preset is None else preset
     chosen = GAMES.get(name)
     if chosen is None:
-        raise GameArgumentError(f"{{preset}} is not a game; choose from {', '.join(PRESETS)}", preset=name)
+        raise GameArgumentError(f"{{preset}} is not a game; choose from {', '.join(PRESETS)}",
+                                preset=name)
     notes: list[str] = []
     pegs = _size(chosen, "pegs", pegs)
     colors = _size(chosen, "colors", colors)

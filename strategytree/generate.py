@@ -26,18 +26,20 @@ an argument takes its method's default (:data:`DEFAULTS`).
 >>> from strategytree.game import mastermind
 >>> generate(mastermind(2, 3), "greedy", rule="minimax").root.guess
 'AA'
->>> generate(mastermind(2, 3), "greedy", max_guesses=3)
+>>> generate(mastermind(2, 3), "greedy", max_guesses=3)  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-strategytree.errors.ArgumentError: max_guesses=3 has no effect with method='greedy' (it is for the lookahead and optimal methods)
+strategytree.errors.ArgumentError: max_guesses=3 has no effect with method='greedy'
+(it is for the lookahead and optimal methods)
 >>> generate(mastermind(2, 3), "optimal", pool="consistent")
 Traceback (most recent call last):
 ...
 strategytree.errors.ArgumentError: pool='consistent' needs method='greedy'
->>> generate(mastermind(2, 3), "optimal", rule="minimax")
+>>> generate(mastermind(2, 3), "optimal", rule="minimax")  # doctest: +NORMALIZE_WHITESPACE
 Traceback (most recent call last):
 ...
-strategytree.errors.ArgumentError: rule='minimax' has no effect with method='optimal' (it is for the greedy and lookahead methods)
+strategytree.errors.ArgumentError: rule='minimax' has no effect with method='optimal'
+(it is for the greedy and lookahead methods)
 """
 
 from __future__ import annotations
@@ -101,13 +103,15 @@ def check_method(
     given = {
         "rule": rule, "pool": pool, "seed": seed, "first": first, "widths": widths,
         "also": also, "complete": complete, "complete_above": complete_above,
-        "finalists": finalists, "exact_below": exact_below, "max_guesses": max_guesses, "checkpoint": checkpoint, "client": client,
+        "finalists": finalists, "exact_below": exact_below, "max_guesses": max_guesses,
+        "checkpoint": checkpoint, "client": client,
     }
     for name, value in given.items():
         if value is not None and name not in TAKES[method]:
             takers = [m for m in METHODS if name in TAKES[m]]
             if len(takers) == 1:
-                raise ArgumentError(f"{{{name}}} needs {{method}}", **{name: value}, method=takers[0])
+                raise ArgumentError(f"{{{name}}} needs {{method}}", **{name: value},
+                                    method=takers[0])
             raise ArgumentError(
                 f"{{{name}}} has no effect with {{method}} (it is for the {' and '.join(takers)} "
                 "methods)", **{name: value}, method=method,

@@ -430,7 +430,8 @@ def _blocks_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch):
     bounded = limit < costs.none
     dropped = False
     for blk in range(blocks):
-        _blacks_and_sums(blk, u, k, bits, has_pos, has_cnt, valid, tabled, sums, set_bits, eq_b, eq_t)
+        _blacks_and_sums(blk, u, k, bits, has_pos, has_cnt, valid, tabled, sums, set_bits, eq_b,
+                         eq_t)
         _add_block(hist, eq_b, eq_t, pegs)
         if bounded and blk < blocks - 1 and _blocks_bound(hist, blk, u, n, costs, rest) >= limit:
             dropped = True
@@ -457,7 +458,8 @@ def _first_within(level, level_cost, cands, gs, sliced, rule, sets, scratch):
     than ``level_cost`` (:func:`_within` ``level``), or -1.  The candidates
     one after another when the sets whose bound allows it hold many of them;
     else those sets one after another, each up to the first found so far."""
-    candidates, by_set, set_start, grouped = cands.candidates, cands.by_set, cands.set_start, cands.grouped
+    candidates, by_set, set_start, grouped = (cands.candidates, cands.by_set, cands.set_start,
+                                              cands.grouped)
     slot, in_use, floor = sets.slot, sets.in_use, sets.floor
     gset = gs.gset
     seen, twice = scratch.seen, scratch.twice
@@ -469,7 +471,8 @@ def _first_within(level, level_cost, cands, gs, sliced, rule, sets, scratch):
         for i in range(candidates.shape[0]):
             g = candidates[i]
             v = slot[gset[g]]
-            if v >= 0 and floor[v] <= level_cost and _within(g, level, gs, sliced, rule, seen, twice):
+            if v >= 0 and floor[v] <= level_cost and _within(g, level, gs, sliced, rule, seen,
+                                                             twice):
                 return i
         return -1
     found = -1  # sparse: set by set
@@ -551,7 +554,8 @@ def _scan(mine, cands, gs, sliced, costs, sets, scratch):
         else:
             if k == mine.shape[0]:  # the guesses that could be the secret are done
                 k += 1
-                done, found = _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets, scratch)
+                done, found = _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets,
+                                           scratch)
                 if done:
                     return found
                 n_order = _by_floor(floor, np.int64(mine_cost), order, scratch.spare)

@@ -324,7 +324,8 @@ def game_text(
 def played_text(moves: list[tuple[str, Reply]], problem: str | None) -> str:
     """A game as :func:`play_secret` returns it, one guess a line, then how it ended."""
     lines = [f"{i}. {guess}  {reply}" for i, (guess, reply) in enumerate(moves, 1)]
-    end = f"  solved in {plural(len(moves), 'guess')}" if problem is None else f"\nnot solved: {problem}"
+    end = (f"  solved in {plural(len(moves), 'guess')}" if problem is None
+           else f"\nnot solved: {problem}")
     return "\n".join(lines) + end
 
 

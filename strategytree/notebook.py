@@ -63,7 +63,8 @@ def report_html(report: Report) -> str:
     )
     return (
         f'<div class="strategytree-report"><table>{table}</table>'
-        f'<table><tr><th>guesses</th><th style="text-align:left">secrets</th></tr>{bars}</table></div>'
+        '<table><tr><th>guesses</th><th style="text-align:left">secrets</th></tr>'
+        f'{bars}</table></div>'
     )
 
 

@@ -77,7 +77,8 @@ def _reply_hint(game: Game) -> str:
     if game.scoring == "table":
         return "the reply's two digits"
     words = game.reply_words
-    example = f"1 {words.black} 2 {words.white}s" if words.plural else f"{words.black[0]}1 {words.white[0]}2"
+    example = (f"1 {words.black} 2 {words.white}s" if words.plural
+               else f"{words.black[0]}1 {words.white[0]}2")
     return f"{words.black}s and {words.white}s (1 2, 12 or {example})"
 
 
@@ -185,7 +186,8 @@ class Knowledge:
         fits = np.array([row == r for (_, r), row in zip(history, rows)])
         out = []
         for i, ((g, r), row) in enumerate(zip(history, rows)):
-            others = np.delete(fits, i, axis=0).all(axis=0) if len(history) > 1 else np.ones(fits.shape[1], bool)
+            others = (np.delete(fits, i, axis=0).all(axis=0) if len(history) > 1
+                      else np.ones(fits.shape[1], bool))
             if not others.any():
                 continue
             values, counts = np.unique(row[others], return_counts=True)
@@ -381,7 +383,8 @@ def computer_breaks(
         if len(known.history) < turn:  # undone
             continue
         if reply == game.win:
-            terminal.say(f"Solved: your secret is {shown}, found in {turn} guess{'es' * (turn != 1)}.")
+            terminal.say(f"Solved: your secret is {shown}, "
+                         f"found in {turn} guess{'es' * (turn != 1)}.")
             return Outcome(list(known.history), shown, True)
         left = len(known.candidates)
         if left <= 3:
@@ -404,7 +407,8 @@ def you_break(
     (a digits game reads letters too: :class:`~strategytree.spelling.Alphabet`)."""
     known = Knowledge(game)
     alphabet = alphabet or alphabet_for(game)
-    who = "I have chosen a secret" if secret is not None else "I will answer so as to keep the most secrets possible"
+    who = ("I have chosen a secret" if secret is not None
+           else "I will answer so as to keep the most secrets possible")
     terminal.say(
         f"{who} of {game.name}: {game.pegs} pegs, colours {alphabet.colours(game)}. "
         "Type your guesses; 'quit' stops."
@@ -429,7 +433,8 @@ def you_break(
         shown = alphabet.text(game, guess)
         if reply == game.win:
             terminal.say(
-                f"{shown}: solved! The secret is {shown}; you found it in {turn} guess{'es' * (turn != 1)}."
+                f"{shown}: solved! The secret is {shown}; "
+                f"you found it in {turn} guess{'es' * (turn != 1)}."
             )
             return Outcome(list(known.history), shown, True)
         terminal.say(f"{shown}: {game.reply(reply)}  ({reply_words(game, reply)})")

@@ -117,7 +117,8 @@ def displayed(
 
         def show(progress: object) -> None:
             done = getattr(progress, "done", 0)
-            bar.update(task, status=str(progress), completed=done, total=getattr(progress, "total", None))
+            bar.update(task, status=str(progress), completed=done,
+                       total=getattr(progress, "total", None))
 
         yield show
 

@@ -376,7 +376,8 @@ def scores(
         serial = len(g) * len(s) < SERIAL_PAIRS
         kernel = _scores_table_serial if serial else _scores_table
         chunks = 1 if serial else max(1, min(len(g), 64))
-        kernel(game.table, g, s, game.n_replies, RULES[rule], nlogn_weights(game, len(s)), chunks, out)
+        kernel(game.table, g, s, game.n_replies, RULES[rule], nlogn_weights(game, len(s)), chunks,
+               out)
         return out
     gpos, gcnt = _rows(game, "guesses", guesses, check)
     spos, scnt = _rows(game, "secrets", secrets, check)

@@ -160,7 +160,8 @@ class _Grower:
             node.guess = player.choose(node.secrets, node.sym)
 
     def _split(self, node: _Node) -> None:
-        node.replies = feedback.replies_into(self.game, node.guess, node.secrets, self._buffer).copy()
+        node.replies = feedback.replies_into(self.game, node.guess, node.secrets,
+                                             self._buffer).copy()
         node.reply_of = dict(zip(node.secrets.tolist(), node.replies.tolist()))
 
     def _child(self, node: _Node, reply: int) -> _Node:
@@ -258,7 +259,8 @@ def simulate(
     """
     if isinstance(player, Strategy) and not isinstance(player.root, Node):
         raise StrategyError("the strategy has no root")
-    secrets = np.arange(len(game.secrets)) if secrets is None else np.asarray(secrets, dtype=np.int64)
+    secrets = (np.arange(len(game.secrets)) if secrets is None
+               else np.asarray(secrets, dtype=np.int64))
     started = time.perf_counter()
     if isinstance(player, Strategy):
         play = _strategy_games(game, player, secrets)
@@ -297,7 +299,8 @@ def simulate_runs(
         which = f"{games:,} random"
     else:
         which = "all"
-    drawn = [choose_secrets(game, fraction=fraction, games=games, seed=seed + k) for k in range(runs)]
+    drawn = [choose_secrets(game, fraction=fraction, games=games, seed=seed + k)
+             for k in range(runs)]
     planned = sum(len(secrets) for secrets in drawn)
     started = time.perf_counter()
     out = []
@@ -480,7 +483,8 @@ def games_csv(simulations: list[Simulation], alphabet: Alphabet | None = None) -
     return buffer.getvalue()
 
 
-def plot_histogram(simulations: list[Simulation], path: str | Path, title: str | None = None) -> Path:
+def plot_histogram(simulations: list[Simulation], path: str | Path,
+                   title: str | None = None) -> Path:
     """Draw the histogram of guesses per game (all runs together) into an image
     file (PNG, SVG or PDF by the suffix: :func:`strategytree.stats.plot_format`).
 
@@ -503,7 +507,8 @@ def plot_histogram(simulations: list[Simulation], path: str | Path, title: str |
     extra = f" ± {s.stdev:.4f} over {s.runs} runs" if s.runs > 1 else ""
     axes.set_title(
         title
-        or f"{first.game.name}, {first.player}: {plural(played, 'game')}, average {s.mean:.4f}{extra}",
+        or f"{first.game.name}, {first.player}: {plural(played, 'game')}, "
+        f"average {s.mean:.4f}{extra}",
         fontsize=9,
     )
     from .files import write_bytes_atomic

@@ -51,10 +51,11 @@ class Alphabet:
     ('012', 'ABC')
     >>> digits.word("BCA"), Alphabet().word("BCA")
     ('120', 'BCA')
-    >>> digits.parse(bagel, "0B2")
+    >>> digits.parse(bagel, "0B2")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    strategytree.errors.CodeError: code '0B2' mixes digits and letters; write it in digits 0..9 (or in letters A..J)
+    strategytree.errors.CodeError: code '0B2' mixes digits and letters; write it in digits 0..9
+    (or in letters A..J)
     """
 
     digits: bool = False
@@ -160,10 +161,11 @@ def guess_index(game: Game, text: str, alphabet: Alphabet | None = None) -> Code
     (in ``alphabet``, by default the game's own).
 
     >>> from strategytree.game import preset
-    >>> guess_index(preset("bulls-and-cows"), "0012")
+    >>> guess_index(preset("bulls-and-cows"), "0012")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    strategytree.errors.CodeError: 0012 repeats a colour: it is not an allowed guess of bulls-and-cows
+    strategytree.errors.CodeError: 0012 repeats a colour:
+    it is not an allowed guess of bulls-and-cows
     """
     return _index(game, text, alphabet, secret=False)
 
@@ -181,7 +183,8 @@ def _index(game: Game, text: str, alphabet: Alphabet | None, *, secret: bool) ->
     if index < 0:
         shown = alphabet.text(game, row)
         kind = "a possible secret" if secret else "an allowed guess"
-        if len(set(row.tolist())) < len(row) and _all_distinct(game.secrets if secret else game.guesses):
+        if (len(set(row.tolist())) < len(row)
+                and _all_distinct(game.secrets if secret else game.guesses)):
             raise CodeError(f"{shown} repeats a colour: it is not {kind} of {game.name}")
         raise CodeError(f"{shown} is not {kind} of {game.name}")
     return index
@@ -210,10 +213,11 @@ def parse_reply(game: Game, text: str) -> ReplyCode:
     >>> game = mastermind(4, 6)
     >>> [str(game.reply(parse_reply(game, text))) for text in ("1 2", "12", "b1 w2", "w2 b1")]
     ['12', '12', '12', '12']
-    >>> parse_reply(game, "3 1")
+    >>> parse_reply(game, "3 1")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    strategytree.errors.CodeError: 3 blacks and 1 white is impossible: the last peg cannot be misplaced alone
+    strategytree.errors.CodeError: 3 blacks and 1 white is impossible:
+    the last peg cannot be misplaced alone
     """
     typed = text.strip().lower()
     if typed in _WIN_WORDS:
@@ -253,7 +257,8 @@ def _reply_numbers(typed: str, scoring: str) -> tuple[int | None, int | None]:
             else:
                 white = number
             rest = rest.replace(match.group(0), " ", 1)
-        if re.search(r"[a-z0-9]", re.sub(r"\b(and|&)\b", " ", rest)) or (black is None and white is None):
+        if (re.search(r"[a-z0-9]", re.sub(r"\b(and|&)\b", " ", rest))
+                or (black is None and white is None)):
             return None, None
         return black or 0, white or 0
     numbers = re.findall(r"\d+", typed)

@@ -176,7 +176,8 @@ def stats_report(
         histogram.add_row(str(guesses), f"{count:,}", bar)
     parts += [histogram, f"by reply to the first guess, {stats.first_guess}:"]
     branches = Table(box=None, padding=(0, 1), show_edge=False)
-    for column in ("reply", "secrets", "average", "max") + (("unsolved",) if stats.unsolved else ()):
+    for column in (("reply", "secrets", "average", "max")
+                   + (("unsolved",) if stats.unsolved else ())):
         branches.add_column(column, justify="left" if column == "reply" else "right")
     for b in stats.branches:
         cells = [b.reply, f"{b.secrets:,}", f"{b.average:.4f}", str(b.max_guesses)]
@@ -186,7 +187,8 @@ def stats_report(
         parts.append(f"plot written to {escape(str(plot))}")
     if stats.unsolved:
         parts.append(
-            f"[red]{plural(stats.unsolved, 'secret')} not solved[/] (strategytree verify says where)"
+            f"[red]{plural(stats.unsolved, 'secret')} not solved[/] "
+            "(strategytree verify says where)"
         )
     return parts
 
@@ -215,10 +217,11 @@ def plot_format(path: str | os.PathLike[str]) -> str:
 
     >>> plot_format("h.svg"), plot_format("h")
     ('svg', 'png')
-    >>> plot_format("h.jpg")
+    >>> plot_format("h.jpg")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    strategytree.errors.StrategyTreeError: h.jpg: plots are written as .png, .svg or .pdf (by the suffix), not .jpg
+    strategytree.errors.StrategyTreeError: h.jpg: plots are written as .png, .svg or .pdf
+    (by the suffix), not .jpg
     """
     suffix = Path(path).suffix.lower()
     if not suffix:

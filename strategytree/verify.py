@@ -262,8 +262,8 @@ def verify(
     """Replay every secret of ``game`` through ``strategy`` and report.
 
     Without a game, the game is inferred from the strategy
-    (:func:`strategytree.game.resolve_game`: classic Mastermind).  Never raises for a bad strategy: everything wrong with it is
-    in the report.
+    (:func:`strategytree.game.resolve_game`: classic Mastermind).  Never raises for a bad
+    strategy: everything wrong with it is in the report.
     """
     notes: list[str] = []
     if game is None:
@@ -300,7 +300,8 @@ def verify(
         errors=errors,
         strict=strict,
         repairs=list(strategy.repairs),
-        gap=gap(game, total, int(solved_at.max())) if len(unsolved_ix) == 0 and len(game.secrets) else None,
+        gap=(gap(game, total, int(solved_at.max()))
+             if len(unsolved_ix) == 0 and len(game.secrets) else None),
         symbols=game.symbols,
     )
 

@@ -143,7 +143,8 @@ def replay(root, secrets: Iterable[str], allowed: Iterable[str], pegs: int) -> R
                 break
             path.append(f"{node.guess} {reply[0]}{reply[1]}")
             if not node.branches:
-                out.unsolved[secret] = (", ".join(path), f"known solution {node.guess} is not the secret")
+                out.unsolved[secret] = (", ".join(path),
+                                        f"known solution {node.guess} is not the secret")
                 break
             following = [child for r, child in node.branches if tuple(r) == reply]
             if not following:

@@ -62,7 +62,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory, console_script: list[str]) 
 def test_first_in_digits_or_letters_builds_the_same_file(folder: Path, console_script) -> None:
     text = (folder / "bagel.txt").read_text()
     assert text.startswith("{" + as_letters("345") + ":")  # the file is in letters
-    done = run(console_script, "generate", *BAGEL, "--first", "def", "-o", "letters.txt", cwd=folder)
+    done = run(console_script, "generate", *BAGEL, "--first", "def", "-o", "letters.txt",
+               cwd=folder)
     assert done.returncode == 0, done.stderr
     assert (folder / "letters.txt").read_text() == text
 
@@ -157,7 +158,8 @@ def test_html_guide_in_digits(folder: Path, console_script) -> None:
     done = run(console_script, "show", "bagel.txt", *BAGEL, "--path", "DEF 10", "-f", "html",
                cwd=folder)
     assert done.returncode == 0, done.stderr
-    match = re.search(r'<script id="data" type="application/json">(.*?)</script>', done.stdout, re.S)
+    match = re.search(r'<script id="data" type="application/json">(.*?)</script>', done.stdout,
+                      re.S)
     data = json.loads(match.group(1))
     assert data["prefix"] == [["345", "10"]]
     assert data["codes"] and all(re.fullmatch(r"\d{3}", c) for c in data["codes"])
@@ -177,7 +179,8 @@ def test_simulate_csv_in_the_games_alphabet(folder: Path, console_script) -> Non
 # -- play: codes typed in digits or letters, replies in every syntax ------------------------
 def test_you_break_in_digits_or_letters(folder: Path, console_script) -> None:
     typed = "0123\nABCD\n0 1 2 3\nA1C2\n0012\nquit\n"
-    done = run(console_script, "play", "--breaker", "you", "--game", "bulls-and-cows", "--seed", "3",
+    done = run(console_script, "play", "--breaker", "you", "--game", "bulls-and-cows",
+               "--seed", "3",
                cwd=folder, stdin=typed)
     assert done.returncode == 1, done.stdout + done.stderr  # stopped by quit
     replies = re.findall(r"(\d{4}): (\d\d)  \(", done.stdout)
@@ -225,7 +228,8 @@ def test_parse_path_reads_every_syntax_alike() -> None:
             spellings = [letters, letters.lower()] + (["".join(map(str, row))] if digits else [])
             replies = [f"{black}{white}", f"{black} {white}", f"b{black} w{white}",
                        f"w{white} b{black}", f"{black}b {white}w"]
-            expected = [(letters, Reply(black, white)), (None, Reply(white, black)), (letters, None)]
+            expected = [(letters, Reply(black, white)), (None, Reply(white, black)),
+                        (letters, None)]
             for code in spellings:
                 for reply in replies:
                     text = f"{code} {reply}, {white}{black}, {code}"

@@ -214,7 +214,8 @@ def expected_guide(tree: st.Strategy, game: st.Game, depth: int | None) -> list[
             want.append((f"{lead}it is {node.guess}", ""))
             continue
         count = rep.visits[id(node)]
-        want.append((f"{lead}guess {node.guess} ", f" {count} secret" + ("" if count == 1 else "s")))
+        want.append((f"{lead}guess {node.guess} ",
+                     f" {count} secret" + ("" if count == 1 else "s")))
         if depth is not None and level >= depth:
             want.append(("  " * (level + 1) + "...", "..."))
             continue
@@ -318,7 +319,8 @@ def test_console_script_verifies_a_corpus_file(tmp_path: Path, console_script: l
 # -- generate ----------------------------------------------------------------------------
 def test_generate_writes_a_valid_strategy_and_reports_it(tmp_path: Path) -> None:
     out = tmp_path / "mm33.txt"
-    result = runner.invoke(app, ["generate", "-p", "3", "-c", "3", "--rule", "minimax", "-o", str(out)])
+    result = runner.invoke(app,
+                           ["generate", "-p", "3", "-c", "3", "--rule", "minimax", "-o", str(out)])
     assert result.exit_code == 0, result.output
     report = st.verify(st.load(out), st.mastermind(3, 3))
     assert report.valid
@@ -344,7 +346,8 @@ def test_generate_does_not_overwrite_without_force(tmp_path: Path) -> None:
     [["--rule", "nonsense"], ["--pool", "sample:x"], ["--first", "ZZ"], ["--pegs", "0"]],
 )
 def test_generate_bad_arguments_exit_2(tmp_path: Path, args: list[str]) -> None:
-    result = runner.invoke(app, ["generate", "-p", "2", "-c", "3", "-o", str(tmp_path / "x.txt"), *args])
+    result = runner.invoke(app,
+                           ["generate", "-p", "2", "-c", "3", "-o", str(tmp_path / "x.txt"), *args])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert not (tmp_path / "x.txt").exists()

@@ -38,19 +38,23 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
                        ["--rule minimax", "--method optimal"]),
     "optimal --widths": (["generate", *GAME, "-m", "optimal", "-w", "4", "-o", "o.txt"],
                          ["--widths 4", "--method lookahead"]),
-    "lookahead --pool": (["generate", *GAME, "-m", "lookahead", "--pool", "consistent", "-o", "o.txt"],
+    "lookahead --pool": (["generate", *GAME, "-m", "lookahead", "--pool", "consistent", "-o",
+                          "o.txt"],
                          ["--pool consistent"]),
     "lookahead --seed": (["generate", *GAME, "-m", "lookahead", "--seed", "3", "-o", "o.txt"],
                          ["--seed 3"]),
     "lookahead --first": (["generate", *GAME, "-m", "lookahead", "--first", "AB", "-o", "o.txt"],
                           ["--first AB", "--method greedy"]),
-    "lookahead --rule random": (["generate", *GAME, "-m", "lookahead", "-r", "random", "-o", "o.txt"],
+    "lookahead --rule random": (["generate", *GAME, "-m", "lookahead", "-r", "random", "-o",
+                                 "o.txt"],
                                 ["--rule random"]),
-    "lookahead --also random": (["generate", *GAME, "-m", "lookahead", "--also", "random", "-o", "o.txt"],
+    "lookahead --also random": (["generate", *GAME, "-m", "lookahead", "--also", "random", "-o",
+                                 "o.txt"],
                                 ["--also random"]),
     "empty width": (["generate", *GAME, "-m", "lookahead", "-w", "8,,4", "-o", "o.txt"],
                     ["--widths 8,,4"]),
-    "empty rule": (["generate", *GAME, "-m", "lookahead", "--also", "parts,,expected", "-o", "o.txt"],
+    "empty rule": (["generate", *GAME, "-m", "lookahead", "--also", "parts,,expected", "-o",
+                    "o.txt"],
                    ["--also parts,,expected"]),
     "greedy --widths": (["generate", *GAME, "-w", "8", "-o", "o.txt"], ["--widths 8"]),
     "greedy --also": (["generate", *GAME, "--also", "parts", "-o", "o.txt"], ["--also parts"]),
@@ -65,14 +69,16 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
                             "-o", "o.txt"], ["foreign.ckpt", "not a usable checkpoint"]),
     "binary checkpoint": (["generate", *GAME, "-m", "lookahead", "--checkpoint", "binary.ckpt",
                            "-o", "o.txt"], ["binary.ckpt", "not a usable checkpoint"]),
-    "old checkpoint": (["generate", *GAME, "-m", "optimal", "--checkpoint", "old.ckpt", "-o", "o.txt"],
+    "old checkpoint": (["generate", *GAME, "-m", "optimal", "--checkpoint", "old.ckpt", "-o",
+                        "o.txt"],
                        ["old.ckpt", "another version"]),
     "other search's checkpoint": (["generate", *GAME, "-m", "optimal", "--checkpoint",
                                    "lookahead.ckpt", "-o", "o.txt"],
                                   ["lookahead.ckpt", "lookahead search", "optimal search"]),
     # play
     "play --hints": (["play", *GAME, "--hints"], ["--hints", "computer guesses"]),
-    "you --rule": (["play", *GAME, "-b", "you", "--rule", "minimax"], ["--rule minimax", "you guess"]),
+    "you --rule": (["play", *GAME, "-b", "you", "--rule", "minimax"],
+                   ["--rule minimax", "you guess"]),
     "you --strategy": (["play", "-b", "you", "--strategy", "s.txt"], ["--strategy s.txt"]),
     "you --adversary --seed": (["play", *GAME, "-b", "you", "--adversary", "--seed", "3"],
                                ["--seed 3", "--adversary"]),
@@ -84,7 +90,8 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     # simulate
     "simulate --strategy --rule": (["simulate", "--strategy", "s.txt", "--rule", "minimax"],
                                    ["--rule minimax", "--strategy s.txt"]),
-    "simulate --strategy --runs": (["simulate", "--strategy", "s.txt", "--runs", "3"], ["--runs 3"]),
+    "simulate --strategy --runs": (["simulate", "--strategy", "s.txt", "--runs", "3"],
+                                   ["--runs 3"]),
     "simulate --seed": (["simulate", *GAME, "--seed", "3"], ["--seed 3"]),
     "adversary --games": (["simulate", *GAME, "--adversary", "--games", "5"],
                           ["--games 5", "--adversary"]),
@@ -97,7 +104,8 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "simulate --force": (["simulate", *GAME, "--force"], ["--force"]),
     "convert --force": (["convert", "s.txt", "--force"], ["--force"]),
     "convert --pegs": (["convert", "s.txt", "-p", "4"], ["--pegs 4", "brace"]),
-    "format --lenient --from json": (["format", "s.txt", "--lenient", "--from", "json", "-o", "f.txt"],
+    "format --lenient --from json": (["format", "s.txt", "--lenient", "--from", "json", "-o",
+                                      "f.txt"],
                                      ["--lenient", "json"]),
     "format over its input": (["format", "s.txt", "-o", "s.txt", "--force"], ["same file"]),
     "format strict": (["format", "messy.txt", "-o", "f.txt"], ["messy.txt:1:", "--lenient"]),
@@ -115,12 +123,14 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
 
 #: the same kinds of options where they apply: accepted (exit 0)
 ACCEPTED: dict[str, list[str]] = {
-    "greedy --pool --first": ["generate", *GAME, "--pool", "consistent", "--first", "AB", "-o", "g.txt"],
+    "greedy --pool --first": ["generate", *GAME, "--pool", "consistent", "--first", "AB", "-o",
+                              "g.txt"],
     "greedy --seed with random": ["generate", *GAME, "-r", "random", "--seed", "3", "-o", "r.txt"],
-    "lookahead --widths --also": ["generate", *GAME, "-m", "lookahead", "-w", "2,2", "--also", "parts",
-                                  "-o", "l.txt"],
+    "lookahead --widths --also": ["generate", *GAME, "-m", "lookahead", "-w", "2,2", "--also",
+                                  "parts", "-o", "l.txt"],
     "optimal --max-guesses": ["generate", *GAME, "-m", "optimal", "-k", "3", "-o", "x.txt"],
-    "simulate --strategy --games --seed": ["simulate", "--strategy", "s.txt", "--games", "5", "--seed", "2"],
+    "simulate --strategy --games --seed": ["simulate", "--strategy", "s.txt", "--games", "5",
+                                           "--seed", "2"],
     "simulate --runs with random": ["simulate", *GAME, "-r", "random", "--runs", "2"],
     "simulate --adversary --rule": ["simulate", *GAME, "--adversary", "--rule", "minimax"],
     "convert --lenient": ["convert", "messy.txt", "--lenient"],
@@ -129,7 +139,8 @@ ACCEPTED: dict[str, list[str]] = {
 
 def _files(folder: Path) -> None:
     (folder / "s.txt").write_text(EXAMPLE + "\n")
-    (folder / "messy.txt").write_text("{ AB:{10:{ac:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}\n")
+    (folder / "messy.txt").write_text(
+        "{ AB:{10:{ac:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}\n")
     (folder / "foreign.ckpt").write_text('{"decisions": {}}\n')
     (folder / "binary.ckpt").write_bytes(bytes(range(256)))
     (folder / "old.ckpt").write_text(json.dumps({"format": FORMAT, "version": 0}) + "\n")
@@ -213,7 +224,8 @@ def test_counts_agree_with_their_nouns(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(
-    "rule, pool", [("entropy", "all"), ("minimax", "consistent"), ("random", "all"), ("entropy", "sample:5")]
+    "rule, pool",
+    [("entropy", "all"), ("minimax", "consistent"), ("random", "all"), ("entropy", "sample:5")]
 )
 def test_a_seed_matters_exactly_where_something_is_drawn_at_random(rule: str, pool: str) -> None:
     """What makes ``--seed`` refused is true: trees built with other seeds differ

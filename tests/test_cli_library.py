@@ -110,7 +110,8 @@ def test_convert_file_prints_or_writes(tmp_path: Path, capsys) -> None:
     read, target = writing.convert_file(tmp_path / "t.txt")
     assert target is None and capsys.readouterr().out == EXAMPLE + "\n"
     seen = []
-    read, target = writing.convert_file(tmp_path / "t.txt", tmp_path / "t.json", on_read=seen.append)
+    read, target = writing.convert_file(tmp_path / "t.txt", tmp_path / "t.json",
+                                        on_read=seen.append)
     assert target == "json" and seen == [read] and read.fmt == "brace"
     with pytest.raises(ArgumentError, match="pegs=2 has no effect on a brace file"):
         writing.convert_file(tmp_path / "t.txt", game_options={"pegs": 2})

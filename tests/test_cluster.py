@@ -111,7 +111,8 @@ def test_arguments_are_checked() -> None:
             worker_count(bad)
     with pytest.raises(ArgumentError, match="not both"), connect(2, "tcp://127.0.0.1:1"):
         pass
-    with pytest.raises(ArgumentError, match="client=.* has no effect with method=.greedy. .it is for the lookahead and optimal"):
+    with pytest.raises(ArgumentError, match="client=.* has no effect with method=.greedy. "
+                                            ".it is for the lookahead and optimal"):
         generate(st.mastermind(2, 3), "greedy", client=object())
 
 

@@ -1,4 +1,5 @@
-"""tests/data/CORPUS.md and the trees it lists are what benchmarks/corpus.py writes with the tool."""
+"""tests/data/CORPUS.md and the trees it lists are what benchmarks/corpus.py writes with the
+tool."""
 
 from __future__ import annotations
 

@@ -304,7 +304,8 @@ def test_show_writes_any_suffix_when_the_format_is_named(
     assert (folder / "guide.out").read_text().startswith("guess AB")
 
 
-@pytest.mark.parametrize("suffix, magic", [(".svg", b"<?xml"), (".pdf", b"%PDF"), (".png", b"\x89PNG")])
+@pytest.mark.parametrize("suffix, magic",
+                         [(".svg", b"<?xml"), (".pdf", b"%PDF"), (".png", b"\x89PNG")])
 def test_plots_are_written_in_the_format_of_their_suffix(
     folder: Path, console_script: list[str], suffix: str, magic: bytes
 ) -> None:

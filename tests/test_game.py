@@ -33,7 +33,8 @@ def test_mastermind_is_every_code_in_code_order(pegs: int, colors: int) -> None:
     assert texts == sorted(texts)
 
 
-@pytest.mark.parametrize("pegs, colors", [(1, 1), (1, 5), (2, 2), (2, 5), (3, 3), (4, 6), (4, 8), (5, 7)])
+@pytest.mark.parametrize("pegs, colors",
+                         [(1, 1), (1, 5), (2, 2), (2, 5), (3, 3), (4, 6), (4, 8), (5, 7)])
 @pytest.mark.parametrize("distinct_guesses", [False, True])
 def test_distinct_against_permutations(pegs: int, colors: int, distinct_guesses: bool) -> None:
     game = st.distinct(pegs, colors, distinct_guesses=distinct_guesses)
@@ -54,7 +55,8 @@ def test_presets_defaults_are_classic_mastermind() -> None:
 def test_a_game_says_how_it_is_shown_not_by_its_name() -> None:
     bulls = st.game.bulls_and_cows()
     assert (bulls.symbols, bulls.reply_words) == ("digits", st.game.BULLS_AND_COWS)
-    assert (st.mastermind().symbols, st.mastermind().reply_words) == ("letters", st.game.BLACK_AND_WHITE)
+    assert (st.mastermind().symbols, st.mastermind().reply_words) == (
+        "letters", st.game.BLACK_AND_WHITE)
     assert st.game.bagel().symbols == "digits" and st.game.black_only().scoring == "black-only"
     codes = all_codes(2, 3)
     renamed = Game(2, 3, codes, codes, name="bulls-and-cows")  # a name alone changes nothing
@@ -66,7 +68,8 @@ def test_a_game_says_how_it_is_shown_not_by_its_name() -> None:
 
 
 # -- sizes -------------------------------------------------------------------------
-@pytest.mark.parametrize("pegs, colors", [(0, 6), (10, 6), (-1, 6), (4, 0), (4, 27), (4, -3), (4.0, 6), (4, "6")])
+@pytest.mark.parametrize("pegs, colors",
+                         [(0, 6), (10, 6), (-1, 6), (4, 0), (4, 27), (4, -3), (4.0, 6), (4, "6")])
 def test_check_size_rejects(pegs, colors) -> None:
     with pytest.raises(GameError):
         check_size(pegs, colors)
@@ -74,7 +77,8 @@ def test_check_size_rejects(pegs, colors) -> None:
         st.mastermind(pegs, colors)
 
 
-@pytest.mark.parametrize("pegs, colors", [(1, 1), (9, 1), (1, 26), (9, 26), (np.int64(4), np.int8(6))])
+@pytest.mark.parametrize("pegs, colors",
+                         [(1, 1), (9, 1), (1, 26), (9, 26), (np.int64(4), np.int8(6))])
 def test_check_size_accepts(pegs, colors) -> None:
     check_size(pegs, colors)
 
@@ -210,7 +214,8 @@ def test_feedback_knuth_examples() -> None:
         assert game.reply(got) == reply
 
 
-@pytest.mark.parametrize("pegs, colors", [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3), (3, 2), (3, 3), (4, 3), (3, 5)])
+@pytest.mark.parametrize("pegs, colors",
+                         [(1, 1), (1, 3), (2, 1), (2, 2), (2, 3), (3, 2), (3, 3), (4, 3), (3, 5)])
 def test_possible_replies_mastermind(pegs: int, colors: int) -> None:
     game = st.mastermind(pegs, colors)
     codes = naive.mm_codes(pegs, colors)
@@ -268,7 +273,8 @@ def test_possible_replies_large_games(make) -> None:
 
 
 # -- lookups ------------------------------------------------------------------------------
-@pytest.mark.parametrize("make", [lambda: st.distinct(3, 4), lambda: st.mastermind(3, 3), lambda: st.distinct(2, 5)])
+@pytest.mark.parametrize("make", [lambda: st.distinct(3, 4), lambda: st.mastermind(3, 3),
+                                  lambda: st.distinct(2, 5)])
 def test_secret_and_guess_index(make) -> None:
     game = make()
     everything = all_codes(game.pegs, game.colors)

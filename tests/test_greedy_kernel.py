@@ -32,8 +32,10 @@ def _naive_choice(game: st.Game, rule: str, candidates, secrets, consistent) -> 
 
 
 def _case(game: st.Game, rng: np.random.Generator, n_secrets: int, n_guesses: int):
-    secrets = np.sort(rng.choice(len(game.secrets), size=min(n_secrets, len(game.secrets)), replace=False))
-    candidates = np.sort(rng.choice(len(game.guesses), size=min(n_guesses, len(game.guesses)), replace=False))
+    secrets = np.sort(rng.choice(len(game.secrets), size=min(n_secrets, len(game.secrets)),
+                                 replace=False))
+    candidates = np.sort(rng.choice(len(game.guesses), size=min(n_guesses, len(game.guesses)),
+                                    replace=False))
     as_guess = game.guess_index(game.secrets[secrets])
     consistent = as_guess[as_guess >= 0]
     if rng.random() < 0.5 and len(consistent):  # some of them among the candidates
@@ -63,7 +65,8 @@ def test_best_guess_matches_the_twin(rule: str, name: str, n_secrets: int) -> No
         secrets, candidates, consistent = _case(game, rng, n_secrets, 40)
         want = _naive_choice(game, rule, candidates, secrets, consistent)
         assert greedy_choice.best_guess(game, rule, candidates, secrets, consistent) == want
-        assert greedy_choice.best_guess(game, rule, candidates, secrets, consistent, scratch) == want
+        assert greedy_choice.best_guess(
+            game, rule, candidates, secrets, consistent, scratch) == want
 
 
 @pytest.mark.parametrize("rule", ["minimax", "expected", "entropy", "parts"])
@@ -97,7 +100,8 @@ def test_skipping_dead_colours_is_merging_them(rule: str) -> None:
             skip = symmetry.dead_colours(secret_masks, secrets)
             merged = symmetry.merge_dead_colours(guess_masks, secret_masks, every, secrets)
             want = merged[greedy_choice.best_guess(game, rule, merged, secrets, consistent)]
-            assert every[greedy_choice.best_guess(game, rule, every, secrets, consistent, skip=skip)] == want
+            assert every[greedy_choice.best_guess(
+                game, rule, every, secrets, consistent, skip=skip)] == want
             assert want == merged[_naive_choice(game, rule, merged, secrets, consistent)]
 
 
@@ -200,7 +204,8 @@ def _brute_keys(sym: Symmetry, rows: np.ndarray) -> list[int]:
     ],
     ids=lambda x: x.name if isinstance(x, st.Game) else ",".join(x),
 )
-def test_compiled_symmetry_keys_match_numpy_and_the_definition(game: st.Game, history: list[str]) -> None:
+def test_compiled_symmetry_keys_match_numpy_and_the_definition(game: st.Game,
+                                                               history: list[str]) -> None:
     sym = Symmetry.of(game)
     for code in history:
         sym = sym.after(np.asarray(naive.code(code)))
@@ -214,11 +219,13 @@ def test_compiled_symmetry_keys_match_numpy_and_the_definition(game: st.Game, hi
 # -- the builders: the same trees with and without the one-call choice ------------------
 @pytest.mark.parametrize(
     "game",
-    [st.mastermind(4, 6), st.distinct(4, 6, distinct_guesses=True), black_only(4, 4), st.mastermind(3, 5)],
+    [st.mastermind(4, 6), st.distinct(4, 6, distinct_guesses=True), black_only(4, 4),
+     st.mastermind(3, 5)],
     ids=lambda g: g.name,
 )
 @pytest.mark.parametrize("rule", ["minimax", "expected", "entropy", "parts"])
-def test_builders_give_the_same_tree_without_the_kernel(monkeypatch, game: st.Game, rule: str) -> None:
+def test_builders_give_the_same_tree_without_the_kernel(monkeypatch, game: st.Game,
+                                                        rule: str) -> None:
     fast = build_greedy(game, rule=rule)
     monkeypatch.setattr(greedy_choice, "best_guess", lambda *args, **kwargs: None)
     assert build_greedy(game, rule=rule) == fast
@@ -237,9 +244,11 @@ PURE_PYTHON = textwrap.dedent(
     out = {}
     for rule in ("minimax", "expected", "entropy", "parts"):
         for secrets in (np.arange(0, 64, 9), np.arange(0, 64, 2), np.arange(64)):
-            out[f"{rule} {len(secrets)}"] = greedy_choice.best_guess(game, rule, np.arange(64), secrets, secrets)
+            out[f"{rule} {len(secrets)}"] = greedy_choice.best_guess(
+                game, rule, np.arange(64), secrets, secrets)
     sym = Symmetry.of(game).after(np.array([0, 0, 1]))
-    out["keys"] = symmetry.canonical_keys(game.guesses, sym.maps, np.flatnonzero(~sym.played), 4).tolist()
+    out["keys"] = symmetry.canonical_keys(
+        game.guesses, sym.maps, np.flatnonzero(~sym.played), 4).tolist()
     print(json.dumps(out))
     """
 )
@@ -247,13 +256,15 @@ PURE_PYTHON = textwrap.dedent(
 
 def test_kernels_run_as_plain_python_with_jit_disabled() -> None:
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    run = subprocess.run([sys.executable, "-c", PURE_PYTHON], env=env, capture_output=True, text=True, timeout=300, check=False)
+    run = subprocess.run([sys.executable, "-c", PURE_PYTHON], env=env, capture_output=True,
+                         text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stderr[-1500:]
     got = json.loads(run.stdout)
     game = st.mastermind(3, 4)
     every = np.arange(64)
     for rule in ("minimax", "expected", "entropy", "parts"):
         for secrets in (np.arange(0, 64, 9), np.arange(0, 64, 2), np.arange(64)):
-            assert got[f"{rule} {len(secrets)}"] == _naive_choice(game, rule, every, secrets, secrets)
+            assert got[f"{rule} {len(secrets)}"] == _naive_choice(
+                game, rule, every, secrets, secrets)
     sym = Symmetry.of(game).after(np.array([0, 0, 1]))
     assert got["keys"] == _brute_keys(sym, game.guesses)

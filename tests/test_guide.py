@@ -137,7 +137,8 @@ def test_parse_path() -> None:
 def test_rich_guide_has_the_same_text_in_colour() -> None:
     tree = example()
     rich = guide_rich(tree, path="AB 10")
-    assert [line.rstrip() for line in rich.plain.split("\n")] == guide_text(tree, path="AB 10").split("\n")
+    assert ([line.rstrip() for line in rich.plain.split("\n")]
+            == guide_text(tree, path="AB 10").split("\n"))
     assert any(span.style for span in rich.spans)
 
 
@@ -182,7 +183,8 @@ def test_rows_cover_every_secret_once(name: str, game: st.Game) -> None:
     strategy = st.load(DATA / name)
     tree = GuideTree.build(strategy, game)
     rows = lookup_rows(tree)
-    assert Counter(r.secret for r in rows) == Counter({s: 1 for s in naive_games(strategy.root, game)})
+    assert Counter(r.secret for r in rows) == Counter(
+        {s: 1 for s in naive_games(strategy.root, game)})
     assert {r.secret: r.game for r in rows} == naive_games(strategy.root, game)
     # the counts of the guide are the counts of the naive replay
     codes = [naive.text(row) for row in game.secrets.tolist()]

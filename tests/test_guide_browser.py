@@ -28,7 +28,8 @@ sync_api = pytest.importorskip(
 )
 
 DATA = Path(__file__).parent / "data"
-CHROMIUM = os.environ.get("STRATEGYTREE_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM = (os.environ.get("STRATEGYTREE_CHROMIUM") or shutil.which("chromium")
+            or "/usr/bin/chromium")
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -111,8 +112,9 @@ def test_play_games_by_clicking(browser, tmp_path: Path) -> None:
 
 
 def test_play_after_a_path(browser, tmp_path: Path) -> None:
-    tree = GuideTree.build(st.loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"),
-                           st.mastermind(2, 3))
+    tree = GuideTree.build(
+        st.loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"),
+        st.mastermind(2, 3))
     path = tmp_path / "sub.html"
     path.write_text(to_html(tree, tree.locate("AB 10")), encoding="utf-8")
     page, _ = open_guide(browser, path)
@@ -136,12 +138,14 @@ def mm58_strategy(request, tmp_path_factory) -> Path:
     return path
 
 
-def test_the_mm58_guide_opens_and_responds_in_time(browser, mm58_strategy: Path, tmp_path: Path) -> None:
+def test_the_mm58_guide_opens_and_responds_in_time(browser, mm58_strategy: Path,
+                                                   tmp_path: Path) -> None:
     tree = GuideTree.build(st.load(mm58_strategy), st.mastermind(5, 8))
     path = tmp_path / "mm58.html"
     path.write_text(to_html(tree, title="MM(5,8)"), encoding="utf-8")
     page, opened = open_guide(browser, path)
-    in_page = float(page.get_attribute("body", "data-ready-ms")) / 1000  # navigation to first render
+    # navigation to first render
+    in_page = float(page.get_attribute("body", "data-ready-ms")) / 1000
     print(f"MM(5,8) guide: opened in {opened:.3f} s ({in_page:.3f} s in the page)")
     assert opened < BUDGET, f"opening took {opened:.2f} s"
     assert "32,768 secrets" in page.inner_text("#left")

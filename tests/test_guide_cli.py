@@ -43,7 +43,8 @@ def test_show_text_is_plain_when_piped(here: Path) -> None:
 
 
 def test_show_text_is_in_colour_on_a_terminal(here: Path, monkeypatch) -> None:
-    monkeypatch.setattr(terminal, "out", Console(force_terminal=True, color_system="standard", width=80))
+    monkeypatch.setattr(terminal, "out",
+                        Console(force_terminal=True, color_system="standard", width=80))
     result = invoke(["show", "mm23.txt", "--depth", "1"])
     assert result.exit_code == 0
     assert "\x1b[" in result.stdout

@@ -230,7 +230,8 @@ def test_verify_json_of_one_file(tmp_path: Path, console_script: list[str]) -> N
     code, data, _ = run(console_script, "verify", "--json", str(path), cwd=tmp_path)
     want = st.verify(st.load(path), mastermind(4, 6))
     assert code == 0 and isinstance(data, dict)
-    assert (data["total"], data["max_guesses"], data["valid"]) == (want.total, want.max_guesses, True)
+    assert (data["total"], data["max_guesses"], data["valid"]) == (
+        want.total, want.max_guesses, True)
     assert data["reason"] is None and data["rank"] == 1  # the shape of an item of several
     assert data["gap"]["optimum"] == published("MM(4,6)", "optimal").low
     assert data["gap"]["excess"] == want.total - 5625 == 0

@@ -104,19 +104,23 @@ def test_bit_sliced_counts_against_twin(game: Game) -> None:
     """Block by block, the secrets with ``v`` blacks (count_equal) and with ``v``
     blacks + whites (set_sums) are those the definition gives."""
     rng = np.random.default_rng(len(game.secrets))
-    secrets = np.sort(rng.choice(len(game.secrets), size=min(150, len(game.secrets)), replace=False))
+    secrets = np.sort(rng.choice(len(game.secrets), size=min(150, len(game.secrets)),
+                                 replace=False))
     sliced = bitsliced.slice_secrets(*game.secret_bits, secrets)
     assert sliced.n == len(secrets) and sliced.has_pos.shape[0] == (len(secrets) + 63) // 64
     eq = np.empty(8, dtype=np.uint64)
     for g in rng.choice(len(game.guesses), size=5, replace=False):
-        pos_bits, cnt_bits = (np.array(b, dtype=np.int64) for b in naive.bit_numbers(game.guesses[g].tolist(), game.colors))
+        pos_bits, cnt_bits = (np.array(b, dtype=np.int64)
+                              for b in naive.bit_numbers(game.guesses[g].tolist(), game.colors))
         replies = [naive.feedback(game.guesses[g], game.secrets[s]) for s in secrets]
         for blk in range(sliced.has_pos.shape[0]):
             in_block = range(64 * blk, min(64 * blk + 64, len(secrets)))
             bitsliced.count_equal(sliced.has_pos, blk, pos_bits, game.pegs, np.uint64(0), eq)
             for v in range(8):
-                assert [int(eq[v]) >> (j % 64) & 1 for j in in_block] == [replies[j][0] == v for j in in_block]
-            bitsliced.set_sums(sliced.has_cnt, np.uint64(sliced.valid), blk, cnt_bits, game.pegs, eq)
+                assert ([int(eq[v]) >> (j % 64) & 1 for j in in_block]
+                        == [replies[j][0] == v for j in in_block])
+            bitsliced.set_sums(sliced.has_cnt, np.uint64(sliced.valid), blk, cnt_bits, game.pegs,
+                               eq)
             for v in range(8):
                 got = [j for j in range(64 * blk, 64 * blk + 64) if int(eq[v]) >> (j % 64) & 1]
                 assert got == [j for j in in_block if sum(replies[j]) == v]
@@ -245,7 +249,8 @@ def test_kernels_run_as_plain_python_with_jit_disabled() -> None:
 @pytest.mark.parametrize("rule", ["minimax", "expected", "entropy", "parts"])
 @pytest.mark.parametrize(
     "pegs, colors, n_secrets",
-    [(1, 1, 1), (1, 5, 3), (3, 4, 10), (4, 6, 30), (4, 6, 300), (5, 8, 5), (5, 8, 200), (5, 8, 600), (9, 8, 40)],
+    [(1, 1, 1), (1, 5, 3), (3, 4, 10), (4, 6, 30), (4, 6, 300), (5, 8, 5), (5, 8, 200), (5, 8, 600),
+     (9, 8, 40)],
 )
 def test_scores_match_the_twin(rule: str, pegs: int, colors: int, n_secrets: int) -> None:
     rng = np.random.default_rng(pegs * 100 + colors + n_secrets)
@@ -253,10 +258,12 @@ def test_scores_match_the_twin(rule: str, pegs: int, colors: int, n_secrets: int
         game = naive.subset_game(rng, pegs, colors, 300)
     else:
         game = st.mastermind(pegs, colors)
-    secrets = np.sort(rng.choice(len(game.secrets), size=min(n_secrets, len(game.secrets)), replace=False))
+    secrets = np.sort(rng.choice(len(game.secrets), size=min(n_secrets, len(game.secrets)),
+                                 replace=False))
     guesses = np.sort(rng.choice(len(game.guesses), size=min(60, len(game.guesses)), replace=False))
     got = scoring.scores(game, rule, guesses, secrets)
-    assert got.tolist() == naive.scores(game, rule, guesses, secrets, scoring.nlogn_table(len(secrets)))
+    assert got.tolist() == naive.scores(game, rule, guesses, secrets,
+                                        scoring.nlogn_table(len(secrets)))
     # the many-guesses (threaded) path gives the same
     many = np.resize(guesses, 5000)
     assert scoring.scores(game, rule, many, secrets).tolist() == np.resize(got, 5000).tolist()

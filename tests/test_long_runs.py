@@ -77,7 +77,8 @@ def test_progress_goes_to_a_log_as_plain_lines(tmp_path: Path) -> None:
     log = tmp_path / "err.log"
     with open(log, "wb") as errors:
         done = subprocess.run(
-            [SCRIPT, "simulate", "-p", "4", "-c", "6", "--runs", "3", "--games", "1296", "--rule", "parts"],
+            [SCRIPT, "simulate", "-p", "4", "-c", "6", "--runs", "3", "--games", "1296", "--rule",
+             "parts"],
             stdout=subprocess.DEVNULL, stderr=errors, env=_env(STRATEGYTREE_PROGRESS_SECONDS="0"),
         )
     assert done.returncode == 0

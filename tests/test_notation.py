@@ -41,7 +41,8 @@ def test_example_reads_into_the_tree_it_shows() -> None:
     want = Node(
         "AB",
         (
-            (Reply(1, 0), Node("AC", ((Reply(1, 0), Node("AA")), (Reply(0, 1), Node("CB")), (Reply(0, 0), Node("BB"))))),
+            (Reply(1, 0), Node("AC", ((Reply(1, 0), Node("AA")), (Reply(0, 1), Node("CB")),
+                                      (Reply(0, 0), Node("BB"))))),
             (Reply(0, 2), Node("BA")),
             (Reply(0, 1), Node("BC", ((Reply(0, 1), Node("CA")),))),
             (Reply(0, 0), Node("CC")),
@@ -205,23 +206,30 @@ def test_grammars_agree_on_hand_picked_texts(text: str) -> None:
     "text, message",
     [
         ("{AB:{10:AA:BB}}", "x.txt:1:11: expected ',' or '}' after a branch, found ':'"),
-        ("", "x.txt:1:1: expected '{' or a guess (letters A-Z) at the start of the file, found the end of the file"),
+        ("", "x.txt:1:1: expected '{' or a guess (letters A-Z) at the start of the file, "
+         "found the end of the file"),
         ("{AB:{10:AA}", "x.txt:1:12: expected '}' after '}', found the end of the file"),
         ("{AB:{1:AA}}", "x.txt:1:6: expected a reply (two digits) after '{', found '1'"),
         ("{ab:{10:AA}}", "x.txt:1:2: expected a guess (letters A-Z) after '{', found 'a' "
-         "(a lenient reading, lenient=True, would read it: x.txt:1:2: lower-case guess 'ab' read as 'AB')"),
+         "(a lenient reading, lenient=True, would read it: "
+         "x.txt:1:2: lower-case guess 'ab' read as 'AB')"),
         ("AB CD", "x.txt:1:4: expected the end of the file after guess 'AB', found 'CD'"),
-        ("{AB:{10:AA}}}", "x.txt:1:13: expected the end of the file after the end of the strategy, found '}'"),
+        ("{AB:{10:AA}}}",
+         "x.txt:1:13: expected the end of the file after the end of the strategy, found '}'"),
         ("{AB:{10:AA,}}", "x.txt:1:12: expected a reply (two digits) after ',', found '}'"),
         ("{AB{", "x.txt:1:4: expected ':' after guess 'AB', found '{'"),
         ("{AB:{100:AA}}", "x.txt:1:8: expected ':' after reply '10', found '0'"),
-        ("{AB:{10:AA,01:\x00}}", "x.txt:1:15: expected '{' or a guess (letters A-Z) after ':', found '\\x00'"),
+        ("{AB:{10:AA,01:\x00}}",
+         "x.txt:1:15: expected '{' or a guess (letters A-Z) after ':', found '\\x00'"),
         ("{AB:{10:é}}", "x.txt:1:9: expected '{' or a guess (letters A-Z) after ':', found 'é'"),
         # several lines: the line and column of the offending token
-        ("{AB:\n{10:AA,\n  01::BB}}", "x.txt:3:6: expected '{' or a guess (letters A-Z) after ':', found ':'"),
+        ("{AB:\n{10:AA,\n  01::BB}}",
+         "x.txt:3:6: expected '{' or a guess (letters A-Z) after ':', found ':'"),
         ("{AB:{10:AA\r\n,01:BB;}}", "x.txt:2:7: expected ',' or '}' after a branch, found ';'"),
-        ("{AB:{10:AA}}\n\n  x", "x.txt:3:3: expected the end of the file after the end of the strategy, found 'x'"),
-        ("{AB:{\n  10:AA,\n  01:BB\n}", "x.txt:4:2: expected '}' after '}', found the end of the file"),
+        ("{AB:{10:AA}}\n\n  x",
+         "x.txt:3:3: expected the end of the file after the end of the strategy, found 'x'"),
+        ("{AB:{\n  10:AA,\n  01:BB\n}",
+         "x.txt:4:2: expected '}' after '}', found the end of the file"),
     ],
 )
 def test_error_messages(text: str, message: str) -> None:
@@ -260,7 +268,8 @@ def test_error_at_the_end_of_a_deep_file() -> None:
     text = "{AA:{00:" * n + "BB" + "}}" * (n - 1) + "}"
     with pytest.raises(StrategyFileError) as info:
         st.loads(text, source="deep.txt")
-    assert str(info.value) == f"deep.txt:1:{len(text) + 1}: expected '}}' after '}}', found the end of the file"
+    assert str(info.value) == (f"deep.txt:1:{len(text) + 1}: expected '}}' after '}}', "
+                               "found the end of the file")
 
 
 # -- odd but valid files -----------------------------------------------------------------
@@ -423,10 +432,12 @@ def test_dump_into_a_missing_folder_is_a_clean_error(tmp_path: Path) -> None:
             ["x.txt:1:12: branch 01:AB:{...}", "x.txt:1:32: branch 10:AC:{...}"],
         ),
         ("{{AB:{10:AA}}}", "{AB:{10:AA}}", ["x.txt:1:1: extra braces"]),
-        ("{ab:{10:Aa}}", "{AB:{10:AA}}", ["x.txt:1:2: lower-case guess 'ab'", "x.txt:1:9: lower-case guess 'Aa'"]),
+        ("{ab:{10:Aa}}", "{AB:{10:AA}}",
+         ["x.txt:1:2: lower-case guess 'ab'", "x.txt:1:9: lower-case guess 'Aa'"]),
     ],
 )
-def test_lenient_reading_repairs_and_reports(text: str, strict_text: str, repairs: list[str]) -> None:
+def test_lenient_reading_repairs_and_reports(text: str, strict_text: str,
+                                             repairs: list[str]) -> None:
     with pytest.raises(StrategyFileError, match="lenient=True, would read it"):
         st.loads(text, source="x.txt")
     tree = st.loads(text, source="x.txt", lenient=True)

@@ -43,23 +43,30 @@ OPTION_SETS = {
         {"preset": "bulls-and-cows", "distinct": True, "pegs": 4},
     ),
     "bagel --distinct": (["--game", "bagel", "--distinct"], {"preset": "bagel", "distinct": True}),
-    "distinct -p 3 -c 5": (["--game", "distinct", "-p", "3", "-c", "5"], {"preset": "distinct", "pegs": 3, "colors": 5}),
-    "--distinct -p 3 -c 5": (["--distinct", "-p", "3", "-c", "5"], {"distinct": True, "pegs": 3, "colors": 5}),
+    "distinct -p 3 -c 5": (["--game", "distinct", "-p", "3", "-c", "5"],
+                           {"preset": "distinct", "pegs": 3, "colors": 5}),
+    "--distinct -p 3 -c 5": (["--distinct", "-p", "3", "-c", "5"],
+                             {"distinct": True, "pegs": 3, "colors": 5}),
     "--distinct-guesses -p 3 -c 5": (
-        ["--distinct-guesses", "-p", "3", "-c", "5"], {"distinct_guesses": True, "pegs": 3, "colors": 5},
+        ["--distinct-guesses", "-p", "3", "-c", "5"],
+        {"distinct_guesses": True, "pegs": 3, "colors": 5},
     ),
     "black-only": (["--game", "black-only"], {"preset": "black-only"}),
-    "black-only -p 3 -c 4": (["--game", "black-only", "-p", "3", "-c", "4"], {"preset": "black-only", "pegs": 3, "colors": 4}),
-    "mastermind -p 2 -c 3": (["--game", "mastermind", "-p", "2", "-c", "3"], {"pegs": 2, "colors": 3}),
+    "black-only -p 3 -c 4": (["--game", "black-only", "-p", "3", "-c", "4"],
+                             {"preset": "black-only", "pegs": 3, "colors": 4}),
+    "mastermind -p 2 -c 3": (["--game", "mastermind", "-p", "2", "-c", "3"],
+                             {"pegs": 2, "colors": 3}),
 }
 
 #: options that contradict each other, and the flags the refusal must name
 CONTRADICTIONS = {
-    "black-only --distinct": (["--game", "black-only", "--distinct"], ["--game black-only", "--distinct"]),
+    "black-only --distinct": (["--game", "black-only", "--distinct"],
+                              ["--game black-only", "--distinct"]),
     "black-only --distinct-guesses": (
         ["--game", "black-only", "--distinct-guesses"], ["--game black-only", "--distinct-guesses"],
     ),
-    "bulls-and-cows -p 5": (["--game", "bulls-and-cows", "-p", "5"], ["--game bulls-and-cows", "--pegs 5"]),
+    "bulls-and-cows -p 5": (["--game", "bulls-and-cows", "-p", "5"],
+                            ["--game bulls-and-cows", "--pegs 5"]),
     "bagel -c 6": (["--game", "bagel", "-c", "6"], ["--game bagel", "--colors 6"]),
     "chess": (["--game", "chess"], ["--game chess"]),
 }
@@ -79,7 +86,8 @@ def fingerprint(game: st.Game) -> tuple:
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=str)
 @pytest.mark.parametrize("command", COMMANDS, ids=str)
-def test_every_command_means_the_same_game(here: Path, monkeypatch, command: str, options: str) -> None:
+def test_every_command_means_the_same_game(here: Path, monkeypatch, command: str,
+                                           options: str) -> None:
     (here / "s.txt").write_text(FILE)
     flags, arguments = OPTION_SETS[options]
     decided: list[st.Game] = []
@@ -99,7 +107,8 @@ def test_every_command_means_the_same_game(here: Path, monkeypatch, command: str
 
 @pytest.mark.parametrize("options", CONTRADICTIONS, ids=str)
 @pytest.mark.parametrize("command", COMMANDS, ids=str)
-def test_contradictions_are_refused_by_every_command(here: Path, command: str, options: str) -> None:
+def test_contradictions_are_refused_by_every_command(here: Path, command: str,
+                                                     options: str) -> None:
     (here / "s.txt").write_text(FILE)
     flags, named = CONTRADICTIONS[options]
     result = invoke([*COMMANDS[command], *flags])
@@ -120,7 +129,8 @@ def test_the_library_speaks_of_arguments() -> None:
         resolve_game("bulls-and-cows", 5)
     # what a preset already implies is accepted
     for flags in ({"distinct": True}, {"distinct_guesses": True}, {"pegs": 4, "colors": 10}):
-        assert fingerprint(resolve_game("bulls-and-cows", **flags)[0]) == fingerprint(bulls_and_cows())
+        assert (fingerprint(resolve_game("bulls-and-cows", **flags)[0])
+                == fingerprint(bulls_and_cows()))
     assert fingerprint(resolve_game("bagel", distinct=True)[0]) == fingerprint(bagel())
     assert fingerprint(resolve_game("distinct", distinct=True)[0]) == fingerprint(st.distinct(4, 6))
 
@@ -135,8 +145,10 @@ def test_inferred_only_when_not_given() -> None:
     assert (game.pegs, game.colors, notes) == (3, 10, [])
 
 
-@pytest.mark.parametrize("preset, flags", [("bagel", ["--distinct"]), ("bulls-and-cows", ["--distinct-guesses"])])
-def test_a_generated_strategy_is_valid_for_every_command(here: Path, preset: str, flags: list[str]) -> None:
+@pytest.mark.parametrize("preset, flags",
+                         [("bagel", ["--distinct"]), ("bulls-and-cows", ["--distinct-guesses"])])
+def test_a_generated_strategy_is_valid_for_every_command(here: Path, preset: str,
+                                                         flags: list[str]) -> None:
     """The bug of issue 12: generate and verify read the same options as two games."""
     options = ["--game", preset, *flags]
     game = resolve_game(preset)[0]

@@ -111,7 +111,8 @@ def test_guesses_as_typed() -> None:
 # -- what the replies leave ------------------------------------------------------------
 def test_impossible_reply_for_the_guess_is_refused() -> None:
     known = Knowledge(MM46)
-    with pytest.raises(st.CodeError, match="no secret can reply 13 to AAAA; it can get only 00, 10, 20, 30"):
+    with pytest.raises(st.CodeError,
+                       match="no secret can reply 13 to AAAA; it can get only 00, 10, 20, 30"):
         known.add(guess_index(MM46, "AAAA"), MM46.reply_code((1, 3)))
     assert known.history == [] and len(known.candidates) == 1296
 
@@ -127,11 +128,13 @@ def test_candidates_are_the_secrets_that_fit() -> None:
     ]
     assert [MM46.code_text(MM46.secrets[s]) for s in known.candidates] == expected
     assert known.undo() and len(known.history) == 1
-    assert len(known.candidates) == sum(naive.feedback(naive.code("AABB"), s) == (1, 1) for s in naive.mm_codes(4, 6))
+    assert len(known.candidates) == sum(naive.feedback(naive.code("AABB"), s) == (1, 1)
+                                        for s in naive.mm_codes(4, 6))
 
 
 def _truthful(secret: str, guesses: list[str]) -> list[tuple[int, int]]:
-    return [(guess_index(MM46, g), naive.reply_code(naive.feedback(naive.code(g), naive.code(secret)), 4))
+    return [(guess_index(MM46, g),
+             naive.reply_code(naive.feedback(naive.code(g), naive.code(secret)), 4))
             for g in guesses]
 
 
@@ -154,7 +157,8 @@ def test_a_wrong_reply_is_found() -> None:
     for s in caught.value.suspects:
         rest = [m for i, m in enumerate(moves[: caught.value.fitting_turns + 1]) if i != s.turn - 1]
         fits = [c for c in naive.mm_codes(4, 6)
-                if all(naive.reply_code(naive.feedback(MM46.guesses[g].tolist(), c), 4) == r for g, r in rest)]
+                if all(naive.reply_code(naive.feedback(MM46.guesses[g].tolist(), c), 4) == r
+                       for g, r in rest)]
         assert len(fits) == sum(s.alternatives.values())
 
 

@@ -42,7 +42,8 @@ def test_the_computer_breaks_a_known_secret() -> None:
     child.expect("more key pegs than the 4 pegs")
     turns = 0
     while True:
-        child.expect([r"reply to (\w+)> ", r"Solved: your secret is (\w+), found in (\d+) guesses?\."])
+        child.expect([r"reply to (\w+)> ",
+                      r"Solved: your secret is (\w+), found in (\d+) guesses?\."])
         if child.match.group(0).startswith("Solved"):
             break
         turns += 1

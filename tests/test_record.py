@@ -16,7 +16,8 @@ def test_shipped_mm58_strategy_meets_the_target_and_the_readme_says_so() -> None
     # below every public figure we know (179,274, claimed for consistent guesses after the second)
     assert report.total < 179_274 and report.max_guesses <= 7
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    said = re.search(r"`examples/mm58\.txt`: total ([\d,]+), max (\d+), histogram (\{[^}]*\})", readme)
+    said = re.search(r"`examples/mm58\.txt`: total ([\d,]+), max (\d+), histogram (\{[^}]*\})",
+                     readme)
     assert said, "the README states the shipped strategy's figures"
     assert int(said.group(1).replace(",", "")) == report.total
     assert int(said.group(2)) == report.max_guesses

@@ -111,7 +111,8 @@ def test_the_guides_of_a_digits_game_read_back(console_script: list[str], tmp_pa
 def test_text_and_markdown_guides_say_what_they_are(
     console_script: list[str], tmp_path: Path
 ) -> None:
-    (tmp_path / "s.txt").write_text("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+    (tmp_path / "s.txt").write_text(
+        "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
     for options, what in (([], "text guide"), (["-f", "markdown"], "Markdown table"),
                           (["--path", "AB 10"], "text guide"), (["-s", "CA"], "text guide")):
         done = run(console_script, "show", "s.txt", "-p", "2", "-c", "3", *options, "-o", "g.txt",

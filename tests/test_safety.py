@@ -21,7 +21,8 @@ runner = CliRunner()
 
 
 @pytest.mark.parametrize("path", sorted(FUZZ.glob("*.txt")), ids=lambda p: p.name)
-@pytest.mark.parametrize("command", [["verify"], ["verify", "--json"], ["show"], ["verify", "--lenient"]])
+@pytest.mark.parametrize("command",
+                         [["verify"], ["verify", "--json"], ["show"], ["verify", "--lenient"]])
 def test_hostile_files_get_our_errors(path: Path, command: list[str]) -> None:
     result = runner.invoke(app, [*command, str(path)])
     # verify refuses (1: invalid strategy, 2: unreadable); show may show a readable one
@@ -92,8 +93,10 @@ def test_a_million_levels_and_a_million_branches(tmp_path: Path, console_script:
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1000001"]
     wide = tmp_path / "wide.txt"
-    wide.write_text("{AB:{" + ",".join(f"{i % 10}{(i // 10) % 10}:AA" for i in range(1_000_000)) + "}}")
-    result = subprocess.run([*console_script, "verify", str(wide)], capture_output=True, text=True, timeout=900)
+    wide.write_text(
+        "{AB:{" + ",".join(f"{i % 10}{(i // 10) % 10}:AA" for i in range(1_000_000)) + "}}")
+    result = subprocess.run([*console_script, "verify", str(wide)], capture_output=True, text=True,
+                            timeout=900)
     assert result.returncode == 1 and "Traceback" not in result.stderr + result.stdout
 
 
@@ -132,7 +135,8 @@ def test_interrupted_generate_leaves_the_old_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mm58.txt"]  # no temporary file
 
 
-def test_completed_generate_replaces_the_file_whole(tmp_path: Path, console_script: list[str]) -> None:
+def test_completed_generate_replaces_the_file_whole(tmp_path: Path,
+                                                    console_script: list[str]) -> None:
     out = tmp_path / "mm44.txt"
     out.write_text("old")
     done = subprocess.run(
@@ -154,7 +158,8 @@ from trees import any_trees, damaged  # noqa: E402
 
 @settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "60")), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(data=hs.data(), command=hs.sampled_from([["verify"], ["verify", "--json"], ["verify", "--strict"],
+@given(data=hs.data(),
+       command=hs.sampled_from([["verify"], ["verify", "--json"], ["verify", "--strict"],
                                                ["verify", "--lenient"], ["show"], ["stats"]]))
 def test_damaged_files_through_the_command_line(tmp_path: Path, data, command: list[str]) -> None:
     text = st.dumps(data.draw(any_trees()))
@@ -167,5 +172,6 @@ def test_damaged_files_through_the_command_line(tmp_path: Path, data, command: l
     path.write_bytes(raw)
     result = runner.invoke(app, [*command, str(path)])
     assert result.exit_code in (0, 1, 2), result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert (result.exception is None
+            or isinstance(result.exception, SystemExit)), repr(result.exception)
     assert "Traceback" not in result.output

@@ -54,7 +54,8 @@ def test_lower_bounds_match_the_naive_tree(branching: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "history", [(), ((0, 0, 1),), ((0, 1, 2),), ((0, 1, 2), (1, 0, 3)), ((0, 0, 1), (2, 1, 1)), ((0, 1, 1), (2, 3, 4))]
+    "history", [(), ((0, 0, 1),), ((0, 1, 2),), ((0, 1, 2), (1, 0, 3)), ((0, 0, 1), (2, 1, 1)),
+                ((0, 1, 1), (2, 3, 4))]
 )
 def test_symmetry_kernels_match_every_permutation(history) -> None:
     """stabilizer and least_in_class (the compiled search's symmetry) against a
@@ -69,7 +70,8 @@ def test_symmetry_kernels_match_every_permutation(history) -> None:
         k = symmetry_loops().stabilizer(perms, taus, k, np.array(h, dtype=np.int64), out_p, out_t)
         perms, taus = out_p, out_t
         played |= set(h)
-    freec = np.array([c for c in range(colors) if c not in played] + [0] * len(played), dtype=np.int64)
+    freec = np.array([c for c in range(colors) if c not in played] + [0] * len(played),
+                     dtype=np.int64)
     label = np.full(colors, -1, dtype=np.int64)
     for code in naive.mm_codes(pegs, colors):
         row = np.array(code, dtype=np.int64)
@@ -282,7 +284,8 @@ def test_side_by_side_search_finds_the_same_optimum(monkeypatch: pytest.MonkeyPa
         return real(self, parts, d, sym, played)
 
     monkeypatch.setattr(driver.Search, "side_by_side", side_by_side)
-    for game, best in ((st.mastermind(4, 6), 5625), (st.distinct(4, 6, distinct_guesses=True), 1446)):
+    for game, best in ((st.mastermind(4, 6), 5625),
+                       (st.distinct(4, 6, distinct_guesses=True), 1446)):
         assert checked(search.build_optimal(game), game).total == best
     assert len(used) == 2 and min(used) > 1
 
@@ -490,7 +493,8 @@ def test_cli_bound() -> None:
     assert "MM(3,3): 4 guesses" in result.output and "none within 3" in result.output
     result = invoke(["bound", "--pegs", "3", "--colors", "4", "--distinct-guesses"])
     assert result.exit_code == 0, result.output
-    assert f": {naive_search.worst_case_bound(st.distinct(3, 4, distinct_guesses=True))} guesses" in result.output
+    bound = naive_search.worst_case_bound(st.distinct(3, 4, distinct_guesses=True))
+    assert f": {bound} guesses" in result.output
 
 
 # -- games given by a table of replies ---------------------------------------------------------

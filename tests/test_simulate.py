@@ -76,7 +76,8 @@ def test_a_published_tree_and_an_invalid_one() -> None:
     report = st.verify(broken, game)
     _same_as_verify(sim, report)
     failing = [g for g in sim.games if not g.solved]
-    assert len(failing) == report.unsolved and all("no branch for reply" in g.reason for g in failing)
+    assert len(failing) == report.unsolved
+    assert all("no branch for reply" in g.reason for g in failing)
     wrong_leaf = st.loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:AC}},00:CC}}")
     game23 = st.mastermind(2, 3)
     sim = simulate(game23, wrong_leaf)
@@ -90,7 +91,8 @@ def test_each_path_is_the_plain_replay() -> None:
     for g in sim.games:
         secret = game.secrets[g.secret].tolist()
         for guess, reply in g.moves:
-            assert naive.reply_code(naive.feedback(game.guesses[guess].tolist(), secret), 3) == reply
+            assert naive.reply_code(
+                naive.feedback(game.guesses[guess].tolist(), secret), 3) == reply
         assert game.guesses[g.moves[-1][0]].tolist() == secret
 
 
@@ -101,8 +103,10 @@ def test_fraction_and_games_are_reproducible() -> None:
     assert not np.array_equal(a, choose_secrets(MM46, fraction=0.1, seed=6))
     b = choose_secrets(MM46, games=500, seed=1)
     assert len(b) == 500 and (b == choose_secrets(MM46, games=500, seed=1)).all()
-    runs = simulate_runs(MM46, lambda s: GreedyChooser(MM46, "random", seed=s), runs=3, seed=2, games=300)
-    again = simulate_runs(MM46, lambda s: GreedyChooser(MM46, "random", seed=s), runs=3, seed=2, games=300)
+    runs = simulate_runs(MM46, lambda s: GreedyChooser(MM46, "random", seed=s), runs=3, seed=2,
+                         games=300)
+    again = simulate_runs(MM46, lambda s: GreedyChooser(MM46, "random", seed=s), runs=3, seed=2,
+                          games=300)
     assert [r.average for r in runs] == [r.average for r in again]
     assert [r.seed for r in runs] == [2, 3, 4]
     assert len({r.average for r in runs}) > 1
@@ -173,11 +177,13 @@ def test_cli_simulate_all_secrets(tmp_path) -> None:
 def test_cli_simulate_strategy_file_runs_and_digits(tmp_path) -> None:
     path = tmp_path / "s.txt"
     path.write_text("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
-    result = runner.invoke(app, ["simulate", "--strategy", str(path), "--games", "50", "--runs", "3"])
+    result = runner.invoke(app,
+                           ["simulate", "--strategy", str(path), "--games", "50", "--runs", "3"])
     assert result.exit_code == 0, result.output
     assert "average over 3 runs" in result.output
     out_csv = tmp_path / "b.csv"
-    result = runner.invoke(app, ["simulate", "--game", "bagel", "--rule", "first", "--fraction", "0.05",
+    result = runner.invoke(app,
+                           ["simulate", "--game", "bagel", "--rule", "first", "--fraction", "0.05",
                                  "--alphabet", "digits", "--csv", str(out_csv)])
     assert result.exit_code == 0, result.output
     row = out_csv.read_text().splitlines()[1].split(",")

@@ -51,7 +51,8 @@ def _naive_total(game: st.Game, rule: str, feedback) -> int:
         if len(secrets) == 1:
             return depth
         consistent = set(secrets)
-        best = max(range(len(guesses)), key=lambda i: (score(guesses[i], secrets), guesses[i] in consistent, -i))
+        best = max(range(len(guesses)),
+                   key=lambda i: (score(guesses[i], secrets), guesses[i] in consistent, -i))
         g = guesses[best]
         parts: dict = {}
         for s in secrets:
@@ -69,7 +70,8 @@ def test_presets() -> None:
     assert (len(bulls_and_cows().secrets), len(bulls_and_cows().guesses)) == (5040, 5040)
     assert (len(bagel().secrets), bagel().pegs, bagel().colors) == (720, 3, 10)
     assert preset("black-only", 3, 4).scoring == "black-only"
-    assert preset("distinct", 3, 5, distinct_guesses=True).name == "3 distinct of 5, distinct guesses"
+    assert (preset("distinct", 3, 5, distinct_guesses=True).name
+            == "3 distinct of 5, distinct guesses")
     with pytest.raises(st.StrategyTreeError):
         preset("chess")
     with pytest.raises(st.StrategyTreeError):
@@ -150,7 +152,8 @@ def test_custom_game_limits() -> None:
 def test_cli_game_option(tmp_path) -> None:
     runner = CliRunner()
     out = tmp_path / "bagel.txt"
-    result = runner.invoke(app, ["generate", "--game", "bagel", "--rule", "minimax", "-o", str(out)])
+    result = runner.invoke(app,
+                           ["generate", "--game", "bagel", "--rule", "minimax", "-o", str(out)])
     assert result.exit_code == 0, result.output
     report = st.verify(st.load(out), bagel())
     assert report.valid

@@ -155,7 +155,8 @@ def game_and_tree(draw) -> tuple[Game, Node]:
     if draw(hs.booleans()):  # any shape at all
         unique = draw(hs.booleans())
         depth = draw(hs.integers(1, 5))
-        return game, draw(nodes(guesses, replies, max_depth=depth, max_branches=5, unique_replies=unique))
+        return game, draw(nodes(guesses, replies, max_depth=depth, max_branches=5,
+                                unique_replies=unique))
 
     # a tree that plays the game: branches follow the replies the remaining
     # secrets really give, with a few branches left out, wrong leaves and extra branches
@@ -215,7 +216,8 @@ def test_random_trees_against_twin(case) -> None:
     )
     # the first unsolved secrets, with the path that failed and why
     first = list(rep.unsolved.items())[:4]
-    assert [(u.secret, u.path) for u in report.unsolved_examples] == [(s, path) for s, (path, _) in first]
+    assert ([(u.secret, u.path) for u in report.unsolved_examples]
+            == [(s, path) for s, (path, _) in first])
     for case_, (_, (_, why)) in zip(report.unsolved_examples, first):
         if why.endswith("cannot be played"):
             assert case_.reason.startswith(why + " in ")
@@ -226,12 +228,14 @@ def test_random_trees_against_twin(case) -> None:
     assert found == _expected_problems(strategy, game)
     assert report.valid == (not rep.unsolved and not found)
     # unreachable branches
-    want = {strategy.locate(n) for n in naive.unreachable_branches(strategy.root, rep, codes_of(game.guesses), game.pegs)}
+    want = {strategy.locate(n) for n in naive.unreachable_branches(
+        strategy.root, rep, codes_of(game.guesses), game.pegs)}
     got = [(u.line, u.column) for u in report.unreachable_branches]
     assert len(got) == len(set(got)) and set(got) == want
     assert all(u.kind == "unreachable-branch" for u in report.unreachable_branches)
     # node visits
-    assert node_visits(strategy, game) == [rep.visits[id(n)] for n, _, _ in iter_nodes(strategy.root)]
+    assert node_visits(strategy, game) == [rep.visits[id(n)]
+                                           for n, _, _ in iter_nodes(strategy.root)]
 
 
 # -- problems, one kind at a time -----------------------------------------------------
@@ -256,7 +260,8 @@ def test_invalid_replies(reply: str) -> None:
 
 
 def test_invalid_reply_position_on_a_later_line() -> None:
-    text = "{AB:{\n  10:{AC:{10:AA,01:CB,00:BB}},\n  02:BA,\n  11:CC,\n  01:{BC:{01:CA}},\n  00:CC\n}}"
+    text = ("{AB:{\n  10:{AC:{10:AA,01:CB,00:BB}},\n  02:BA,\n  11:CC,\n  01:{BC:{01:CA}},\n"
+            "  00:CC\n}}")
     report = _verify(text)
     (problem,) = report.invalid_replies
     assert (problem.line, problem.column) == (4, 6)
@@ -319,7 +324,8 @@ def test_malformed_leaf() -> None:
     text = EXAMPLE.replace("00:CC", "00:CCC")
     report = _verify(text)
     (problem,) = report.errors
-    assert problem.kind == "malformed-guess" and (problem.line, problem.column) == position(text, "CCC")
+    assert problem.kind == "malformed-guess"
+    assert (problem.line, problem.column) == position(text, "CCC")
     (unsolved,) = report.unsolved_examples
     assert (unsolved.secret, unsolved.path) == ("CC", "AB 00")
     assert unsolved.reason.startswith("guess CCC cannot be played")
@@ -402,7 +408,8 @@ def test_infer_game_notes() -> None:
     strategy = st.loads(EXAMPLE)
     game, notes = st.infer_game(strategy)
     assert (game.pegs, game.colors, len(game.secrets)) == (2, 3, 9)
-    assert notes == ["pegs 2 (from the first guess)", "colors 3 (from the highest colour letter, C)"]
+    assert notes == ["pegs 2 (from the first guess)",
+                     "colors 3 (from the highest colour letter, C)"]
     game, notes = st.infer_game(strategy, pegs=2)
     assert notes == ["colors 3 (from the highest colour letter, C)"]
     game, notes = st.infer_game(strategy, colors=5)

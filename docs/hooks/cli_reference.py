@@ -91,7 +91,8 @@ def _params_table(params: list[Any]) -> list[str]:
             names = f"`{p.human_readable_name.upper()}`" + (" …" if p.nargs == -1 else "")
         else:
             names = ", ".join(f"`{o}`" for o in [*p.opts, *p.secondary_opts])
-        rows.append(f"| {names} | {_kind(p)} | {_default(p)} | {_cell(getattr(p, 'help', None) or '')} |")
+        help_cell = _cell(getattr(p, "help", None) or "")
+        rows.append(f"| {names} | {_kind(p)} | {_default(p)} | {help_cell} |")
     return rows
 
 
@@ -99,7 +100,8 @@ def reference(group: Any | None = None) -> str:
     """The whole command-line reference as Markdown."""
     group = group or program()
     ctx = group.context_class(group, info_name="strategytree")
-    lines = [_help_text(group.help), "", "```text", f"strategytree {group.collect_usage_pieces(ctx)[0]} COMMAND [ARGS]...", "```", ""]
+    lines = [_help_text(group.help), "", "```text",
+             f"strategytree {group.collect_usage_pieces(ctx)[0]} COMMAND [ARGS]...", "```", ""]
     lines += _params_table(group.params) + [""]
     names = group.list_commands(ctx)
     lines += ["| command | what for |", "|---|---|"]
@@ -108,7 +110,8 @@ def reference(group: Any | None = None) -> str:
     for name in names:
         command = group.get_command(ctx, name)
         sub = command.context_class(command, info_name=name, parent=ctx)
-        usage = re.sub(r"\{(\w+)\}", lambda m: m[1].upper(), " ".join(command.collect_usage_pieces(sub)))
+        usage = re.sub(r"\{(\w+)\}", lambda m: m[1].upper(),
+                       " ".join(command.collect_usage_pieces(sub)))
         lines += ["", f"## {name}", "", "```text", f"strategytree {name} {usage}", "```", "",
                   _help_text(command.help), ""]
         lines += _params_table(command.params)

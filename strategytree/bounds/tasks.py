@@ -57,8 +57,8 @@ def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
 class RootOnCluster(RootBound):
     """:class:`~strategytree.bounds.root.RootBound` with its parts bounded by tasks
     of a Dask cluster, at most :data:`~strategytree.workers.IN_FLIGHT` per worker
-    thread in flight (each starts with the tightest goal known); the driver needs no reply table.  A task
-    (:func:`bound_task`) carries the parts (int32 indices), their bounds so far,
+    thread in flight (each starts with the tightest goal known); the driver needs no reply
+    table.  A task (:func:`bound_task`) carries the parts (int32 indices), their bounds so far,
     the depth, the goal and the guess played; a worker builds the reply table
     once and keeps a memo of the sets it bounded for every task of the run.  A
     worker killed mid-run is replaced by Dask and its task run again."""

@@ -278,7 +278,7 @@ def generate_command(
     Without a terminal, progress is printed as a plain line about every 10 s
     ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
     per install (announced), and not counted in the time reported.
-    """
+    """  # noqa: E501 (the first line is the command's one-line help, kept whole)
     from ..generate import check_method, generate, generate_file
 
     asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())

@@ -113,7 +113,7 @@ def read(source: Source) -> Strategy:
     return source.strategy(root)
 
 
-# -- writing the lookup table (and its Markdown form) ----------------------------------------------------------------
+# -- writing the lookup table (and its Markdown form) -------------------------------------------
 @dataclass(frozen=True)
 class GameRow:
     """One complete game of a lookup table."""

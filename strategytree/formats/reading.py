@@ -111,7 +111,8 @@ def detect(text: str) -> str:
 
 
 #: the first line of the text guide ``show`` writes (the whole tree, after a path, one game)
-_TEXT_GUIDE = re.compile(r"(?:guess [0-9A-Za-z]+ +[0-9,]+ secrets?|after [0-9A-Za-z]+ |it is |1\. )")
+_TEXT_GUIDE = re.compile(
+    r"(?:guess [0-9A-Za-z]+ +[0-9,]+ secrets?|after [0-9A-Za-z]+ |it is |1\. )")
 #: the header of ``show``'s Markdown lookup table
 _MARKDOWN_GUIDE = re.compile(r"\|\s*game\s*\|\s*guesses\s*\|\s*secret\s*\|")
 
@@ -304,10 +305,12 @@ def read_strategy(
     :class:`GameOptionsError`.
     """
     choice = dict(
-        preset=preset, pegs=pegs, colors=colors, distinct=distinct, distinct_guesses=distinct_guesses
+        preset=preset, pegs=pegs, colors=colors, distinct=distinct,
+        distinct_guesses=distinct_guesses
     )
     needs_game = fmt is None or fmt.strip().lower() in GAME_FORMATS
-    given = bool(pegs or colors or distinct or distinct_guesses or preset not in (None, "mastermind"))
+    given = bool(pegs or colors or distinct or distinct_guesses
+                 or preset not in (None, "mastermind"))
     if given and needs_game:
         _resolved(choice)  # options that mean no game are refused before reading
     found = read_file(
@@ -346,7 +349,8 @@ def _check_pegs(strategy: Strategy, game: Game, choice: dict[str, object]) -> No
     )
 
 
-def _resolved(choice: dict[str, object], strategy: Strategy | None = None) -> tuple[Game, list[str]]:
+def _resolved(choice: dict[str, object],
+              strategy: Strategy | None = None) -> tuple[Game, list[str]]:
     """:func:`~strategytree.game.resolve_game` of the options (looked up when
     called, as the command line's is), raising :class:`GameOptionsError`."""
     try:

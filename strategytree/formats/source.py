@@ -75,10 +75,10 @@ def read_text(path: Input, max_bytes: int = MAX_INPUT_BYTES) -> str:
 
     ``path`` may be a regular file, a pipe, a device, ``-`` for the standard
     input, or a stream open for reading (binary, or text with a binary
-    ``buffer``, read from where it stands and left open); at most ``max_bytes`` are read (in chunks, so an endless stream
-    costs no more), and a longer input raises :class:`InputTooLargeError`.
-    Raises :class:`StrategyFileError` naming the file (and, for a byte that is
-    not UTF-8, its line and column).
+    ``buffer``, read from where it stands and left open); at most ``max_bytes`` are read
+    (in chunks, so an endless stream costs no more), and a longer input raises
+    :class:`InputTooLargeError`.  Raises :class:`StrategyFileError` naming the file
+    (and, for a byte that is not UTF-8, its line and column).
 
     >>> import io, sys
     >>> stdin, sys.stdin = sys.stdin, io.TextIOWrapper(io.BytesIO(b"A" * 11))

@@ -99,7 +99,8 @@ class Exact:
         if self.whole is not None:
             search, rows = self.whole, np.ascontiguousarray(S, dtype=np.int32)
         else:
-            search, rows = self.search_of(self.problem_of(S, sym)), np.arange(len(S), dtype=np.int32)
+            search, rows = (self.search_of(self.problem_of(S, sym)),
+                            np.arange(len(S), dtype=np.int32))
         if self.stop.is_set():
             raise Stopped
         p = search.p

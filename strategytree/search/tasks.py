@@ -28,9 +28,9 @@ run side by side:
 
 Each worker builds a game's tables once (:mod:`strategytree.workers`, the
 Dask layer: its plugin is installed on every worker, also on those that join
-later) and keeps them, with a cache of solved sets per thread, for every task of that game.  A task returns its cost,
-the sets it searched, and, when its cost is exact, the rows of its strategy's
-cache entries (a few per secret), which the driver keeps to write the tree.
+later) and keeps them, with a cache of solved sets per thread, for every task of that
+game.  A task returns its cost, the sets it searched, and, when its cost is exact, the rows
+of its strategy's cache entries (a few per secret), which the driver keeps to write the tree.
 A worker that dies mid-task is replaced by Dask and the task rerun: the
 answer is the same.  With a checkpoint, every finished task is recorded as a
 row (its set's key, its candidates, the limit, the cost, its best candidate),
