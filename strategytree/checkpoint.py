@@ -145,7 +145,8 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
                     f"{expected.get('search')} search; use another file"
                 )
             if found != expected:
-                differ = sorted(k for k in expected.keys() | found.keys() if expected.get(k) != found.get(k))
+                keys = expected.keys() | found.keys()
+                differ = sorted(k for k in keys if expected.get(k) != found.get(k))
                 raise CheckpointError(
                     f"{path}: a checkpoint of another search ({', '.join(differ)} differ); "
                     "use another file, or the same search"
@@ -157,7 +158,8 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
     except CheckpointError:
         raise
     except OSError as err:
-        raise CheckpointError(f"{path}: cannot read the checkpoint: {err.strerror or err}") from None
+        why = err.strerror or err
+        raise CheckpointError(f"{path}: cannot read the checkpoint: {why}") from None
     except (ValueError, TypeError) as err:  # arrays that do not join: damaged
         raise CheckpointError(
             f"{path}: not a usable checkpoint: damaged ({type(err).__name__}); use another file"

@@ -104,7 +104,9 @@ def parse_budget(text: str | float | None) -> float | None:
     try:
         seconds = float(number) * (scale or 1)
     except ValueError:
-        raise ArgumentError("{budget}: expected a time such as 90s, 30m or 2h", budget=text) from None
+        raise ArgumentError(
+            "{budget}: expected a time such as 90s, 30m or 2h", budget=text
+        ) from None
     if not seconds > 0 or math.isinf(seconds):
         raise ArgumentError("{budget}: expected a time such as 90s, 30m or 2h", budget=text)
     return seconds
@@ -118,7 +120,8 @@ class Improver(NodeSearch):
                  stop: Stop, tally: Tally, client: object | None = None) -> None:
         super().__init__(game, settings, tally=tally, stop=stop)
         self.sym = Symmetry.of(game)
-        self.index = self.index_of(copy_tree(strategy.root), np.arange(len(game.secrets)), 0, self.sym, 0)
+        everything = np.arange(len(game.secrets))
+        self.index = self.index_of(copy_tree(strategy.root), everything, 0, self.sym, 0)
         self.tally.best = self.index.total[0]
         self.changed = threading.Event()
         self.cluster = None
@@ -158,8 +161,9 @@ class Improver(NodeSearch):
             width = self.width(level)
             if width < 1 or self.settings.finalists_at(level) > 0:
                 continue
-            nodes = [i for i in range(len(index.node))  # the exact pass solves the rest
-                     if index.level[i] == level and len(index.sets[i]) > max(2, self.settings.exact_below)]
+            least = max(2, self.settings.exact_below)  # the exact pass solves the rest
+            nodes = [i for i in range(len(index.node))
+                     if index.level[i] == level and len(index.sets[i]) > least]
             for i in nodes:
                 self.check()
                 if self.stale(index, i):
@@ -316,7 +320,8 @@ def improve(
         resumed = saved.load()
         if resumed is not None:
             again = verify(resumed[0], game)
-            if again.valid and (again.total, again.max_guesses) <= (report.total, report.max_guesses):
+            ranked = (again.total, again.max_guesses)
+            if again.valid and ranked <= (report.total, report.max_guesses):
                 strategy = resumed[0]
     tally = Tally()
     run = Improver(strategy, game, settings, stop=Stop(), tally=tally, client=client)

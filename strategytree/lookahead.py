@@ -103,7 +103,9 @@ def build_lookahead(
     choosers = [GreedyChooser(game, name, symmetry=symmetry) for name in (rule, *also)]
     if any(chooser.randomised for chooser in choosers):
         if choosers[0].randomised:
-            raise ArgumentError("the search needs a rule that scores guesses, not {rule}", rule=rule)
+            raise ArgumentError(
+                "the search needs a rule that scores guesses, not {rule}", rule=rule
+            )
         raise ArgumentError(
             "the search needs rules that score guesses, not {also}", also=",".join(also)
         )

@@ -87,7 +87,8 @@ def test_improve_never_returns_a_worse_strategy(name, seed, share, exact_below, 
     text = dumps(strategy)
     better = improve(strategy, game, exact_below=exact_below, widths=widths, deepen=deepen)
     after = score(better, game)
-    assert after[0] < before[0] or after == before or (after[0] == before[0] and after[1] <= before[1])
+    assert (after[0] < before[0] or after == before
+            or (after[0] == before[0] and after[1] <= before[1]))
     assert dumps(strategy) == text  # the input is left as it was
 
 
@@ -97,7 +98,9 @@ def small_subtrees(game: Game, node: Node, S: np.ndarray, most: int) -> list[tup
 
     def total(node: Node, S: np.ndarray) -> int:
         replies = game.pair_replies(np.full(len(S), guess(node)), S)
-        return len(S) + sum(total(child, S[replies == code[reply]]) for reply, child in node.branches)
+        return len(S) + sum(
+            total(child, S[replies == code[reply]]) for reply, child in node.branches
+        )
 
     def guess(node: Node) -> int:
         return int(game.guess_index(game.parse_code(node.guess)[None])[0])
@@ -117,7 +120,8 @@ def test_the_smallest_subtrees_are_solved_too(name: str) -> None:
     everything = np.arange(len(game.secrets))
     before = small_subtrees(game, strategy.root, everything, 2)
     assert any(total > 2 * size - 1 for size, total in before)  # the random tree wastes guesses
-    after = small_subtrees(game, improve(strategy, game, exact_below=2, widths="").root, everything, 2)
+    improved = improve(strategy, game, exact_below=2, widths="")
+    after = small_subtrees(game, improved.root, everything, 2)
     assert sorted(size for size, _ in after) == sorted(size for size, _ in before)
     assert all(total == 2 * size - 1 for size, total in after)  # a secret first, then the other
 
@@ -127,7 +131,8 @@ def test_exact_below_the_whole_game_gives_the_optimum(name: str) -> None:
     game = GAMES[name]
     optimum = verify(build_optimal(game), game).total
     strategy = random_tree(game, 7, 0.5)
-    assert score(improve(strategy, game, exact_below=len(game.secrets), widths=""), game)[0] == optimum
+    improved = improve(strategy, game, exact_below=len(game.secrets), widths="")
+    assert score(improved, game)[0] == optimum
 
 
 @pytest.mark.parametrize("name", ["MM(3,4)", "black-only(3,3)", "distinct(3,5)"])
@@ -137,7 +142,9 @@ def test_every_guess_over_exact_parts_gives_the_optimum(name: str) -> None:
     game = GAMES[name]
     optimum = verify(build_optimal(game), game).total
     strategy = random_tree(game, 5, 0.0)
-    found = improve(strategy, game, exact_below=len(game.secrets) - 1, widths="all,0", finalists="all")
+    found = improve(
+        strategy, game, exact_below=len(game.secrets) - 1, widths="all,0", finalists="all"
+    )
     assert score(found, game)[0] == optimum
 
 

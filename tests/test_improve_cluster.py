@@ -59,7 +59,8 @@ def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
     killed = []
 
     def progress(seen) -> None:
-        if not killed and "tasks" in seen.detail and int(seen.detail.split("tasks ")[1].split()[0]) >= 2:
+        running = "tasks" in seen.detail and int(seen.detail.split("tasks ")[1].split()[0])
+        if not killed and running >= 2:
             killed.append(pids[0])
             os.kill(pids[0], signal.SIGKILL)
 

@@ -20,7 +20,8 @@ from cli_runner import invoke
 
 @pytest.mark.parametrize(
     "game",
-    [st.mastermind(3, 4), st.mastermind(4, 4), st.distinct(4, 6, distinct_guesses=True), st.game.black_only(3, 4)],
+    [st.mastermind(3, 4), st.mastermind(4, 4), st.distinct(4, 6, distinct_guesses=True),
+     st.game.black_only(3, 4)],
     ids=lambda g: g.name,
 )
 @pytest.mark.parametrize("rule", ["entropy", "minimax"])
@@ -54,7 +55,8 @@ def test_widths_are_checked() -> None:
     with pytest.raises(st.StrategyTreeError):
         build_lookahead(st.mastermind(2, 3), "entropy", (-1,))
     # 0 (as improve takes it): the level is not searched
-    assert build_lookahead(st.mastermind(2, 3), "entropy", (0,)) == build_greedy(st.mastermind(2, 3))
+    game = st.mastermind(2, 3)
+    assert build_lookahead(game, "entropy", (0,)) == build_greedy(game)
     assert parse_counts("8, 8,4", "widths") == (8, 8, 4) and parse_counts("", "widths") == ()
     for text in ("x", "8,-1", "8;4"):
         with pytest.raises(st.StrategyTreeError, match="widths="):
@@ -66,10 +68,14 @@ def test_widths_are_checked() -> None:
 def test_cli_lookahead(tmp_path) -> None:
     out = tmp_path / "la.txt"
     runner = CliRunner()
-    result = runner.invoke(app, ["generate", "-m", "lookahead", "-w", "4,2", "-p", "3", "-c", "4", "-o", str(out)])
+    result = runner.invoke(
+        app, ["generate", "-m", "lookahead", "-w", "4,2", "-p", "3", "-c", "4", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     assert st.verify(st.load(out), st.mastermind(3, 4)).valid
-    result = runner.invoke(app, ["generate", "-m", "lookahead", "-w", "x", "-o", str(tmp_path / "y.txt")])
+    result = runner.invoke(
+        app, ["generate", "-m", "lookahead", "-w", "x", "-o", str(tmp_path / "y.txt")]
+    )
     assert result.exit_code == 2 and "--widths" in result.output
 
 
@@ -112,7 +118,8 @@ def test_damaged_checkpoints_are_refused(tmp_path) -> None:
     build_lookahead(game, "entropy", (2, 2), checkpoint=path)
     text = path.read_bytes()
     path.write_bytes(text[:-3])  # the last record cut short: the decisions before it stand
-    assert build_lookahead(game, "entropy", (2, 2), checkpoint=path) == build_lookahead(game, "entropy", (2, 2))
+    resumed = build_lookahead(game, "entropy", (2, 2), checkpoint=path)
+    assert resumed == build_lookahead(game, "entropy", (2, 2))
 
 
 def test_more_rules_only_help() -> None:

@@ -120,7 +120,8 @@ def test_the_checkpoint_holds_the_in_process_decisions_and_resumes(client, tmp_p
     assert 0 < len(kept) < len(decisions(tmp_path / "here.ckpt"))
     copy = tmp_path / "copy.ckpt"
     copy.write_bytes(stopped.read_bytes())
-    assert st.dumps(build_lookahead(game, widths=widths, client=client, checkpoint=stopped)) == plain
+    resumed = build_lookahead(game, widths=widths, client=client, checkpoint=stopped)
+    assert st.dumps(resumed) == plain
     assert st.dumps(build_lookahead(game, widths=widths, checkpoint=copy)) == plain
 
 

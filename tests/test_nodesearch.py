@@ -19,7 +19,8 @@ from cli_runner import invoke
 
 
 def naive_split(game: st.Game, S: np.ndarray, guess: int) -> list[tuple[int, list[int]]]:
-    """The secrets by their reply to ``guess``, one secret at a time (no win, lowest reply first)."""
+    """The secrets by their reply to ``guess``, one secret at a time (no win, lowest reply
+    first)."""
     parts: dict[int, list[int]] = {}
     for s in S.tolist():
         code = int(game.pair_replies(np.array([guess]), np.array([s]))[0])

@@ -142,8 +142,8 @@ class TreeOnCluster:
         after = sym.after(s.game.guesses[guess])
         then = (*history, guess)
         parts = await asyncio.gather(*(
-            self.subtree(part, after, then, level + 1) if grown is not None and s.deeper(part, level)
-            else nothing()
+            self.subtree(part, after, then, level + 1)
+            if grown is not None and s.deeper(part, level) else nothing()
             for (_, grown), (_, part) in zip(below, s.parts(secrets, guess))
         ))
         return guess, s.assemble(secrets, guess, below, list(parts), level)

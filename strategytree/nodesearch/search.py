@@ -60,7 +60,8 @@ def parts_by_reply(game: Game, secrets: np.ndarray, guess: int) -> list[tuple[in
 
     out = np.empty(len(secrets), dtype=np.int8)
     replies = feedback.replies_into(game, guess, secrets, out)
-    return [(code, secrets[group]) for code, group in grouping.group_by_reply(replies, game.n_replies)]
+    groups = grouping.group_by_reply(replies, game.n_replies)
+    return [(code, secrets[group]) for code, group in groups]
 
 
 def split(game: Game, S: np.ndarray, guess: int) -> list[tuple[int, np.ndarray]]:
@@ -580,7 +581,9 @@ class Index:
             for code, part in split(game, S, g):
                 child = node.child(game.reply(code))
                 if child is None:
-                    raise StrategyTreeError(f"no branch for reply {game.reply(code)} to {node.guess}")
+                    raise StrategyTreeError(
+                        f"no branch for reply {game.reply(code)} to {node.guess}"
+                    )
                 todo.append((child, part, level + 1, i, code))
         n = len(self.node)
         self.total = [0] * n

@@ -73,7 +73,8 @@ def check_whole(value: object, least: int, **named: object) -> None:
 
 def digest(S: np.ndarray) -> bytes:
     """A set of secrets (indices) named in 12 bytes: the digest of its indices."""
-    return hashlib.blake2b(np.ascontiguousarray(S, dtype=np.int64).tobytes(), digest_size=12).digest()
+    data = np.ascontiguousarray(S, dtype=np.int64).tobytes()
+    return hashlib.blake2b(data, digest_size=12).digest()
 
 
 def counts_text(counts: Sequence[int]) -> str:
