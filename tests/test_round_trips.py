@@ -182,3 +182,22 @@ def test_a_file_of_another_peg_count_is_one_line(
     (tmp_path / "mm46.txt").write_text(st.dumps(build_greedy(st.mastermind(4, 6))))
     done = run(console_script, *command, "mm46.txt", "-p", "5", cwd=tmp_path)
     refused(done, "mm46.txt", "4 pegs", "--pegs 5", "another game")
+
+
+# -- 8: improve --json -----------------------------------------------------------------------
+def test_improve_reports_json(console_script: list[str], tmp_path: Path) -> None:
+    import json
+
+    from strategytree.builders import build_greedy
+
+    game = st.mastermind(3, 4)
+    greedy = build_greedy(game, rule="minimax")
+    (tmp_path / "in.txt").write_text(st.dumps(greedy))
+    done = run(console_script, "improve", "in.txt", "-o", "out.txt", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    written = st.verify(st.load(tmp_path / "out.txt"))
+    assert answer["source"] == "out.txt" and answer["valid"]
+    assert answer["total"] == written.total
+    assert answer["before"]["total"] == st.verify(greedy, game).total
+    assert answer["saved"] == answer["before"]["total"] - answer["total"] >= 0

@@ -523,7 +523,7 @@ def improve_command(
     widths: o.ImproveWidths = "4,3,2", finalists: o.ImproveFinalists = "",
     deepen: o.ImproveDeepen = "", budget: o.Budget = None, max_guesses: o.ImproveMaxGuesses = None,
     checkpoint: o.ImproveCheckpoint = None, options: o.FileGame, reading: o.ReadOptions,
-    force: o.Force = False, where: o.ClusterOptions,
+    force: o.Force = False, where: o.ClusterOptions, as_json: o.JsonOption = False,
 ) -> None:
     """Make a strategy better (never worse) by searching its subtrees again.
 
@@ -550,4 +550,6 @@ def improve_command(
             deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint,
             progress=status, client=client,
         )
-    _reported(report, improved_text(before, report, took, output))
+    _reported(report, improved_text(before, report, took, output), as_json,
+              before={"total": before.total, "max_guesses": before.max_guesses},
+              saved=before.total - report.total, seconds=round(took, 3))
