@@ -201,3 +201,23 @@ def test_improve_reports_json(console_script: list[str], tmp_path: Path) -> None
     assert answer["total"] == written.total
     assert answer["before"]["total"] == st.verify(greedy, game).total
     assert answer["saved"] == answer["before"]["total"] - answer["total"] >= 0
+
+
+# -- 8: no wrapping when the output is not a terminal ----------------------------------------
+def test_piped_output_is_not_wrapped(console_script: list[str], tmp_path: Path) -> None:
+    import os
+    import shutil
+
+    folder = tmp_path / ("a-long-folder-name-" * 4)
+    folder.mkdir()
+    shutil.copy(Path(__file__).parent.parent / "examples" / "mm23.txt", folder / "mm23.txt")
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    for args in (["verify", folder / "mm23.txt"],
+                 ["improve", folder / "mm23.txt", "-o", folder / "out.txt"]):
+        done = subprocess.run([*console_script, *map(str, args)], capture_output=True,
+                              text=True, cwd=tmp_path, env=env, timeout=300)
+        assert done.returncode == 0, done.stderr
+        lines = done.stdout.splitlines()
+        assert any(str(folder / "mm23.txt") in line and "MM(2,3)" in line for line in lines) or (
+            any(str(folder / "out.txt") in line for line in lines)), done.stdout
+        assert not any(line.strip() and line.strip() in str(folder) for line in lines[1:])

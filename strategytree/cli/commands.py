@@ -137,7 +137,7 @@ def _reported(report: object, line: str, as_json: bool = False, **more: object) 
         t.print_json({**report.to_dict(), **more})  # type: ignore[attr-defined]
     else:
         show(report_view(report))  # type: ignore[arg-type]
-        t.out.print(line)
+        t.out.print(line, soft_wrap=True)
     if not report.valid:  # type: ignore[attr-defined]
         raise typer.Exit(EXIT_INVALID)
 

@@ -29,8 +29,21 @@ if TYPE_CHECKING:
     from ..game import Game
     from .options import Cluster
 
-out = Console(highlight=False, emoji=False)
-err = Console(stderr=True, highlight=False, emoji=False)
+#: the width of what goes to a pipe or a file: no line is wrapped for a terminal nobody
+#: looks at ($COLUMNS still sets it)
+UNWRAPPED = 100_000
+
+
+def _width(stream: object) -> int | None:
+    """None (rich asks the terminal) on a terminal or with $COLUMNS set, else :data:`UNWRAPPED`."""
+    import os
+
+    isatty = getattr(stream, "isatty", None)
+    return None if os.environ.get("COLUMNS") or (isatty and isatty()) else UNWRAPPED
+
+
+out = Console(highlight=False, emoji=False, width=_width(sys.stdout))
+err = Console(stderr=True, highlight=False, emoji=False, width=_width(sys.stderr))
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 #: the exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)
