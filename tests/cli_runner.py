@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -21,3 +22,20 @@ def invoke(args: list[str]):
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "Traceback" not in result.output
     return result
+
+
+def run(console_script: list[str], *args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
+    """Run the installed ``strategytree`` with ``args`` in ``cwd``."""
+    return subprocess.run(
+        [*console_script, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
+
+
+def one_error(done: subprocess.CompletedProcess, *words: str) -> None:
+    """The run was refused with exit 2 and one ``error:`` line holding ``words``."""
+    assert done.returncode == 2, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), done.stderr
+    assert "Traceback" not in done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]

@@ -19,25 +19,11 @@ import pytest
 
 from strategytree import files
 
+from cli_runner import one_error, run
+
 STRATEGY = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}\n"
 GAME = ["-p", "2", "-c", "3"]
 
-
-def run(console_script: list[str], *args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
-    """Run the installed ``strategytree`` with ``args`` in ``cwd``."""
-    return subprocess.run(
-        [*console_script, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
-
-
-def one_error(done: subprocess.CompletedProcess, *words: str) -> None:
-    """The run was refused with exit 2 and one ``error:`` line holding ``words``."""
-    assert done.returncode == 2, done.stdout + done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:"), done.stderr
-    assert "Traceback" not in done.stderr
-    for word in words:
-        assert word in lines[0], lines[0]
 
 
 @pytest.fixture

@@ -11,23 +11,9 @@ from test_convert import irving
 
 import strategytree as st
 
+from cli_runner import one_error, run
+
 FORMATS_DATA = Path(__file__).parent / "data" / "formats"
-
-
-def run(console_script: list[str], *args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
-    """Run the installed ``strategytree`` with ``args`` in ``cwd``."""
-    return subprocess.run(
-        [*console_script, *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
-
-
-def refused(done: subprocess.CompletedProcess, *words: str) -> None:
-    """The run was refused with exit 2 and one ``error:`` line holding ``words``."""
-    assert done.returncode == 2, done.stdout + done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error:"), done.stderr
-    for word in words:
-        assert word in lines[0], (word, lines[0])
 
 
 # -- 5: --lenient where it would do nothing ---------------------------------------------
@@ -38,7 +24,7 @@ def test_lenient_is_refused_on_a_file_told_to_be_in_another_format(
                        ("fancidev-mmstrat-p2c3r-minmax.txt", "mmstrat")):
         for command in (["convert"], ["verify"], ["stats"]):
             done = run(console_script, *command, FORMATS_DATA / name, "--lenient", cwd=tmp_path)
-            refused(done, "--lenient has no effect", f"written in {kind}")
+            one_error(done, "--lenient has no effect", f"written in {kind}")
     done = run(console_script, "convert", FORMATS_DATA / "small.txt", "--lenient", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
 
@@ -119,7 +105,7 @@ def test_text_and_markdown_guides_say_what_they_are(
                    "--force", cwd=tmp_path)
         assert done.returncode == 0, done.stderr
         done = run(console_script, "verify", "g.txt", cwd=tmp_path)
-        refused(done, f"this is the {what} that show writes", "csv and dot guides are")
+        one_error(done, f"this is the {what} that show writes", "csv and dot guides are")
 
 
 # -- 1: a file knows its game -----------------------------------------------------------
@@ -169,7 +155,7 @@ def test_play_refuses_a_strategy_of_another_game(console_script: list[str], tmp_
         [*console_script, "play", "--strategy", "mm46.txt", "-p", "5"], input="", text=True,
         capture_output=True, cwd=tmp_path, timeout=300,
     )
-    refused(done, "mm46.txt", "MM(5,6)", "another game")
+    one_error(done, "mm46.txt", "MM(5,6)", "another game")
 
 
 # -- 6: a file of 4-peg guesses read as a 5-peg game ----------------------------------------
@@ -181,7 +167,7 @@ def test_a_file_of_another_peg_count_is_one_line(
 
     (tmp_path / "mm46.txt").write_text(st.dumps(build_greedy(st.mastermind(4, 6))))
     done = run(console_script, *command, "mm46.txt", "-p", "5", cwd=tmp_path)
-    refused(done, "mm46.txt", "4 pegs", "--pegs 5", "another game")
+    one_error(done, "mm46.txt", "4 pegs", "--pegs 5", "another game")
 
 
 # -- 8: improve --json -----------------------------------------------------------------------
