@@ -9,9 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
 
+#: how a front end writes an argument it names: ``flag(name, value)`` (the command line
+#: writes ``--name value``, or ``--name`` for True)
+Flag = Callable[[str, object], str]
+
 
 class StrategyTreeError(Exception):
-    """Base class of every error strategytree raises on purpose."""
+    """Base class of every error strategytree raises on purpose.
+
+    :meth:`worded` is the message with the arguments it names written the way a
+    front end names them (the command line: as its flags)."""
+
+    def worded(self, flag: Flag) -> str:
+        """The message, each argument it names written as ``flag(name, value)``."""
+        return str(self)
 
 
 class ArgumentError(StrategyTreeError, ValueError):
@@ -35,9 +46,9 @@ class ArgumentError(StrategyTreeError, ValueError):
         """the arguments named, with their values"""
         super().__init__(self.worded(lambda name, value: f"{name}={value!r}"))
 
-    def worded(self, word: Callable[[str, object], str]) -> str:
-        """The message with each argument written as ``word(name, value)``."""
-        return self.template.format(**{k: word(k, v) for k, v in self.arguments.items()})
+    def worded(self, flag: Flag) -> str:
+        """The message with each argument written as ``flag(name, value)``."""
+        return self.template.format(**{k: flag(k, v) for k, v in self.arguments.items()})
 
 
 def refuse_inert(
@@ -65,6 +76,9 @@ class OutputExistsError(StrategyTreeError):
         self.path = path
         """the file that exists"""
         super().__init__(f"{path} exists; pass force=True to overwrite it")
+
+    def worded(self, flag: Flag) -> str:
+        return f"{self.path} exists; use {flag('force', True)} to overwrite it"
 
 
 class GameError(StrategyTreeError, ValueError):
@@ -102,11 +116,11 @@ class StrategyFileError(StrategyTreeError):
         self.line = line
         self.column = column
         self.lenient_hint = lenient_hint
-        super().__init__(self.worded("a lenient reading, lenient=True,"))
+        super().__init__(self.worded(lambda name, value: "a lenient reading, lenient=True,"))
 
-    def worded(self, lenient: str) -> str:
-        """The message, naming the lenient reading as ``lenient`` (a front end
-        names its own option: the command line says ``--lenient``)."""
+    def worded(self, flag: Flag) -> str:
+        """The message, naming the lenient reading as ``flag("lenient", True)``."""
+        lenient = flag("lenient", True)
         where = self.source if self.line is None else f"{self.source}:{self.line}:{self.column}"
         hint = f" ({lenient} would read it: {self.lenient_hint})" if self.lenient_hint else ""
         return f"{where}: {self.message}{hint}"
@@ -130,10 +144,9 @@ class InputTooLargeError(StrategyFileError):
         size = f"{limit // 2**20:,} MiB" if whole else f"{limit:,} bytes"
         return f"more than {size}, the most read ({larger} would read it)"
 
-    def limit_worded(self, larger: str) -> str:
-        """The message, naming the way to read more as ``larger`` (the command
-        line says ``--max-input-mb``)."""
-        return f"{self.source}: {self._said(self.limit, larger)}"
+    def worded(self, flag: Flag) -> str:
+        """The message, naming the way to read more as ``flag("max_input_mb", True)``."""
+        return f"{self.source}: {self._said(self.limit, 'a larger ' + flag('max_input_mb', True))}"
 
 
 class StrategyError(StrategyTreeError):
@@ -146,3 +159,6 @@ class ExportError(StrategyTreeError):
 
 class DrawingTooBig(ExportError):
     """A DOT export would draw more nodes than can be read; a depth or a path draws less."""
+
+    def worded(self, flag: Flag) -> str:
+        return f"{self} ({flag('depth', True)}, {flag('path', True)})"

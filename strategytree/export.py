@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._page import PAGE
-from .errors import ExportError
+from .errors import ArgumentError, ExportError
 from .files import atomic_path
 from .formats.graphviz import to_dot
 from .formats.lookup import lookup_csv, lookup_markdown, lookup_rows
@@ -39,8 +39,8 @@ from .words import plural
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
 
-__all__ = ["FORMATS", "Guide", "guide_format", "html_data", "render", "render_dot", "to_html",
-           "write_guide"]
+__all__ = ["FORMATS", "Guide", "check_guide", "guide_format", "html_data", "render", "render_dot",
+           "to_html", "write_guide"]
 
 #: the formats of a guide, and the file suffixes that choose them
 FORMATS = ("text", "markdown", "csv", "dot", "html")
@@ -169,6 +169,29 @@ class Guide:
     but CSV also says it in the page itself"""
 
 
+def check_guide(fmt: str, *, secret: str | None = None, depth: int | None = None,
+                path: str | None = None) -> None:
+    """Refuse arguments of :func:`render` that do not go together (before any file is read).
+
+    >>> check_guide("csv", depth=2)
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: depth=2 applies to the text and dot formats, not format='csv'
+    """
+    if fmt not in FORMATS:
+        raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if secret is not None and (fmt != "text" or path is not None or depth is not None):
+        others = {name: value for name, value in (
+            ("format", None if fmt == "text" else fmt), ("path", path), ("depth", depth)
+        ) if value is not None}
+        raise ArgumentError("{secret} shows one game as text; drop "
+                            + " and ".join(f"{{{name}}}" for name in others),
+                            secret=secret, **others)
+    if depth is not None and fmt in ("markdown", "csv", "html"):
+        raise ArgumentError("{depth} applies to the text and dot formats, not {format}",
+                            depth=depth, format=fmt)
+
+
 def render(
     strategy: Strategy,
     game: Game,
@@ -190,19 +213,15 @@ def render(
     in and out (``path``, ``secret``, every format) are in ``alphabet``, by
     default the game's own (:class:`~strategytree.spelling.Alphabet`).
     """
-    if fmt not in FORMATS:
-        raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    if secret is not None and (fmt != "text" or path is not None or depth is not None):
-        raise ExportError("the game of a secret is shown as text alone, without a path or depth")
-    if depth is not None and fmt in ("markdown", "csv", "html"):
-        raise ExportError(f"a depth applies to the text and dot formats, not {fmt}")
+    check_guide(fmt, secret=secret, depth=depth, path=path)
     if secret is not None:
         moves, problem = play_secret(strategy, game, secret, alphabet)
         return Guide(_line_ended(played_text(moves, problem)), unsolved=problem is not None)
     tree = GuideTree.build(strategy, game, alphabet)
     start = tree.locate(path)
-    rows = lookup_rows(tree, start)
-    warning = _unsolved_warning(int(tree.visits[start]) - len(rows), len(rows), fmt)
+    rows = lookup_rows(tree, start) if fmt in ("markdown", "csv") else []
+    solved = int((tree.won[start:tree.end[start]] >= 0).sum())
+    warning = _unsolved_warning(int(tree.visits[start]) - solved, solved, fmt)
     if fmt == "text":
         if styled:
             styled_guide = guide_rich(tree, depth=depth, path=path)

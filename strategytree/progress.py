@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "PROGRESS_SECONDS", "Progress", "ProgressCallback", "Reporter", "displayed", "progress_seconds"
+    "COMPILE_NOTICE", "PROGRESS_SECONDS", "WARM_BELOW", "Progress", "ProgressCallback", "Reporter",
+    "compiled_first", "displayed", "progress_seconds",
 ]
 
 
@@ -146,3 +147,46 @@ class Reporter:
             done, best, detail = self.status()
             self.progress(Progress(done, self.total, self.unit, time.perf_counter() - self.started,
                                    best=best, detail=detail))
+
+
+#: games this small compile the kernels they need as fast as a warm-up would
+WARM_BELOW = 200
+#: seconds a warm-up may take before it is announced as compiling
+COMPILE_NOTICE = 2.0
+
+
+def compiled_first(game: Any, warm: Callable[[Any], object], say: Callable[[str], None]) -> None:
+    """Run ``warm`` on a small game like ``game`` first (MM(3,4)'s size), so that
+    compiling the kernels a run needs (once per install: they are cached) is not
+    counted in the times it reports; a compile that takes a while is announced
+    through ``say`` (once), and timed.  Errors of the small game are left to the run."""
+    import threading
+
+    from .errors import StrategyTreeError
+    from .game import similar_game
+
+    if len(game.secrets) < WARM_BELOW:
+        return
+    try:
+        small = similar_game(game, 3, 4)
+    except StrategyTreeError:
+        return
+    started = time.perf_counter()
+    done = threading.Event()
+
+    def announce() -> None:
+        if not done.wait(COMPILE_NOTICE):
+            say("compiling kernels, once per install ...")
+
+    notice = threading.Thread(target=announce, daemon=True)
+    notice.start()
+    try:
+        warm(small)
+    except StrategyTreeError:
+        pass  # the run itself says what is wrong
+    finally:
+        done.set()
+        notice.join()
+    took = time.perf_counter() - started
+    if took >= COMPILE_NOTICE:
+        say(f"kernels ready in {took:.1f} s (not counted below)")

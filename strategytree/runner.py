@@ -26,6 +26,7 @@ far.  Work that runs as coroutines (on a cluster) awaits its top with
 
 from __future__ import annotations
 
+import signal
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -34,12 +35,16 @@ from typing import Any, NamedTuple
 __all__ = [
     "PROGRESS_EVERY",
     "SAVE_EVERY",
+    "STOP_SIGNALS",
     "Cadence",
     "Ended",
     "Interrupted",
     "Stop",
     "Stopped",
     "run_in_thread",
+    "stop_like_ctrl_c",
+    "stop_status",
+    "stop_words",
     "until_stopped",
 ]
 
@@ -202,3 +207,42 @@ async def until_stopped(coroutine: Awaitable[object], stopped: Callable[[], bool
         await asyncio.gather(top, return_exceptions=True)
         return False, None
     return True, top.result()
+
+
+# -- signals -------------------------------------------------------------------------------
+#: the signals that stop a run as Ctrl-C does, with the exit status shells report for each
+#: (128 + the signal): ``kill``, ``timeout`` and batch schedulers send SIGTERM, a closed
+#: terminal SIGHUP
+STOP_SIGNALS = {signal.SIGTERM: 143, signal.SIGHUP: 129}
+#: the exit status of a run stopped by Ctrl-C (128 + SIGINT)
+CTRL_C_STATUS = 130
+#: the signal that stopped the run, if any (set by :func:`stop_like_ctrl_c`'s handler)
+stopped_by: list[int] = []
+
+
+def stop_like_ctrl_c() -> None:
+    """Make SIGTERM and SIGHUP stop a run as Ctrl-C does (KeyboardInterrupt: a
+    search saves its checkpoint, an output being written is left as it was);
+    :func:`stop_status` then tells which signal it was.  Call it from the main thread."""
+
+    def stop(signum: int, frame: object) -> None:
+        for other in STOP_SIGNALS:  # let the run save its work in peace
+            signal.signal(other, signal.SIG_IGN)
+        stopped_by.append(signum)
+        raise KeyboardInterrupt
+
+    for signum in STOP_SIGNALS:
+        try:
+            signal.signal(signum, stop)
+        except (ValueError, OSError):  # not the main thread, or no such signal here
+            pass
+
+
+def stop_status() -> int:
+    """The exit status of a run stopped by Ctrl-C or by one of :data:`STOP_SIGNALS`."""
+    return STOP_SIGNALS.get(stopped_by[0], CTRL_C_STATUS) if stopped_by else CTRL_C_STATUS
+
+
+def stop_words() -> str:
+    """``interrupted``, or ``stopped by SIGTERM`` (SIGHUP)."""
+    return f"stopped by {signal.Signals(stopped_by[0]).name}" if stopped_by else "interrupted"

@@ -24,7 +24,7 @@ from strategytree.play import check_play
 from strategytree.simulate import check_simulate
 from strategytree.words import plural
 
-from cli_runner import EXAMPLE, invoke
+from cli_runner import EXAMPLE, invoke, runner
 
 #: a small game, so that the runs accepted end at once
 GAME = ["-p", "2", "-c", "3"]
@@ -63,7 +63,7 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "greedy --checkpoint": (["generate", *GAME, "--checkpoint", "c.ckpt", "-o", "o.txt"],
                             ["--checkpoint c.ckpt"]),
     "greedy --seed": (["generate", *GAME, "--seed", "4", "-o", "o.txt"], ["--seed 4", "random"]),
-    "unknown method": (["generate", *GAME, "-m", "best", "-o", "o.txt"], ["unknown method"]),
+    "unknown method": (["generate", *GAME, "-m", "best", "-o", "o.txt"], ["'best' is not one of"]),
     # checkpoints that cannot be used
     "foreign checkpoint": (["generate", *GAME, "-m", "optimal", "--checkpoint", "foreign.ckpt",
                             "-o", "o.txt"], ["foreign.ckpt", "not a usable checkpoint"]),
@@ -82,7 +82,7 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "you --strategy": (["play", "-b", "you", "--strategy", "s.txt"], ["--strategy s.txt"]),
     "you --adversary --seed": (["play", *GAME, "-b", "you", "--adversary", "--seed", "3"],
                                ["--seed 3", "--adversary"]),
-    "unknown breaker": (["play", "-b", "nobody"], ["--breaker nobody"]),
+    "unknown breaker": (["play", "-b", "nobody"], ["'nobody' is not one of 'computer'"]),
     "play --seed": (["play", *GAME, "--seed", "3"], ["--seed 3"]),
     "play --strategy --first": (["play", "--strategy", "s.txt", "--first", "AB"],
                                 ["--first AB", "--strategy s.txt"]),
@@ -110,7 +110,7 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "format over its input": (["format", "s.txt", "-o", "s.txt", "--force"], ["same file"]),
     "format strict": (["format", "messy.txt", "-o", "f.txt"], ["messy.txt:1:", "--lenient"]),
     "show --secret --depth": (["show", "s.txt", "--secret", "AB", "--depth", "1"], ["--secret"]),
-    "unknown game": (["verify", "s.txt", "--game", "chess"], ["--game chess"]),
+    "unknown game": (["verify", "s.txt", "--game", "chess"], ["'chess' is not one of"]),
     "missing file": (["verify", "missing.txt"], ["missing.txt"]),
     # the command line's own usage errors
     "missing option": (["generate", *GAME], ["missing option", "--output", "--help"]),
@@ -259,6 +259,7 @@ def _option_helps() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("command, text", _option_helps())
 def test_bracketed_help_text_is_shown_not_swallowed_as_markup(command: str, text: str) -> None:
-    squeezed = "".join(invoke([command, "--help"]).output.replace("│", "").split())
+    wide = runner.invoke(st.cli.app, [command, "--help"], env={"COLUMNS": "400"})
+    squeezed = "".join(wide.output.replace("│", "").split())
     bracketed = "".join(text.replace("\\[", "[").split())
     assert bracketed[bracketed.index("["):] in squeezed

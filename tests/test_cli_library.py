@@ -189,3 +189,31 @@ def test_every_command_output_of_json_is_json(tmp_path: Path, monkeypatch) -> No
     (tmp_path / "t.txt").write_text(EXAMPLE)
     for args in (["verify", "t.txt"], ["stats", "t.txt"], ["simulate", "--strategy", "t.txt"]):
         assert json.loads(invoke([*args, "--json"]).stdout)
+
+
+def test_the_choices_of_options_are_the_librarys() -> None:
+    from strategytree import builders, export, game, generate
+    from strategytree.formats import reading
+    from strategytree.play import BREAKERS
+    from strategytree.spelling import ALPHABETS
+
+    assert options.CHOICES["game"] == game.PRESETS
+    assert options.CHOICES["rule"] == builders.GREEDY_RULES
+    assert options.CHOICES["method"] == generate.METHODS
+    assert options.CHOICES["from"] == tuple(reading.FORMATS)
+    assert options.CHOICES["guide"] == export.FORMATS
+    assert options.CHOICES["alphabet"] == ALPHABETS
+    assert options.CHOICES["breaker"] == BREAKERS
+
+
+def test_a_short_option_means_one_thing_in_every_command() -> None:
+    group = typer.main.get_command(app)
+    meaning: dict[str, set[str]] = {}
+    for command_ in group.commands.values():
+        for param in command_.params:
+            longs = tuple(sorted(o for o in param.opts if o.startswith("--")))
+            for short in (o for o in param.opts if not o.startswith("--")):
+                meaning.setdefault(short, set()).add(longs[0] if longs else param.name)
+    assert meaning["-s"] == {"--strategy"} and meaning["-n"] == {"--games"}
+    assert all(len(longs) == 1 for short, longs in meaning.items() if short != "-d"), meaning
+    # -d is --depth everywhere: levels shown (show) or worked out exactly (bound --total)

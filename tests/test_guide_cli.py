@@ -66,10 +66,10 @@ def test_show_text_to_a_file(here: Path) -> None:
     [
         (["--path", "AB 10, AD 10"], "step 2 of the path (AD 10): the strategy guesses AC here"),
         (["--path", "AB 33"], "no branch for reply 33"),
-        (["--secret", "CA", "--format", "csv"], "--secret shows one game as text"),
-        (["--secret", "CA", "--path", "AB 01"], "--secret shows one game as text"),
-        (["--depth", "1", "--format", "csv"], "--depth applies to the text and dot formats"),
-        (["--format", "pdf"], "unknown format 'pdf'"),
+        (["--secret", "CA", "--format", "csv"], "--secret CA shows one game as text; drop"),
+        (["--secret", "CA", "--path", "AB 01"], "--secret CA shows one game as text; drop"),
+        (["--depth", "1", "--format", "csv"], "--depth 1 applies to the text and dot formats"),
+        (["--format", "pdf"], "'pdf' is not one of 'text'"),
         (["--format", "csv", "-o", "x.png"], "only the dot format can be drawn"),
         (["-o", "x.svg", "--depth", "0", "--format", "text"], "only the dot format can be drawn"),
         (["--format", "dot", "-o", "x.jpg", "--depth", "0"], None),  # any other suffix: DOT text

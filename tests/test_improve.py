@@ -310,7 +310,8 @@ def test_cli_improves_and_needs_force_to_overwrite(tmp_path: Path) -> None:
     source = tmp_path / "in.txt"
     source.write_text(dumps(random_tree(game, 2, 0.0)) + "\n")
     target = tmp_path / "out.txt"
-    done = invoke(["improve", str(source), "-o", str(target), "-p", "3", "-c", "4", "-n", "64"])
+    done = invoke(["improve", str(source), "-o", str(target), "-p", "3", "-c", "4",
+                   "--exact-below", "64"])
     assert done.exit_code == 0, done.output
     assert score(loads(target.read_text()), game)[0] == 206  # MM(3,4)'s optimum
     odd = invoke(["improve", str(source), "-o", str(tmp_path / "odd.txt"), "-p", "3", "-c", "4",
@@ -352,7 +353,8 @@ def test_console_script_stopped_by_sigterm_writes_the_best_so_far(tmp_path: Path
     source.write_text(dumps(build_greedy(game, rule="minimax")) + "\n")
     target = tmp_path / "out.txt"
     run = subprocess.Popen(
-        [*console_script, "improve", str(source), "--game", "bulls-and-cows", "-n", "5040",
+        [*console_script, "improve", str(source), "--game", "bulls-and-cows",
+         "--exact-below", "5040",
          "-o", str(target)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "STRATEGYTREE_PROGRESS_SECONDS": "0"},

@@ -84,7 +84,7 @@ def test_the_command_line_runs_on_workers(tmp_path) -> None:
     env = dict(os.environ, STRATEGYTREE_PROGRESS_SECONDS="0")
     env.pop("STRATEGYTREE_SCHEDULER", None)
     run = subprocess.run([sys.executable, "-m", "strategytree", "improve", str(source), "-p", "3",
-                          "-c", "4", "-n", "20", "-o", str(out), "--workers", "2"],
+                          "-c", "4", "--exact-below", "20", "-o", str(out), "--workers", "2"],
                          env=env, capture_output=True, text=True, timeout=180)
     assert run.returncode == 0, run.stderr
     assert verify(loads(out.read_text()), game).total == 206

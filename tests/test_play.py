@@ -347,6 +347,6 @@ def test_cli_play_adversary_and_errors(tmp_path) -> None:
     result = runner.invoke(app, ["play", "--adversary", "--strategy", str(path)])
     assert result.exit_code == 0 and re.search(r"held out for 3 guesses", result.output)
     result = runner.invoke(app, ["play", "--rule", "nonsense"])
-    assert result.exit_code == 2 and "unknown rule" in result.output
+    assert result.exit_code == 2 and "'nonsense' is not one of 'entropy'" in result.output
     result = runner.invoke(app, ["play", "--breaker", "you", "--strategy", str(path)])
     assert result.exit_code == 2

@@ -100,7 +100,7 @@ def test_text_and_markdown_guides_say_what_they_are(
     (tmp_path / "s.txt").write_text(
         "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
     for options, what in (([], "text guide"), (["-f", "markdown"], "Markdown table"),
-                          (["--path", "AB 10"], "text guide"), (["-s", "CA"], "text guide")):
+                          (["--path", "AB 10"], "text guide"), (["--secret", "CA"], "text guide")):
         done = run(console_script, "show", "s.txt", "-p", "2", "-c", "3", *options, "-o", "g.txt",
                    "--force", cwd=tmp_path)
         assert done.returncode == 0, done.stderr

@@ -244,12 +244,16 @@ class RootBound:
             raise asyncio.CancelledError
         return True
 
-    # -- where the runs go (here: one at a time)
+    # -- where the runs go (here: one at a time, in this process)
+    #: runs side by side in this process: one (it has one thread for them; a cluster's
+    #: runs are throttled by :data:`strategytree.workers.IN_FLIGHT` instead)
+    IN_PROCESS = 1
+
     def open_slots(self) -> None:
         """Open the slots of the runs side by side, in the event loop under way."""
         import asyncio
 
-        self.slots = asyncio.Semaphore(1)
+        self.slots = asyncio.Semaphore(self.IN_PROCESS)
 
     async def acquire(self) -> None:
         """Wait for a free worker."""

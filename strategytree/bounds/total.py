@@ -42,7 +42,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -56,7 +56,8 @@ from .counting import counting_bound, parts_by_replies
 from .root import RootBound, RootGuesses, RootInProcess
 from .sets import SetBounder
 
-__all__ = ["SetBounder", "TotalBound", "set_lower_bound", "total_answer", "total_lower_bound"]
+__all__ = ["SetBounder", "TotalBound", "bound_total", "set_lower_bound", "total_answer",
+           "total_lower_bound"]
 
 #: what the progress of a bound counts
 UNIT = "sets bounded"
@@ -259,3 +260,14 @@ def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]
     text = (f"{escape(result.game)}: every strategy takes at least {result.bound:,} guesses in "
             f"total ({result.method}{done}, proved in {result.seconds:.2f} s){escape(known)}")
     return answer, text
+
+
+def bound_total(game: Game, depth: int = 3, **run: Any) -> tuple[dict, str, bool]:
+    """:func:`total_lower_bound` (``run`` its keywords) finished, or stopped by Ctrl-C
+    with the bound proved so far: :func:`total_answer`'s JSON shape and text, and
+    whether it was stopped (the caller then ends as an interrupted run does)."""
+    try:
+        result, stopped = total_lower_bound(game, depth, **run), False
+    except Interrupted as interrupted:
+        result, stopped = interrupted.result, True
+    return (*total_answer(result, game, depth), stopped)

@@ -4,7 +4,6 @@ composed; :func:`.group.command` words the library's errors."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -15,13 +14,13 @@ from rich.markup import escape
 
 from ..errors import StrategyTreeError, refuse_inert
 from ..files import check_outputs
+from ..runner import stop_status
 from ..words import plural
 from . import options as o
 from . import terminal as t
 from .group import command
-from .options import MAX_INPUT_MB, GameOptions
+from .options import GameOptions
 from .terminal import EXIT_INVALID, err, show
-from .terminal import say as _say
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -31,101 +30,28 @@ if TYPE_CHECKING:
 # runs: ``strategytree --help`` and a mistyped option never wait for it.
 
 
-def _read(
-    path: Path,
-    source_format: str | None,
-    lenient: bool,
-    options: GameOptions,
-    max_mb: int = MAX_INPUT_MB,
-) -> tuple[Strategy, Game, list[str]]:
-    """The strategy file read with its game and notes on what was inferred
-    (:func:`~strategytree.formats.reading.read_strategy`); at most ``max_mb`` MiB are read."""
-    from ..formats.reading import read_strategy
-
-    loaded = read_strategy(
-        path, source_format, **options._asdict(), lenient=lenient, max_bytes=max_mb * 2**20
-    )
-    return loaded.strategy, loaded.game, loaded.notes
-
-
-def _read_with(
-    path: Path, reading: o.Reading, options: GameOptions
-) -> tuple[Strategy, Game, list[str]]:
-    """:func:`_read` with the reading options of a command."""
-    return _read(path, reading.source_format, reading.lenient, options, reading.max_input_mb)
-
-
-#: games this small compile the kernels they need as fast as a warm-up would
-WARM_BELOW = 200
-
-
-def _warmed(game: Game, warm: Callable[[Game], object]) -> None:
-    """Run ``warm`` on a small game like ``game`` first, so that compiling the
-    kernels (once per install: they are cached) is not counted in the times
-    reported; a compile that takes a while is announced (once), and timed."""
-    if len(game.secrets) < WARM_BELOW:
-        return
-    from ..game import similar_game
-
-    try:
-        small = similar_game(game, 3, 4)
-    except StrategyTreeError:
-        return
-    started = time.perf_counter()
-    done = threading.Event()
-
-    def announce() -> None:
-        if not done.wait(COMPILE_NOTICE):
-            _say("compiling kernels, once per install ...")
-
-    notice = threading.Thread(target=announce, daemon=True)
-    notice.start()
-    try:
-        warm(small)
-    except StrategyTreeError:
-        pass  # the run itself says what is wrong
-    finally:
-        done.set()
-        notice.join()
-    took = time.perf_counter() - started
-    if took >= COMPILE_NOTICE:
-        _say(f"kernels ready in {took:.1f} s (not counted below)")
-
-
-#: seconds a warm-up may take before it is announced as compiling
-COMPILE_NOTICE = 2.0
-
-
-
 def _warm_game(options: GameOptions, warm: Callable[[Game], object]) -> Game:
-    """The game of ``options``, its kernels compiled first (:func:`_warmed`)."""
+    """The game of ``options``, its kernels compiled first
+    (:func:`~strategytree.progress.compiled_first`: not counted in the times reported)."""
+    from ..progress import compiled_first
+
     game, _ = options.game()
-    _warmed(game, warm)
+    compiled_first(game, warm, t.say)
     return game
 
 
 def _game_and_strategy(
     ctx: typer.Context, strategy_file: Path | None, reading: o.Reading, options: GameOptions
 ) -> tuple[Game, Strategy | None]:
-    """The strategy file read (if any, see :func:`_read`), and the game of the options
-    and the file.  Without a file, the options of reading one are refused (exit 2)."""
+    """The strategy file read (if any), and the game of the options and the file.
+    Without a file, the options of reading one are refused (exit 2)."""
     if strategy_file is None:
         asked = t.given(ctx, **reading._asdict())
         asked["fmt"] = asked.pop("source_format")
         refuse_inert(asked, (), "without {strategy}", strategy="FILE")
         return options.game()[0], None
-    strategy, game, _ = _read_with(strategy_file, reading, options)
+    strategy, game, _ = reading.read(strategy_file, options)
     return game, strategy
-
-
-def _say_repairs(strategy: Strategy) -> None:
-    """The repairs a lenient reading made, one ``repaired:`` line each on stderr."""
-    from ..verify import SHOWN_PROBLEMS
-
-    for repair in strategy.repairs[:SHOWN_PROBLEMS]:
-        _say(f"repaired: {repair}")
-    if len(strategy.repairs) > SHOWN_PROBLEMS:
-        _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
 
 
 def _reported(report: object, line: str, as_json: bool = False, **more: object) -> None:
@@ -150,14 +76,12 @@ def verify_command(
     """Replay every secret through each strategy file and score it.
 
     The score is the code-golf N: guesses summed over all secrets (ties: the
-    lowest maximum), shown beside the optimum (or a lower bound on it).  Several
-    files are ranked each game apart; the same total and maximum share a rank,
-    and each file not ranked gets one line saying why.  Exit 0 if every file is
-    valid, 1 if one is not, 2 if one cannot be read.
+    lowest maximum), beside the optimum or a lower bound on it.  Several files
+    are ranked each game apart.  Exit 1 if a file is invalid, 2 if one cannot be read.
     """
     from ..verify import ranking_json, ranking_view, report_view, verify_files
 
-    ranked, unreadable = verify_files(files, lambda path: _read_with(path, reading, options),
+    ranked, unreadable = verify_files(files, lambda path: reading.read(path, options),
                                       strict=strict, examples=examples, word=t.words)
     if as_json:
         t.print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
@@ -182,17 +106,19 @@ def show_command(
 ) -> None:
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
-    Formats: an indented text guide; a lookup table with one row per complete
-    game (markdown, csv); a GraphViz graph (dot; -o FILE.svg or .png draws it
-    when GraphViz is installed; at most 500 nodes, use --depth or --path for
-    more); an interactive page to play the strategy by clicking (html).
+    An indented text guide; a lookup table, one row per game (markdown, csv); a
+    GraphViz graph (dot; -o FILE.svg draws it, up to 500 nodes); a page to play
+    the strategy by clicking (html).  Exit 1 when some secret is not solved.
     """
-    from ..export import guide_format, render, write_guide
+    from ..export import check_guide, guide_format, render, write_guide
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     kind, drawing = guide_format(fmt, output)
-    _check_show(kind, secret, depth, path, as_json, output)
-    strategy, game, _ = _read_with(file, reading, options)
+    check_guide(kind, secret=secret, depth=depth, path=path)
+    if as_json and (secret is None or output is not None):
+        raise StrategyTreeError("--json prints the game of one --secret on stdout; add --secret"
+                                if secret is None else "--json prints to stdout; drop -o")
+    strategy, game, _ = reading.read(file, options)
     if as_json:
         return _show_secret(strategy, game, secret)
     guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
@@ -205,20 +131,6 @@ def show_command(
         err.print(f"{done} {output}")
     if guide.unsolved:
         raise typer.Exit(EXIT_INVALID)
-
-
-def _check_show(kind: str, secret: str | None, depth: int | None, path: str | None,
-                as_json: bool, output: Path | None) -> None:
-    """Refuse the options of ``show`` that do not go together."""
-    if secret is not None and (kind != "text" or path is not None or depth is not None):
-        raise StrategyTreeError(
-            "--secret shows one game as text; drop --format, --path and --depth")
-    if depth is not None and kind in ("markdown", "csv", "html"):
-        raise StrategyTreeError(f"--depth applies to the text and dot formats, not {kind}")
-    if as_json and secret is None:
-        raise StrategyTreeError("--json prints the game of one --secret; add --secret")
-    if as_json and output is not None:
-        raise StrategyTreeError("--json prints to stdout; drop -o")
 
 
 def _show_secret(strategy: Strategy, game: Game, secret: str | None) -> None:
@@ -238,13 +150,13 @@ def stats_command(
 ) -> None:
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
 
-    Beside the total, how far it is from the optimum (or at most from it, by a
-    lower bound).  Exit 1 when some secret is not solved.
+    Beside the total, its distance from the optimum (or a bound on it).  Exit 1
+    when some secret is not solved.
     """
     from ..stats import file_stats, stats_report
 
     check_outputs([plot], force=force, inputs={"the input": file})
-    strategy, game, _ = _read_with(file, reading, options)
+    strategy, game, _ = reading.read(file, options)
     stats = file_stats(strategy, game, plot, title=file.name)
     if as_json:
         t.print_json(stats.to_dict())
@@ -259,26 +171,18 @@ def stats_command(
 @command("generate", stops=True)
 def generate_command(
     ctx: typer.Context, *, output: o.NewOutput, options: o.NewGame, guesser: o.RuleOptions,
-    seed: o.GenerateSeed = 0, no_symmetry: o.NoSymmetry = False, indent: o.WriteIndent = None,
+    seed: o.Seed = 0, no_symmetry: o.NoSymmetry = False, indent: o.Indent = None,
     force: o.Force = False, method: o.Method = "greedy", lookahead: o.LookaheadOptions,
-    max_guesses: o.MaxGuesses = None, checkpoint: o.SearchCheckpoint = None,
+    max_guesses: o.MaxGuesses = None, checkpoint: o.Checkpoint = None,
     as_json: o.JsonOption = False, where: o.ClusterOptions,
 ) -> None:
-    """Build a strategy (one-step rule, lookahead search or exact search), write it atomically, score it.
+    """Build a strategy (one-step rule, lookahead search or exact search), write it, score it.
 
-    --method lookahead tries, at each level, the --widths best guesses of the
-    rule with greedy completions and keeps the cheapest (never worse than greedy).
-
-    --method optimal finds the fewest guesses in total (with --max-guesses K: the
-    fewest among strategies that never need more than K).  It shows its progress,
-    stops cleanly on Ctrl-C, SIGTERM or SIGHUP (exit 130, 143, 129; with
-    --checkpoint the work is kept, and a later run with the same --checkpoint
-    resumes it; the output is written whole or not at all).
-
-    Without a terminal, progress is printed as a plain line about every 10 s
-    ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
-    per install (announced), and not counted in the time reported.
-    """  # noqa: E501 (the first line is the command's one-line help, kept whole)
+    Lookahead tries, at each level, the --widths best guesses of the rule and
+    keeps the cheapest (never worse than greedy); optimal finds the fewest
+    guesses in total (with --max-guesses K: within K).  Ctrl-C, SIGTERM or
+    SIGHUP stop a search (exit 130, 143, 129), kept with --checkpoint.
+    """
     from ..generate import check_method, generate, generate_file
 
     asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
@@ -298,21 +202,15 @@ def generate_command(
 
 @command("bound", stops=True)
 def bound_command(
-    ctx: typer.Context, *, options: o.NewGame, no_symmetry: o.BoundNoSymmetry = False,
+    ctx: typer.Context, *, options: o.NewGame, no_symmetry: o.NoSymmetry = False,
     total: o.Total = False, depth: o.TotalDepth = 3, seconds: o.Seconds = None,
-    checkpoint: o.TotalCheckpoint = None, as_json: o.JsonOption = False, where: o.ClusterOptions,
+    checkpoint: o.Checkpoint = None, as_json: o.JsonOption = False, where: o.ClusterOptions,
 ) -> None:
     """The fewest guesses that solve every secret, proved by exhaustion.
 
-    A strategy within K guesses is found and the search shows that none
-    exists within K - 1.  Prints K and the time (compiling the kernels, once
-    per install, is not counted); Ctrl-C stops (exit 130; SIGTERM 143, SIGHUP 129).
-
-    With --total: a proven lower bound on the least total number of guesses of
-    any strategy (--depth levels worked out exactly, counting below), next to
-    the published optimum when there is one; Ctrl-C, SIGTERM or --seconds stop
-    it with the bound proved so far, printed (and kept with --checkpoint, from
-    which a later run of any depth starts).
+    With --total: a proven lower bound on the least total of any strategy
+    (--depth levels worked out exactly, counting below); Ctrl-C, SIGTERM or
+    --seconds stop it with the bound proved so far (kept with --checkpoint).
     """
     from ..search import prove_bound
     from ..search.driver import bound_json, bound_text
@@ -335,19 +233,14 @@ def bound_command(
 def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmetry: bool,
                  as_json: bool, checkpoint: Path | None, where: o.Cluster) -> None:
     """``bound --total``: prove a lower bound on the least total, print it (also when stopped)."""
-    from ..bounds.total import total_answer, total_lower_bound
-    from ..runner import Interrupted
+    from ..bounds.total import bound_total, total_lower_bound
 
-    stopped = False
     game = _warm_game(options, lambda small: total_lower_bound(small, min(depth, 2),
                                                                symmetry=symmetry))
-    try:
-        with t.running("bounding", game, where) as (client, status):
-            result = total_lower_bound(game, depth, progress=status, seconds=seconds,
-                                       symmetry=symmetry, checkpoint=checkpoint, client=client)
-    except Interrupted as interrupted:
-        result, stopped = interrupted.result, True
-    answer, text = total_answer(result, game, depth)
+    with t.running("bounding", game, where) as (client, status):
+        answer, text, stopped = bound_total(game, depth, progress=status, seconds=seconds,
+                                            symmetry=symmetry, checkpoint=checkpoint,
+                                            client=client)
     if as_json:
         t.print_json(answer)
     else:
@@ -356,37 +249,24 @@ def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmet
         raise t.interrupted(checkpoint)
 
 
-class _Terminal:
-    """The console a game of ``play`` talks to (plain text, no markup)."""
-
-    def ask(self, prompt: str) -> str:
-        return t.out.input(prompt, markup=False, emoji=False)
-
-    def say(self, text: str) -> None:
-        t.out.print(text, markup=False, soft_wrap=True)
-
-
 @command("play")
 def play_command(
     ctx: typer.Context, *, strategy_file: o.StrategyOption = None, guesser: o.RuleOptions,
-    seed: o.PlaySeed = None, breaker: o.Breaker = "computer", adversary: o.Adversary = False,
+    seed: o.Seed = None, breaker: o.Breaker = "computer", adversary: o.Adversary = False,
     hints: o.Hints = False, options: o.NewGame, alphabet: o.AlphabetOption = "auto",
     reading: o.ReadOptions,
 ) -> None:
     """Play a game: the computer breaks your code, or you break the computer's.
 
-    By default you think of a secret and reply to each guess (1 2, 12 or b1 w2);
-    impossible replies are refused with the reason, and when no secret fits your
-    replies the game says which may be wrong.  --breaker you: the computer draws
-    a secret (--seed) and scores your guesses.  --adversary: the computer replies
-    so as to keep the most secrets alive, against you or against its own rule.
-    Exit 0 when the secret is found, 1 when the game is stopped (quit, end of input).
+    You think of a secret and reply to each guess (1 2, 12 or b1 w2), or, with
+    --breaker you, guess the computer's.  Exit 0 when the secret is found, 1
+    when the game is stopped (quit, end of input).
     """
     from ..play import check_play, play
 
     check_play(breaker, strategy=strategy_file, adversary=adversary, first=guesser.first,
                **t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed), hints=hints)
-    terminal = _Terminal()
+    terminal = t.PlayConsole()
     try:
         game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
         outcome = play(game, terminal, strategy, breaker=breaker, adversary=adversary,
@@ -394,7 +274,7 @@ def play_command(
     except (EOFError, KeyboardInterrupt) as stop:
         t.out.print()
         t.out.print("game stopped", markup=False)
-        code = t.stop_code() if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID
+        code = stop_status() if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID
         raise typer.Exit(code) from None
     if not outcome.solved:
         t.out.print(f"game stopped after {plural(outcome.guesses, 'guess')}")
@@ -404,19 +284,19 @@ def play_command(
 @command("simulate")
 def simulate_command(
     ctx: typer.Context, *, strategy_file: o.StrategyOption = None, guesser: o.RuleOptions,
-    seed: o.SimulateSeed = 0, fraction: o.Fraction = None, games: o.GamesDrawn = None,
-    runs: o.Runs = 1, csv_file: o.GamesCsv = None, plot: o.HistogramPlot = None,
+    seed: o.Seed = 0, fraction: o.Fraction = None, games: o.GamesDrawn = None,
+    runs: o.Runs = 1, csv_file: o.GamesCsv = None, plot: o.Plot = None,
     force: o.Force = False, adversary: o.AgainstAdversary = False, options: o.NewGame,
     alphabet: o.AlphabetOption = "auto", reading: o.ReadOptions, as_json: o.JsonOption = False,
 ) -> None:
     """Play many games with a rule or a strategy file: average, max and histogram.
 
-    All secrets by default, --fraction F of them, or --games N drawn at random
-    (--seed makes it reproducible).  --runs K repeats with seeds seed..seed+K-1
-    (for random rules and sampled pools, and random secrets) and reports the
-    spread of the average.  Exit 1 when some game is not solved.
+    All secrets by default, --fraction F of them, or --games N drawn at random;
+    --runs K repeats with K seeds and reports the spread.  Exit 1 when some
+    game is not solved.
     """
     from ..play import alphabet_for
+    from ..progress import compiled_first
     from ..simulate import check_simulate, play_games, simulation_json, simulation_view
     from ..stats import plot_format
 
@@ -433,8 +313,8 @@ def simulate_command(
     if adversary:
         return _against_adversary(game, strategy, str(strategy_file), as_json, played, started)
     if strategy is None:
-        _warmed(game, lambda small: play_games(small, rule=guesser.rule, pool=guesser.pool,
-                                               seed=seed))
+        compiled_first(game, lambda small: play_games(small, rule=guesser.rule,
+                                                      pool=guesser.pool, seed=seed), t.say)
         started = time.perf_counter()
     with t.running("playing", game) as (_, status):
         results = play_games(game, strategy, **played, fraction=fraction, games=games, runs=runs,
@@ -467,15 +347,14 @@ def _against_adversary(game: Game, strategy: Strategy | None, name: str, as_json
 
 @command("convert")
 def convert_command(
-    *, file: o.Tree, output: o.TextOutput = None, reading: o.ReadOptions,
+    *, file: o.StrategyFile, output: o.Output = None, reading: o.ReadOptions,
     target_format: o.TargetFormat = None, indent: o.Indent = None, force: o.Force = False,
     options: o.FileGame,
 ) -> None:
     """Convert a strategy tree written by another solver into the brace grammar (or JSON).
 
     Reads fancidev's mmstrat text, arfst23's tables and YAML, mikemag's GraphViz
-    trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
-    game matters only for mmstrat files, whose counts tell it by default.
+    trees, our JSON trees, lookup tables and DOT guides.
     """
     from ..formats.writing import convert_file
 
@@ -486,7 +365,7 @@ def convert_command(
         file, output, reading.source_format, target_format,
         game_options=options._asdict() if options.given else None,
         lenient=reading.lenient, indent=indent, force=force,
-        max_bytes=reading.max_input_mb * 2**20, on_read=lambda read: _say_repairs(read.strategy),
+        max_bytes=reading.max_input_mb * 2**20, on_read=lambda read: t.say_repairs(read.strategy),
     )
     if target is not None:
         err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({read.fmt}): "
@@ -495,15 +374,13 @@ def convert_command(
 
 @command("format")
 def format_command(
-    *, file: o.StrategyFile, output: o.FormatOutput, reading: o.ReadOptions,
+    *, file: o.StrategyFile, output: o.NewOutput, reading: o.ReadOptions,
     indent: o.Indent = None, force: o.Force = False,
 ) -> None:
     """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
 
-    No spaces, upper-case codes, two-digit replies, on one line or indented
-    (--indent); the branches keep their order.  With --lenient the dialects seen
-    in the wild are read and each repair is reported on stderr.  Any format read
-    is accepted (--from), as by convert.
+    No spaces, upper-case codes, two-digit replies, on one line or --indent'ed;
+    the branches keep their order.  Each repair is reported on stderr.
     """
     from ..files import is_stdout
     from ..formats.writing import normalise
@@ -511,38 +388,32 @@ def format_command(
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
                      force=force, max_bytes=reading.max_input_mb * 2**20)
-    _say_repairs(read.strategy)
+    t.say_repairs(read.strategy)
     if not is_stdout(output):
-        _say(f"wrote {output} ({plural(len(read.strategy.repairs), 'repair')}) from {file} "
-             f"({read.fmt})")
+        t.say(f"wrote {output} ({plural(len(read.strategy.repairs), 'repair')}) from {file} "
+              f"({read.fmt})")
 
 
 @command("improve", stops=True)
 def improve_command(
-    *, file: o.ImproveInput, output: o.ImproveOutput, exact_below: o.ImproveExactBelow = 200,
-    widths: o.ImproveWidths = "4,3,2", finalists: o.ImproveFinalists = "",
-    deepen: o.ImproveDeepen = "", budget: o.Budget = None, max_guesses: o.ImproveMaxGuesses = None,
-    checkpoint: o.ImproveCheckpoint = None, options: o.FileGame, reading: o.ReadOptions,
-    force: o.Force = False, where: o.ClusterOptions, as_json: o.JsonOption = False,
+    *, file: o.StrategyFile, output: o.NewOutput, exact_below: o.ExactBelow = 200,
+    widths: o.Widths = "4,3,2", finalists: o.Finalists = "", deepen: o.Deepen = "",
+    budget: o.Budget = None, max_guesses: o.MaxGuesses = None, checkpoint: o.Checkpoint = None,
+    options: o.FileGame, reading: o.ReadOptions, force: o.Force = False,
+    where: o.ClusterOptions, as_json: o.JsonOption = False,
 ) -> None:
     """Make a strategy better (never worse) by searching its subtrees again.
 
-    Subtrees of at most --exact-below secrets are solved exactly; larger ones
-    try the --widths best guesses of several rules, their parts completed by
-    exact search or greedily (with --finalists, only the candidates whose
-    greedy completions rank best; with --deepen, their large parts searched
-    again).  The best so far is written to -o (atomically) as
-    it improves and when the --budget ends or the run is stopped (Ctrl-C,
-    SIGTERM, SIGHUP: exit 130, 143, 129); with --checkpoint, a later run resumes.
-    With --workers or --scheduler, the subtrees a pass searches (disjoint) are
-    searched side by side on a Dask cluster.  An invalid input is refused with
-    the verifier's report (exit 1).
+    Subtrees of at most --exact-below secrets are solved exactly, larger ones
+    searched as lookahead does.  The best so far is written to -o as it
+    improves and when the --budget ends or the run is stopped (exit 130, 143,
+    129); with --checkpoint, a later run resumes.  An invalid input: exit 1.
     """
     from ..improve import improvable, improve_file, improved_text, parse_budget
 
     check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
     seconds = parse_budget(budget)
-    strategy, game, notes = _read_with(file, reading, options)
+    strategy, game, notes = reading.read(file, options)
     before = improvable(strategy, game, notes)
     with t.running("improving", game, where) as (client, status):
         report, took = improve_file(

@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 from .. import __version__
 from ..errors import StrategyTreeError
 from ..formats.source import MAX_INPUT_BYTES
+from ..runner import stop_like_ctrl_c, stop_status, stop_words
 from . import terminal
 from .options import Bundle
 from .terminal import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, err, say
@@ -47,7 +48,7 @@ class _Commands(TyperGroup):
         if not isinstance(code, int):
             code = EXIT_OK  # a command's return value, not an exit code
         if code == EXIT_INTERRUPTED:
-            code = terminal.stop_code()  # typer turns every KeyboardInterrupt into 130
+            code = stop_status()  # typer turns every KeyboardInterrupt into 130
         if not standalone_mode:
             return code
         sys.exit(code)
@@ -139,14 +140,14 @@ def main() -> None:
     Once a command has finished (its files written and closed, its output
     flushed), the process ends at once: tearing down numba and LLVM would
     otherwise add about a third of a second to every command.  SIGTERM and
-    SIGHUP stop a command as Ctrl-C does (:func:`~.terminal.stop_like_ctrl_c`).
+    SIGHUP stop a command as Ctrl-C does (:func:`~strategytree.runner.stop_like_ctrl_c`).
     """
-    terminal.stop_like_ctrl_c()
+    stop_like_ctrl_c()
     try:
         app()
     except KeyboardInterrupt:
-        say(terminal.stop_words())
-        code: int = terminal.stop_code()
+        say(stop_words())
+        code: int = stop_status()
     except MemoryError:  # inputs are capped and estimated; this is the last guard
         say("error: out of memory (a smaller game, or a machine with more memory)")
         code = EXIT_UNREADABLE

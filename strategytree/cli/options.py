@@ -1,17 +1,21 @@
 """Every option of the ``strategytree`` command, declared once.
 
-An option that several commands take is one ``Annotated`` alias here; options
-that always go together (a game, how a file is read, a rule, a cluster, a
-lookahead) are a :class:`Bundle`: one parameter of a command, spread into its
-options on the command line by :func:`strategytree.cli.group.command` and
-gathered back into one value (a NamedTuple) when the command runs.
+An option that several commands take is one ``Annotated`` alias here, made by
+:func:`opt`; options that always go together (a game, how a file is read, a
+rule, a cluster, a lookahead) are a :class:`Bundle`: one parameter of a
+command, spread into its options on the command line by
+:func:`strategytree.cli.group.command` and gathered back into one value (a
+NamedTuple) when the command runs.  A short option means one thing in every
+command.  Options with a fixed set of values list it (the help shows it, the
+shell completes it, any case is taken); ``tests/test_cli_library.py`` checks
+that each list is the library's.
 """
 
 from __future__ import annotations
 
 import inspect
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple, Optional
 
 import typer
 
@@ -23,14 +27,27 @@ if TYPE_CHECKING:
 
 #: the default of --max-input-mb
 MAX_INPUT_MB = MAX_INPUT_BYTES // 2**20
+#: the values of the options with a fixed set of them (the library's names: imported
+#: here, the library would slow ``--help`` down)
+CHOICES = {
+    "game": ("mastermind", "distinct", "bulls-and-cows", "bagel", "black-only"),
+    "rule": ("entropy", "expected", "minimax", "parts", "first", "random"),
+    "method": ("greedy", "lookahead", "optimal"),
+    "from": ("brace", "json", "mmstrat", "arfst-table", "arfst-yaml", "mikemag", "dot", "csv"),
+    "guide": ("text", "markdown", "csv", "dot", "html"),
+    "to": ("brace", "json"),
+    "alphabet": ("auto", "letters", "digits"),
+    "breaker": ("computer", "you"),
+}
 
 
-def resolve_game(*args: object, **kwargs: object) -> tuple[Game, list[str]]:
-    """:func:`strategytree.game.resolve_game` (imported when first called): every
-    command's options become a game through this one name."""
-    from ..game import resolve_game as resolve
-
-    return resolve(*args, **kwargs)  # type: ignore[arg-type]
+def opt(kind: Any, *flags: str, choices: str | None = None, **more: Any) -> Any:
+    """An option of type ``kind`` (``Annotated``) named ``flags``; with ``choices``,
+    one of :data:`CHOICES`\\ [choices], in any case."""
+    if choices is not None:
+        kind = Literal[CHOICES[choices]]  # type: ignore[valid-type]
+        more["case_sensitive"] = False
+    return Annotated[kind, typer.Option(*flags, **more)]
 
 
 class Bundle:
@@ -47,10 +64,6 @@ class Bundle:
         ]
 
 
-#: :func:`typer.Option`
-option = typer.Option
-
-
 # -- the game ----------------------------------------------------------------------------
 class GameOptions(NamedTuple):
     """A command's game options as given (``--game``, ``-p``, ``-c``,
@@ -65,50 +78,38 @@ class GameOptions(NamedTuple):
     @property
     def given(self) -> bool:
         """True when some option differs from its default."""
-        return bool(
-            self.pegs or self.colors or self.distinct or self.distinct_guesses
-            or self.preset != "mastermind"
-        )
+        return bool(self.pegs or self.colors or self.distinct or self.distinct_guesses
+                    or self.preset != "mastermind")
 
     def game(self, strategy: Strategy | None = None) -> tuple[Game, list[str]]:
         """The game the options mean (:func:`~strategytree.game.resolve_game`, with
         ``strategy`` to infer the rest from); options that contradict each other
         end the command (exit 2)."""
-        return resolve_game(
-            self.preset, self.pegs, self.colors, distinct=self.distinct,
-            distinct_guesses=self.distinct_guesses, strategy=strategy,
-        )
+        from ..game import resolve_game
+
+        return resolve_game(self.preset, self.pegs, self.colors, distinct=self.distinct,
+                            distinct_guesses=self.distinct_guesses, strategy=strategy)
 
 
-Pegs = Annotated[Optional[int], option(
-    "--pegs", "-p", min=1, max=9, help="Pegs per code \\[default: the first guess's length]."
-)]
-Colors = Annotated[Optional[int], option(
-    "--colors", "-c", min=1, max=26, help="Number of colours \\[default: the highest letter used]."
-)]
-NewPegs = Annotated[Optional[int], option(
-    "--pegs", "-p", min=1, max=9, help="Pegs per code \\[default: 4, or the game's]."
-)]
-NewColors = Annotated[Optional[int], option(
-    "--colors", "-c", min=1, max=26, help="Number of colours \\[default: 6, or the game's]."
-)]
-Distinct = Annotated[bool, option("--distinct", help="Secrets have no repeated colour.")]
-DistinctGuesses = Annotated[bool, option(
-    "--distinct-guesses", help="Guesses may not repeat a colour either (implies --distinct)."
-)]
-GameName = Annotated[str, option(
-    "--game", "-g", help="mastermind, distinct, bulls-and-cows, bagel or black-only."
-)]
-_RULES = {"distinct": (Distinct, False), "distinct_guesses": (DistinctGuesses, False),
-          "preset": (GameName, "mastermind")}
+def _game(pegs: str, colors: str) -> Any:
+    """The game options, with the help of ``--pegs`` and ``--colors`` saying their defaults."""
+    return Annotated[GameOptions, Bundle(
+        GameOptions,
+        pegs=(opt(Optional[int], "--pegs", "-p", min=1, max=9,
+                  help=f"Pegs per code \\[default: {pegs}]."), None),
+        colors=(opt(Optional[int], "--colors", "-c", min=1, max=26,
+                    help=f"Number of colours \\[default: {colors}]."), None),
+        distinct=(opt(bool, "--distinct", help="Secrets have no repeated colour."), False),
+        distinct_guesses=(opt(bool, "--distinct-guesses", help="Guesses may not repeat a "
+                              "colour either (implies --distinct)."), False),
+        preset=(opt(str, "--game", "-g", choices="game", help="The game."), "mastermind"),
+    )]
+
+
 #: the game of a strategy file: what is not given is told by the file
-FileGame = Annotated[GameOptions, Bundle(
-    GameOptions, pegs=(Pegs, None), colors=(Colors, None), **_RULES
-)]
+FileGame = _game("the first guess's length", "the highest letter used")
 #: the game of a new strategy or game: MM(4,6) unless told otherwise
-NewGame = Annotated[GameOptions, Bundle(
-    GameOptions, pegs=(NewPegs, None), colors=(NewColors, None), **_RULES
-)]
+NewGame = _game("4, or the game's", "6, or the game's")
 
 
 # -- reading a strategy file ---------------------------------------------------------------
@@ -119,51 +120,41 @@ class Reading(NamedTuple):
     lenient: bool
     max_input_mb: int
 
+    def read(self, path: Path, options: GameOptions) -> tuple[Strategy, Game, list[str]]:
+        """The strategy file read with its game and notes on what was inferred
+        (:func:`~strategytree.formats.reading.read_strategy`)."""
+        from ..formats.reading import read_strategy
 
-SourceFormat = Annotated[Optional[str], option(
-    "--from",
-    help="The strategy file's format: brace, json, mmstrat, arfst-table, arfst-yaml, "
-    "mikemag, dot or csv \\[default: told from the content].",
-)]
-Lenient = Annotated[bool, option(
-    "--lenient",
-    help="Brace grammar only: also read dialects seen in the wild (subtrees without "
-    "braces, extra braces, lower-case colours), reporting each repair.",
-)]
-MaxInputMb = Annotated[int, option(
-    "--max-input-mb", min=1,
-    help="Read at most this many MiB of a strategy file, pipe, device or - (stdin); "
-    "more is refused.",
-)]
+        loaded = read_strategy(path, self.source_format, **options._asdict(), lenient=self.lenient,
+                               max_bytes=self.max_input_mb * 2**20)
+        return loaded.strategy, loaded.game, loaded.notes
+
+
 ReadOptions = Annotated[Reading, Bundle(
-    Reading, source_format=(SourceFormat, None), lenient=(Lenient, False),
-    max_input_mb=(MaxInputMb, MAX_INPUT_MB),
+    Reading,
+    source_format=(opt(Optional[str], "--from", choices="from", help="The strategy file's "
+                       "format \\[default: told from the content]."), None),
+    lenient=(opt(bool, "--lenient", help="Brace grammar only: also read dialects seen in the "
+                 "wild (subtrees without braces, extra braces, lower case), reporting each "
+                 "repair."), False),
+    max_input_mb=(opt(int, "--max-input-mb", min=1, help="Read at most this many MiB of a "
+                      "strategy file, pipe, device or - (stdin)."), MAX_INPUT_MB),
 )]
-#: a strategy file, in any format read
-StrategyFile = Annotated[Path, typer.Argument(
-    help="A strategy file (in any format read, see --from)."
-)]
+StrategyFile = Annotated[Path, typer.Argument(help="A strategy file (any format, see --from).")]
+Files = Annotated[list[Path], typer.Argument(help="Strategy files (any format, see --from).")]
 
 
 # -- outputs -------------------------------------------------------------------------------
-Force = Annotated[bool, option(
-    "--force",
-    help="Overwrite an existing output file (a device, a FIFO or - is written "
-    "into, never replaced).",
-)]
-JsonOption = Annotated[bool, option(
-    "--json", help="Print the report as JSON on stdout, and nothing else there "
-    "(the shapes are in the README).",
-)]
-Indent = Annotated[Optional[int], option(
-    "--indent", min=0, help="Indent nested guesses by this many spaces."
-)]
-TextOutput = Annotated[Optional[Path], option(
-    "--output", "-o", help="Write to this file (atomically) instead of printing; - for stdout."
-)]
-Plot = Annotated[Optional[Path], option(
-    "--plot", help="Also draw the figures into this PNG (needs matplotlib)."
-)]
+Force = opt(bool, "--force", help="Overwrite an existing output file (a device, a FIFO or - "
+            "is written into, never replaced).")
+JsonOption = opt(bool, "--json", help="Print the report as JSON on stdout, and nothing else "
+                 "there.")
+Indent = opt(Optional[int], "--indent", min=0, help="Indent nested guesses by this many spaces.")
+Output = opt(Optional[Path], "--output", "-o", help="Write to this file (atomically); - for "
+             "stdout.")
+NewOutput = opt(Path, "--output", "-o", help="Write the strategy to this file (atomically).")
+Plot = opt(Optional[Path], "--plot", help="Also draw the figures into this PNG (needs "
+           "matplotlib).")
 
 
 # -- a one-step rule (generate, play, simulate) -------------------------------------------
@@ -175,25 +166,20 @@ class Rule(NamedTuple):
     first: str | None
 
 
-RuleOption = Annotated[str, option(
-    "--rule", "-r", help="entropy, expected, minimax, parts, first or random."
-)]
-PoolOption = Annotated[str, option(
-    "--pool", help="Candidate guesses of the rule: all, consistent or sample:N."
-)]
-FirstOption = Annotated[Optional[str], option(
-    "--first", help="Force the rule's opening guess, e.g. AABB."
-)]
 RuleOptions = Annotated[Rule, Bundle(
-    Rule, rule=(RuleOption, "entropy"), pool=(PoolOption, "all"), first=(FirstOption, None)
+    Rule,
+    rule=(opt(str, "--rule", "-r", choices="rule", help="The one-step rule."), "entropy"),
+    pool=(opt(str, "--pool", help="Candidate guesses of the rule: all, consistent or "
+              "sample:N."), "all"),
+    first=(opt(Optional[str], "--first", help="Force the rule's opening guess, e.g. AABB."),
+           None),
 )]
-StrategyOption = Annotated[Optional[Path], option(
-    "--strategy", "-s", help="Follow this strategy file instead of a --rule."
-)]
-AlphabetOption = Annotated[str, option(
-    "--alphabet", help="Show colours as letters or digits \\[default: as the game shows them, "
-    "digits for bulls-and-cows and bagel].",
-)]
+StrategyOption = opt(Optional[Path], "--strategy", "-s", help="Follow this strategy file "
+                     "instead of a --rule.")
+AlphabetOption = opt(str, "--alphabet", choices="alphabet", help="Show colours as letters or "
+                     "digits \\[default: as the game shows them].")
+Seed = opt(Optional[int], "--seed", help="Seed of what is drawn at random (secrets, random "
+           "rules, sampled pools).")
 
 
 # -- long runs: a Dask cluster, a checkpoint ------------------------------------------------
@@ -204,22 +190,30 @@ class Cluster(NamedTuple):
     scheduler: str | None
 
 
-Workers = Annotated[Optional[str], option(
-    "--workers",
-    help="lookahead, optimal, bound, improve: search on a local Dask cluster of N worker "
-    "processes (auto: one per core), started and stopped with the command.",
-)]
-Scheduler = Annotated[Optional[str], option(
-    "--scheduler",
-    help="lookahead, optimal, bound, improve: search on the Dask cluster of this scheduler (e.g. "
-    "tcp://host:8786; default $STRATEGYTREE_SCHEDULER).",
-)]
 ClusterOptions = Annotated[Cluster, Bundle(
-    Cluster, workers=(Workers, None), scheduler=(Scheduler, None)
+    Cluster,
+    workers=(opt(Optional[str], "--workers", help="Search on a local Dask cluster of N worker "
+                 "processes (auto: one per core), started and stopped with the command."), None),
+    scheduler=(opt(Optional[str], "--scheduler", help="Search on the Dask cluster of this "
+                   "scheduler, e.g. tcp://host:8786 \\[default: $STRATEGYTREE_SCHEDULER]."),
+               None),
 )]
+Checkpoint = opt(Optional[Path], "--checkpoint", help="Keep the run's work in this file, and "
+                 "resume from it.")
+MaxGuesses = opt(Optional[int], "--max-guesses", "-k", min=1, help="Never more than K guesses "
+                 "for a secret (lookahead: prefer subtrees within K).")
 
 
 # -- the node search: generate --method lookahead, and improve ------------------------------
+_LEVELS = ("at each level, e.g. 8,4 (all: every guess, one per class of equivalent guesses; "
+           "0: the level not searched; beyond the list: as its last)")
+Widths = opt(str, "--widths", "-w", help=f"Candidates per rule {_LEVELS}.")
+Finalists = opt(str, "--finalists", help="How many candidates, ranked by their greedy "
+                f"completions, are searched in full {_LEVELS}.")
+ExactBelow = opt(Optional[int], "--exact-below", min=0, help="Solve every subtree of at most "
+                 "this many secrets exactly.")
+
+
 class Lookahead(NamedTuple):
     """The settings of ``generate --method lookahead`` (None or empty: not given)."""
 
@@ -233,144 +227,59 @@ class Lookahead(NamedTuple):
 
 LookaheadOptions = Annotated[Lookahead, Bundle(
     Lookahead,
-    widths=(Annotated[str, option(
-        "--widths", "-w",
-        help="lookahead: candidates per rule at each level, e.g. 8,8,4 (all: every guess, "
-        "one per class of equivalent guesses; 0: the level not searched; a level beyond "
-        "the list: not searched, greedy).",
-    )], "8,4"),
-    also=(Annotated[str, option(
-        "--also", help="lookahead: more rules whose best guesses join the shortlist and whose "
-        "completions compete, e.g. parts,expected.",
-    )], ""),
-    complete=(Annotated[Optional[str], option(
-        "--complete", help="lookahead: complete the big parts below each guess tried by a "
-        "lookahead of these widths (e.g. 3) instead of greedily.",
-    )], None),
-    complete_above=(Annotated[Optional[int], option(
-        "--complete-above", help="lookahead, with --complete: the parts of more than this many "
-        "secrets get it \\[default: 400].",
-    )], None),
-    finalists=(Annotated[Optional[str], option(
-        "--finalists", help="lookahead: at each level, how many candidates, ranked by their "
-        "completions, are searched in full below, the best kept (e.g. 1,3: three at the second "
-        "level; 0: all; a level beyond the list: as its last) \\[default: 1].",
-    )], None),
-    exact_below=(Annotated[Optional[int], option(
-        "--exact-below", min=0, help="lookahead: solve every set of at most this many secrets "
-        "below a guess kept exactly (e.g. 400 on MM(5,8), about a second each) \\[default: none].",
-    )], None),
+    widths=(Widths, "8,4"),
+    also=(opt(str, "--also", help="lookahead: more rules whose best guesses join the shortlist, "
+              "e.g. parts,expected."), ""),
+    complete=(opt(Optional[str], "--complete", help="lookahead: complete the big parts below "
+                  "each guess tried by a lookahead of these widths (e.g. 3), not greedily."),
+              None),
+    complete_above=(opt(Optional[int], "--complete-above", help="lookahead, with --complete: "
+                        "the parts above this many secrets get it \\[default: 400]."), None),
+    finalists=(Finalists, None),
+    exact_below=(ExactBelow, None),
 )]
-MaxGuesses = Annotated[Optional[int], option(
-    "--max-guesses", "-k", min=1, help="optimal: never more than K guesses for a secret; "
-    "lookahead: prefer subtrees within K guesses to any that are not.",
-)]
-SearchCheckpoint = Annotated[Optional[Path], option(
-    "--checkpoint", help="lookahead, optimal: save the search here and resume from it."
-)]
-Method = Annotated[str, option(
-    "--method", "-m",
-    help="greedy (a one-step --rule), lookahead (search the best --widths guesses "
-    "of the rule, level by level) or optimal (exact search).",
-)]
-ImproveExactBelow = Annotated[int, option(
-    "--exact-below", "-n", min=0, help="Solve every subtree of at most this many secrets exactly."
-)]
-ImproveWidths = Annotated[str, option(
-    "--widths", "-w",
-    help="Larger subtrees: candidates per rule at each level, e.g. 4,3,2 (all: every guess, one "
-    "per class of equivalent guesses; 0: the level not searched, so 0,0,12: the third level and "
-    "below only; a level beyond the list: as its last).",
-)]
-ImproveFinalists = Annotated[str, option(
-    "--finalists",
-    help="Larger subtrees: at each level, how many candidates, ranked by their greedy "
-    "completions, are searched in full, completed exactly (e.g. 0,0,30; 0: all, in the rules' "
-    "order; all: all, in that ranking's order; a level beyond the list: as its last) "
-    "\\[default: 0].",
-)]
-ImproveDeepen = Annotated[str, option(
-    "--deepen",
-    help="Larger parts of a candidate completed exactly: search them again, W candidates a "
-    "rule, the F best by their greedy completions completed (W,F, e.g. 50,5) \\[default: left "
-    "greedy].",
-)]
-Budget = Annotated[Optional[str], option(
-    "--budget", help="Stop with the best so far after this long: 90s, 30m, 2h."
-)]
-ImproveMaxGuesses = Annotated[Optional[int], option(
-    "--max-guesses", "-k", min=1, help="Subtrees found keep every secret within K guesses."
-)]
-ImproveCheckpoint = Annotated[Optional[Path], option(
-    "--checkpoint", help="Keep the run here and resume from it."
-)]
+Method = opt(str, "--method", "-m", choices="method", help="greedy: a one-step --rule; "
+             "lookahead: search the rule's best guesses level by level; optimal: exact search.")
+Deepen = opt(str, "--deepen", help="Search the larger parts of a candidate completed exactly "
+             "again: W candidates a rule, the F best completed (W,F, e.g. 50,5).")
+Budget = opt(Optional[str], "--budget", help="Stop with the best so far after this long, e.g. "
+             "90s, 30m, 1h30m.")
 
 
 # -- options of one command ----------------------------------------------------------------
-Files = Annotated[list[Path], typer.Argument(
-    help="Strategy files (in any format read, see --from).")]
-Strict = Annotated[bool, option("--strict", help="Treat unreachable branches as errors.")]
-Examples = Annotated[int, option("--examples", min=0, help="How many unsolved secrets to show.")]
-Secret = Annotated[Optional[str], option(
-    "--secret", "-s", help="Show only the game played against this secret.")]
-Depth = Annotated[Optional[int], option(
-    "--depth", "-d", min=0, help="Show only this many levels of replies (text, dot).")]
-HistoryPath = Annotated[Optional[str], option(
-    "--path", help='Show only what follows a history, e.g. "AABBC 10, ABCDE 21".')]
-GuideFormat = Annotated[Optional[str], option(
-    "--format", "-f",
-    help="text, markdown, csv, dot or html (default: from the -o suffix, else text).")]
-GuideOutput = Annotated[Optional[Path], option(
-    "--output", "-o",
-    help="Write to this file (atomically; - for stdout); .svg/.png/.pdf draw with GraphViz.")]
-SecretJson = Annotated[bool, option(
-    "--json", help="With --secret: print the game as JSON (see the README).")]
-NewOutput = Annotated[Path, option("--output", "-o", help="Where to write the strategy file.")]
-GenerateSeed = Annotated[int, option("--seed", help="Seed for random rules and sampled pools.")]
-NoSymmetry = Annotated[bool, option(
-    "--no-symmetry", help="Score every candidate (slower, same tree).")]
-WriteIndent = Annotated[Optional[int], option("--indent", min=0, help="Write the file indented.")]
-BoundNoSymmetry = Annotated[bool, option(
-    "--no-symmetry", help="Try every guess near the root (slower).")]
-Total = Annotated[bool, option(
-    "--total", help="Prove a lower bound on the least total of any strategy.")]
-TotalDepth = Annotated[int, option(
-    "--depth", "-d", min=0,
-    help="--total: levels of guesses worked out exactly (0 counting, 1 the first guess, ...).")]
-Seconds = Annotated[Optional[float], option(
-    "--seconds", min=0.001, help="--total: stop after this long with the bound proved so far.")]
-TotalCheckpoint = Annotated[Optional[Path], option(
-    "--checkpoint",
-    help="--total: keep the bound of every part of a first guess here, and start from them.")]
-PlaySeed = Annotated[Optional[int], option(
-    "--seed", help="Seed for the secret drawn and for random rules.")]
-Breaker = Annotated[str, option(
-    "--breaker", "-b",
-    help="Who guesses: computer (you reply) or you (the computer keeps a secret).")]
-Adversary = Annotated[bool, option(
-    "--adversary", help="Reply so as to keep the most secrets possible (the worst case).")]
-Hints = Annotated[bool, option(
-    "--hints", help="You guessing: show how many secrets still fit (which, when few).")]
-SimulateSeed = Annotated[int, option(
-    "--seed", help="Seed for the secrets drawn and for random rules (run k: seed + k).")]
-Fraction = Annotated[Optional[float], option(
-    "--fraction", help="Play this fraction of the secrets, drawn at random.")]
-GamesDrawn = Annotated[Optional[int], option(
-    "--games", "-n", min=1, help="Play this many secrets drawn at random (with repeats).")]
-Runs = Annotated[int, option(
-    "--runs", min=1, help="Repeat with this many seeds and report the spread.")]
-GamesCsv = Annotated[Optional[Path], option(
-    "--csv", help="Write one row per game to this file (atomically).")]
-HistogramPlot = Annotated[Optional[Path], option(
-    "--plot", help="Draw the histogram into this PNG (needs matplotlib).")]
-AgainstAdversary = Annotated[bool, option(
-    "--adversary", help="Play one game against the adversary instead (the worst case it finds).")]
-Tree = Annotated[Path, typer.Argument(help="A strategy tree in any format read (see --from).")]
-TargetFormat = Annotated[Optional[str], option(
-    "--to", help="brace or json (default: json for a .json output, else brace).")]
-FormatOutput = Annotated[Path, option(
-    "--output", "-o", help="Write to this file (atomically); - for stdout.")]
-ImproveInput = Annotated[Path, typer.Argument(
-    help="A valid strategy file (in any format read, see --from).")]
-ImproveOutput = Annotated[Path, option(
-    "--output", "-o", help="Where to write the better strategy.")]
+Strict = opt(bool, "--strict", help="Treat unreachable branches as errors.")
+Examples = opt(int, "--examples", min=0, help="How many unsolved secrets to show.")
+Secret = opt(Optional[str], "--secret", help="Show only the game played against this secret.")
+Depth = opt(Optional[int], "--depth", "-d", min=0, help="Show only this many levels of replies "
+            "(text, dot).")
+HistoryPath = opt(Optional[str], "--path", help='Show only what follows a history, e.g. "AABBC '
+                  '10, ABCDE 21".')
+GuideFormat = opt(Optional[str], "--format", "-f", "--to", choices="guide", help="The "
+                  "guide's format \\[default: from the -o suffix, else text].")
+GuideOutput = opt(Optional[Path], "--output", "-o", help="Write to this file (atomically; - for "
+                  "stdout); .svg/.png/.pdf draw with GraphViz.")
+SecretJson = opt(bool, "--json", help="With --secret: print the game as JSON.")
+NoSymmetry = opt(bool, "--no-symmetry", help="Score every candidate, not one per class of "
+                 "equivalent guesses (slower).")
+Total = opt(bool, "--total", help="Prove a lower bound on the least total of any strategy.")
+TotalDepth = opt(int, "--depth", "-d", min=0, help="--total: levels of guesses worked out "
+                 "exactly (0 counting, 1 the first guess, ...).")
+Seconds = opt(Optional[float], "--seconds", min=0.001, help="--total: stop after this long with "
+              "the bound proved so far.")
+Breaker = opt(str, "--breaker", "-b", choices="breaker", help="Who guesses: the computer (you "
+              "reply) or you (the computer keeps a secret).")
+Adversary = opt(bool, "--adversary", help="The computer replies so as to keep the most secrets "
+                "possible (the worst case).")
+AgainstAdversary = opt(bool, "--adversary", help="Play one game against the adversary instead "
+                       "(the worst case it finds).")
+Hints = opt(bool, "--hints", help="You guessing: show how many secrets still fit.")
+Fraction = opt(Optional[float], "--fraction", help="Play this fraction of the secrets, drawn at "
+               "random.")
+GamesDrawn = opt(Optional[int], "--games", "-n", min=1, help="Play this many secrets drawn at "
+                 "random (with repeats).")
+Runs = opt(int, "--runs", min=1, help="Repeat with seeds seed, seed + 1, ... and report the "
+           "spread.")
+GamesCsv = opt(Optional[Path], "--csv", help="Write one row per game to this file "
+               "(atomically).")
+TargetFormat = opt(Optional[str], "--format", "-f", "--to", choices="to", help="The "
+                   "output's format \\[default: json for a .json output, else brace].")

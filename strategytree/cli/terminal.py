@@ -1,10 +1,9 @@
 """What the ``strategytree`` command says, and how it ends: its two consoles, the
-exit codes, library errors worded in flags, the signals that stop a long run."""
+exit codes, library errors worded in flags, a long run's cluster, progress and stop."""
 
 from __future__ import annotations
 
 import json
-import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,14 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ..errors import (
-    ArgumentError,
-    DrawingTooBig,
-    InputTooLargeError,
-    OutputExistsError,
-    StrategyFileError,
-    StrategyTreeError,
-)
+from ..errors import StrategyTreeError
+from ..runner import CTRL_C_STATUS, stop_status, stop_words
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -46,14 +39,8 @@ out = Console(highlight=False, emoji=False, width=_width(sys.stdout))
 err = Console(stderr=True, highlight=False, emoji=False, width=_width(sys.stderr))
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
-#: the exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it)
-EXIT_INTERRUPTED = 130
-#: the exit code of a run stopped by SIGTERM (128 + 15): ``kill``, ``timeout``, batch schedulers
-EXIT_TERMINATED = 143
-#: the exit code of a run stopped by SIGHUP (128 + 1): its terminal closed
-EXIT_HANGUP = 129
-#: the signals that stop a run as Ctrl-C does, with the exit code of each
-STOP_SIGNALS = {signal.SIGTERM: EXIT_TERMINATED, signal.SIGHUP: EXIT_HANGUP}
+#: a run stopped by Ctrl-C (SIGTERM, SIGHUP: :data:`strategytree.runner.STOP_SIGNALS`)
+EXIT_INTERRUPTED = CTRL_C_STATUS
 #: the flag of each library argument whose flag is not its name
 FLAGS = {"preset": "--game", "fmt": "--from", "client": "--workers/--scheduler"}
 
@@ -66,17 +53,7 @@ def flag(name: str, value: object) -> str:
 
 def words(problem: StrategyTreeError | str) -> str:
     """What to say of an error: the library's message, its arguments as flags."""
-    if isinstance(problem, ArgumentError):
-        return problem.worded(flag)
-    if isinstance(problem, OutputExistsError):
-        return f"{problem.path} exists; use --force to overwrite it"
-    if isinstance(problem, InputTooLargeError):
-        return problem.limit_worded("a larger --max-input-mb")
-    if isinstance(problem, StrategyFileError):
-        return problem.worded("--lenient")
-    if isinstance(problem, DrawingTooBig):
-        return f"{problem} (--depth, --path)"
-    return str(problem)
+    return problem.worded(flag) if isinstance(problem, StrategyTreeError) else str(problem)
 
 
 def failed(problem: StrategyTreeError | str) -> typer.Exit:
@@ -90,6 +67,27 @@ def failed(problem: StrategyTreeError | str) -> typer.Exit:
         return typer.Exit(EXIT_INVALID)
     err.print(f"[bold red]error:[/] {escape(words(problem))}", soft_wrap=True)
     return typer.Exit(EXIT_UNREADABLE)
+
+
+class PlayConsole:
+    """The console a game of ``play`` talks to (plain text, no markup)."""
+
+    def ask(self, prompt: str) -> str:
+        return out.input(prompt, markup=False, emoji=False)
+
+    def say(self, text: str) -> None:
+        out.print(text, markup=False, soft_wrap=True)
+
+
+def say_repairs(strategy: object) -> None:
+    """The repairs a lenient reading made, one ``repaired:`` line each on stderr."""
+    from ..verify import SHOWN_PROBLEMS
+
+    repairs = strategy.repairs  # type: ignore[attr-defined]
+    for repair in repairs[:SHOWN_PROBLEMS]:
+        say(f"repaired: {repair}")
+    if len(repairs) > SHOWN_PROBLEMS:
+        say(f"repaired: ... and {len(repairs) - SHOWN_PROBLEMS:,} more")
 
 
 def say(text: str) -> None:
@@ -143,41 +141,9 @@ def running(verb: str, game: Game, where: Cluster | None = None,
 
 
 # -- stopping ------------------------------------------------------------------------------
-#: the signal that stopped the run, if any (set by the handler of :data:`STOP_SIGNALS`)
-stopped_by: list[int] = []
-
-
-def stop_like_ctrl_c() -> None:
-    """Make SIGTERM and SIGHUP stop a run as Ctrl-C does (KeyboardInterrupt: a
-    search saves its checkpoint, an output being written is left as it was);
-    the exit code then tells which signal it was (:data:`STOP_SIGNALS`)."""
-
-    def stop(signum: int, frame: object) -> None:
-        for other in STOP_SIGNALS:  # let the run save its work in peace
-            signal.signal(other, signal.SIG_IGN)
-        stopped_by.append(signum)
-        raise KeyboardInterrupt
-
-    for signum in STOP_SIGNALS:
-        try:
-            signal.signal(signum, stop)
-        except (ValueError, OSError):  # not the main thread, or no such signal here
-            pass
-
-
-def stop_code() -> int:
-    """The exit code of a run stopped by Ctrl-C or by one of :data:`STOP_SIGNALS`."""
-    return STOP_SIGNALS.get(stopped_by[0], EXIT_INTERRUPTED) if stopped_by else EXIT_INTERRUPTED
-
-
-def stop_words() -> str:
-    """``interrupted``, or ``stopped by SIGTERM`` (SIGHUP)."""
-    return f"stopped by {signal.Signals(stopped_by[0]).name}" if stopped_by else "interrupted"
-
-
 def interrupted(checkpoint: Path | None = None) -> typer.Exit:
     """Say that a long run was stopped (and where its work is kept); exit 130
-    (143 for SIGTERM, 129 for SIGHUP)."""
+    (143 for SIGTERM, 129 for SIGHUP: :func:`strategytree.runner.stop_status`)."""
     kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
     say(f"{stop_words()}{kept}")
-    return typer.Exit(stop_code())
+    return typer.Exit(stop_status())
