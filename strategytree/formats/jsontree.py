@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import Reply
 from ..tree import Node, Strategy, Visitor, walk
-from .grammar import grammar_text, parse
+from .grammar import grammar_text, parse, quoted
 from .source import Source
 
 if TYPE_CHECKING:
@@ -109,10 +109,10 @@ def read(source: Source) -> Strategy:
             name = _string(key)
             if name not in ("guess", "branches"):
                 raise source.error(
-                    key.start_pos, f'unknown key {name!r}: a node has "guess" and "branches"'
+                    key.start_pos, f'unknown key {quoted(name)}: a node has "guess" and "branches"'
                 )
             if name in fields:
-                raise source.error(key.start_pos, f"key {name!r} is written twice")
+                raise source.error(key.start_pos, f"key {quoted(name)} is written twice")
             fields[name] = (key, item)
         if "guess" not in fields:
             raise source.error(value.pos, 'this node has no "guess"')
@@ -138,7 +138,7 @@ def read(source: Source) -> Strategy:
             m = _REPLY.fullmatch(_string(key))
             if m is None:
                 raise source.error(
-                    key.start_pos, f"{_string(key)!r} is not a reply (two digits bw)"
+                    key.start_pos, f"{quoted(_string(key))} is not a reply (two digits bw)"
                 )
             child = Node("", ())
             branches.append((Reply(int(m.group(1)), int(m.group(2))), child))
@@ -182,4 +182,8 @@ class _Writer(Visitor):
 def dumps(strategy: Strategy | Node, indent: int | None = None) -> str:
     """The strategy as a JSON tree: one line, or indented by ``indent`` spaces."""
     root = strategy.root if isinstance(strategy, Strategy) else strategy
+    if indent is not None:
+        from .brace import check_indent
+
+        check_indent(root, indent)  # the same lines as the brace grammar's, near enough
     return "".join(walk(root, _Writer(indent)).parts)
