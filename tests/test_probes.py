@@ -5,6 +5,7 @@ memory in proportion to the input.  The hostile inputs are made here."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -248,3 +249,69 @@ def test_indenting_a_deep_tree_is_refused_with_the_size() -> None:
     assert writes(deep, "brace").startswith("{A:{01:")  # on one line it is written
     indented = writes(st.loads(EXAMPLE), "brace", indent=8)
     assert "\n        10:{AC:{\n                10:AA," in indented
+
+
+# -- checkpoints ------------------------------------------------------------------------------
+def test_a_run_resumed_from_a_finished_checkpoint_writes_the_same_tree(tmp_path: Path) -> None:
+    from strategytree.search.driver import build_optimal
+
+    game = st.mastermind(3, 5)
+    saved = tmp_path / "run.ckpt"
+    first = st.dumps(build_optimal(game, checkpoint=saved))
+    again = st.dumps(build_optimal(game, checkpoint=saved))
+    assert again == first
+    assert st.dumps(build_optimal(game, checkpoint=saved)) == first  # and once more
+    assert st.dumps(build_optimal(game)) == first  # as a run without a checkpoint
+
+
+def test_the_first_save_comes_right_after_the_setup(tmp_path: Path, monkeypatch) -> None:
+    from strategytree.search import driver
+
+    saved = tmp_path / "run.ckpt"
+    seen: list[bool] = []
+    root = driver.Search.root
+
+    def looked(search, *args):
+        seen.append(saved.exists())  # when the search starts, the checkpoint is there
+        return root(search, *args)
+
+    monkeypatch.setattr(driver.Search, "root", looked)
+    driver.build_optimal(st.mastermind(2, 3), checkpoint=saved)
+    assert seen == [True]
+
+
+def test_temporary_files_of_killed_writers_are_removed(tmp_path: Path) -> None:
+    from strategytree.files import write_text_atomic
+
+    gone = subprocess.Popen(["true"])  # a process that has ended: its id is free
+    gone.wait()
+    out = tmp_path / "out.txt"
+    stale = tmp_path / f".out.txt.{gone.pid}.k1ll3d00.tmp"
+    alive = tmp_path / f".out.txt.{os.getpid()}.wr1t1ng0.tmp"
+    other = tmp_path / ".out.txt.notours.tmp"
+    for path in (stale, alive, other):
+        path.write_text("half written")
+    write_text_atomic(out, "new\n")
+    assert out.read_text() == "new\n"
+    assert not stale.exists() and alive.exists() and other.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([out.name, alive.name, other.name])
+
+
+@pytest.mark.parametrize("how", ["generate", "improve"])
+def test_a_killed_save_leaves_nothing_a_later_run_keeps(tmp_path: Path, console_script,
+                                                         how: str) -> None:
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    saved = tmp_path / "run.ckpt"
+    stale = tmp_path / f".run.ckpt.{gone.pid}.abcdefgh.tmp"
+    stale.write_bytes(b'{"format": "strategytree-checkpoint"')  # a save cut short by SIGKILL
+    strategy = tmp_path / "mm23.txt"
+    strategy.write_text(EXAMPLE + "\n")
+    if how == "generate":
+        args = ["generate", "-m", "optimal", "-p", "2", "-c", "3", "-o", "out.txt"]
+    else:
+        args = ["improve", "mm23.txt", "-o", "out.txt"]
+    done = run(console_script, *args, "--checkpoint", saved, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert saved.exists() and not stale.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

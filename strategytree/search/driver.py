@@ -103,10 +103,16 @@ class Saver:
         self.known = np.zeros((0, 4), dtype=np.int64)
         self.tasks_saved = 0
 
-    def save(self, p: Problem, tasks: np.ndarray | None = None) -> None:
+    def save(self, p: Problem, tasks: np.ndarray | None = None, *, whole: bool = False) -> None:
         """Write the cache's rows new since the last save; ``tasks``: every finished
-        task so far, as rows (those past the last save are written)."""
+        task so far, as rows (those past the last save are written).  With ``whole``
+        (the search is done), the rows of the small sets too: a run resumed from
+        the checkpoint then has the very cache the search ended with, and writes
+        the same tree."""
         rows, self.known = p.cache.changed(CHECKPOINT_MIN_SET, self.known)
+        if whole:
+            every = p.cache.rows(0)
+            rows = np.concatenate([every[(every[:, 4] >> 1) < CHECKPOINT_MIN_SET], rows])
         arrays = {"rows": rows}
         if tasks is not None:
             arrays["tasks"] = tasks[0 if not self.started else self.tasks_saved :]
@@ -320,11 +326,13 @@ class Search:
         if self.saver is not None and self.cadence.due():
             self.save()
 
-    def save(self) -> None:
-        """Save the checkpoint; a big one less often (at most 10% of the time)."""
+    def save(self, *, whole: bool = False) -> None:
+        """Save the checkpoint (``whole``: every row, the search being done, see
+        :meth:`Saver.save`); a big one less often (at most 10% of the time)."""
         if self.saver is not None:
             started = time.monotonic()
-            self.saver.save(self.p, self.tasks.records() if self.tasks is not None else None)
+            tasks = self.tasks.records() if self.tasks is not None else None
+            self.saver.save(self.p, tasks, whole=whole)
             self.cadence.saved(started)
 
     def tree(self, S: np.ndarray, d: int) -> Node:
@@ -425,6 +433,7 @@ def build_optimal(
         search.threads = max(1, min(THREADS, os.cpu_count() or 1))
 
     def work() -> Node | None:
+        search.save()  # right after the setup: a run killed at once leaves its checkpoint
         if len(S) >= GREEDY_FIRST and max_guesses is None:
             # a whole strategy to show as the best so far within a second (the
             # search finds its first one only when the root's parts are solved)
@@ -433,7 +442,7 @@ def build_optimal(
         if cost >= INF:
             return None
         search.best = cost
-        search.save()
+        search.save(whole=True)
         return search.tree(S, d)
 
     root = run(work, p, search, progress)
