@@ -37,6 +37,7 @@ import numpy as np
 
 from .errors import CodeError, GameArgumentError, GameError
 from .feedback import encode, kernel_form, n_words, replies_numpy
+from .formats.source import available_memory
 from .words import plural
 
 T = TypeVar("T")
@@ -741,6 +742,35 @@ distinct_game = distinct
 
 
 # -- sizes -------------------------------------------------------------------
+#: the memory a run takes per secret of its game, at most, by what it does
+#: (measured as the peak of the process on MM(6,8) and MM(6,10), one core:
+#: replaying a strategy, ``check``, about 340 bytes a secret; building one,
+#: ``build``, a lookahead about 490 in its first minute)
+MEMORY_PER_SECRET = {"check": 400, "build": 600}
+#: the share of the memory available that a run may plan to take
+MEMORY_SHARE = 0.8
+
+
+def check_memory(game: Game, use: str = "check") -> None:
+    """Refuse (:class:`GameError`) a game whose secrets would take more memory than
+    the system has left for ``use`` (``"check"``: replaying a strategy, as
+    ``verify``, ``stats``, ``show`` and ``simulate`` do; ``"build"``: building one),
+    before anything is allocated: the estimate is :data:`MEMORY_PER_SECRET` bytes
+    a secret, and a run may plan to take :data:`MEMORY_SHARE` of what is free.
+
+    >>> check_memory(mastermind(4, 6))  # a few megabytes: nothing to say
+    """
+    need = len(game.secrets) * MEMORY_PER_SECRET[use]
+    free = available_memory()
+    if free is not None and need > MEMORY_SHARE * free:
+        doing = "checking a strategy of" if use == "check" else "building a strategy for"
+        raise GameError(
+            f"{doing} {game.name} ({len(game.secrets):,} secrets) takes about "
+            f"{need / 2**30:,.1f} GiB of memory, more than the {free / 2**30:,.1f} GiB "
+            "available: a smaller game, or a machine with more memory"
+        )
+
+
 def _table_bytes(n: int, pegs: int, colors: int) -> int:
     """About how many bytes a game of ``n`` codes keeps per table of codes:
     the codes, their keys, and two bit encodings (twice, for the kernels)."""

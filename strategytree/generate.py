@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .builders import build_greedy, draws_at_random
 from .errors import ArgumentError
-from .game import Game
+from .game import Game, check_memory
 from .lookahead import build_lookahead
 from .nodesearch import COMPLETE_ABOVE
 from .progress import ProgressCallback
@@ -160,6 +160,7 @@ def generate(
         complete=complete, complete_above=complete_above, finalists=finalists,
         exact_below=exact_below, max_guesses=max_guesses, checkpoint=checkpoint, client=client,
     )
+    check_memory(game, "build")  # before the tables of its secrets are made
     rule = rule or DEFAULTS["rule"]
     if method == "lookahead":
         return build_lookahead(

@@ -239,10 +239,30 @@ def _path(
     With ``last_reply``, the node's own guess and that reply end the path;
     ``spell`` writes each guess (by default as the file does, in letters).
     """
-    steps = [f"{spell(g)} {r}" for g, r in tree.history(index)]
+    steps = [f"{short(spell(g))} {r}" for g, r in tree.history(index)]
     if last_reply is not None:
-        steps.append(f"{spell(tree.guess[index])} {last_reply}")
+        steps.append(f"{short(spell(tree.guess[index]))} {last_reply}")
+    if len(steps) > 2 * PATH_ENDS:  # a path thousands of guesses long: its ends
+        left = len(steps) - 2 * PATH_ENDS
+        steps[PATH_ENDS:-PATH_ENDS] = [f"... ({left:,} more) ..."]
     return ", ".join(steps)
+
+
+#: a path longer than twice this many steps is shown by its first and last steps
+PATH_ENDS = 10
+#: a guess longer than this is shown cut short (only a malformed guess can be)
+GUESS_SHOWN = 24
+
+
+def short(guess: str) -> str:
+    """A guess as messages show it: a malformed one of thousands of letters cut short.
+
+    >>> short("ABCD"), short("A" * 30)
+    ('ABCD', 'AAAAAAAAAAAAAAAAAAAA... (30 letters)')
+    """
+    if len(guess) <= GUESS_SHOWN:
+        return guess
+    return f"{guess[:GUESS_SHOWN - 4]}... ({len(guess):,} letters)"
 
 
 def _problem(strategy: Strategy, tree: FlatTree, kind: str, message: str, index: int) -> Problem:
@@ -317,15 +337,15 @@ def _static_problems(
     errors: list[Problem] = []
     invalid: list[Problem] = []
     for i in np.flatnonzero(~tree.formed).tolist():
-        guess = tree.guess[i]
+        guess = short(tree.guess[i])
         palette = LETTERS[:c]
-        strange = next((ch for ch in guess if ch not in LETTERS), None)
+        strange = next((ch for ch in tree.guess[i] if ch not in LETTERS), None)
         if strange is not None:
             message = f"guess {guess!r} uses {strange!r}, which is not a colour letter A..Z"
-        elif len(guess) != p:
-            message = f"guess {guess} has {len(guess)} pegs, expected {p}"
+        elif len(tree.guess[i]) != p:
+            message = f"guess {guess} has {len(tree.guess[i]):,} pegs, expected {p}"
         else:
-            bad = next(ch for ch in guess if ch not in palette)
+            bad = next(ch for ch in tree.guess[i] if ch not in palette)
             message = f"guess {guess} uses colour {bad}, beyond the {c} colours A..{palette[-1]}"
         errors.append(_problem(strategy, tree, "malformed-guess", message, i))
     # replies that can never be given (b + w > p, b = p - 1 and w = 1, the win, ...)
@@ -379,7 +399,7 @@ def _unsolved(tree: FlatTree, played: Replay, k: int) -> Unsolved:
     game = tree.game
     spelled = alphabet_for(game)
     node, reply = int(played.node[k]), int(played.reply[k])
-    guess = spelled.word(tree.guess[node])
+    guess = short(spelled.word(tree.guess[node]))
     if reply < 0:
         reason = f"guess {guess} cannot be played in {game.name}"
         path = _path(tree, node, spell=spelled.word)

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -315,3 +316,75 @@ def test_a_killed_save_leaves_nothing_a_later_run_keeps(tmp_path: Path, console_
     assert done.returncode == 0, done.stderr
     assert saved.exists() and not stale.exists()
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+# -- memory estimated before it is taken ---------------------------------------------------
+class _Endless:
+    """A pipe that never ends, counting what was read of it."""
+
+    def __init__(self) -> None:
+        self.read_bytes = 0
+
+    def read(self, size: int = -1) -> bytes:
+        self.read_bytes += size
+        return b" " * size
+
+
+def test_a_pipe_is_refused_for_memory_as_it_comes_in(monkeypatch) -> None:
+    from strategytree.formats import source
+
+    monkeypatch.setattr(source, "available_memory", lambda: 1000 * 2**20)
+    monkeypatch.setattr(source, "MAX_INPUT_BYTES", 2 * 2**20)  # the default cap, made small
+    pipe = _Endless()
+    with pytest.raises(st.StrategyFileError, match="at least 7 MiB; reading it could take"):
+        source.read_text(pipe, max_bytes=2500 * 2**20)  # type: ignore[arg-type]
+    # 1000 MiB free allows 0.8 * 1000 / 120 = 6.7 MiB of text: refused at 7, not at 2,500
+    assert pipe.read_bytes <= 7 * source.CHUNK
+
+
+@pytest.mark.parametrize("use, words", [("check", "checking a strategy of MM(6,17)"),
+                                        ("build", "building a strategy for MM(6,17)")])
+def test_a_game_too_big_for_the_memory_left_is_refused_with_the_figure(monkeypatch, use,
+                                                                        words) -> None:
+    from strategytree import game as games
+
+    monkeypatch.setattr(games, "available_memory", lambda: 4 * 2**30)
+    big = SimpleNamespace(name="MM(6,17)", secrets=range(17**6))  # what the estimate reads
+    with pytest.raises(st.GameError) as refused:
+        games.check_memory(big, use)
+    need = 17**6 * games.MEMORY_PER_SECRET[use] / 2**30
+    assert f"{words} (24,137,569 secrets) takes about {need:,.1f} GiB" in str(refused.value)
+    assert "4.0 GiB available" in str(refused.value)
+    games.check_memory(games.mastermind(4, 6), use)  # a small game is never refused
+
+
+def test_verify_and_generate_ask_before_they_allocate(tmp_path: Path, monkeypatch) -> None:
+    from typer.testing import CliRunner
+
+    from strategytree import game as games
+    from strategytree.cli import app
+
+    monkeypatch.setattr(games, "available_memory", lambda: 2**20)  # 1 MiB: nothing fits
+    six = tmp_path / "six.txt"
+    six.write_text("{ABCDEF:{10:AAAAAA}}\n")
+    runner = CliRunner()
+    for args in (["verify", str(six), "-c", "17"],
+                 ["generate", "-m", "lookahead", "-p", "7", "-c", "11", "-o",
+                  str(tmp_path / "x.txt")]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert "GiB of memory" in result.output and "Traceback" not in result.output
+
+
+def test_a_guess_of_megabytes_and_a_path_of_a_million_steps_are_shown_short() -> None:
+    game = st.mastermind(2, 3)
+    long_guess = st.loads('{AB:{10:' + "A" * 2**20 + '}}')
+    report = st.verify(long_guess, game)
+    said = json.dumps(report.to_dict())
+    assert "1,048,576 letters" in said and len(said) < 4000
+    deep = st.loads("{AB:{01:" * 30_000 + "{AB:{01:BA}}" + "}}" * 30_000)
+    report = st.verify(deep, game)
+    paths = [case.path for case in report.unsolved_examples]
+    cut = re.compile(r"AB 01, \.\.\. \([0-9]{2},[0-9]{3} more\) \.\.\., AB 01")
+    assert any(cut.search(path) for path in paths)
+    assert max(map(len, paths)) < 400
