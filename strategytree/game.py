@@ -647,6 +647,41 @@ def similar_game(game: Game, pegs: int | None = None, colors: int | None = None)
     )[0]
 
 
+def game_record(game: Game) -> dict[str, object] | None:
+    """The arguments of :func:`resolve_game` that make ``game`` again (``preset``,
+    ``pegs``, ``colors``, ``distinct``, ``distinct_guesses``): what a file records
+    of the game its tree was built for; None for a game no preset makes (a custom
+    feedback, a subset of codes, display other than the preset's).
+
+    >>> game_record(bagel())
+    {'preset': 'bagel', 'pegs': 3, 'colors': 10, 'distinct': True, 'distinct_guesses': True}
+    >>> game = resolve_game(**game_record(black_only(3, 5)))[0]
+    >>> game.name, game.scoring
+    ('black-only MM(3,5)', 'black-only')
+    """
+    if game.scoring == "table" or not game.symmetric:
+        return None
+    apart = len(game.secrets) < game.colors**game.pegs
+    both = len(game.guesses) < game.colors**game.pegs
+    if both and not apart:
+        return None  # guesses of distinct colours, secrets not: no preset plays that
+    if game.scoring == "black-only":
+        name = "black-only"
+    elif (chosen := GAMES.get(game.name)) is not None and chosen.named:
+        name = game.name
+    else:
+        name = "distinct" if apart else "mastermind"
+    chosen = GAMES[name]
+    if (chosen.distinct is not None and chosen.distinct != apart
+            or chosen.distinct_guesses is not None and chosen.distinct_guesses != both
+            or any(getattr(chosen, size) not in (None, getattr(game, size))
+                   for size in ("pegs", "colors"))
+            or (chosen.symbols, chosen.reply_words) != (game.symbols, game.reply_words)):
+        return None
+    return {"preset": name, "pegs": game.pegs, "colors": game.colors, "distinct": apart,
+            "distinct_guesses": both}
+
+
 def _size(chosen: Preset, what: str, given: int | None) -> int | None:
     """``given`` pegs or colours, checked against what the preset fixes."""
     fixed = getattr(chosen, what)

@@ -128,13 +128,13 @@ def _say_repairs(strategy: Strategy) -> None:
         _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
 
 
-def _reported(report: object, line: str, as_json: bool = False, **more: object) -> None:
-    """A report (:func:`strategytree.verify.report_view`) and ``line``, or the report
-    as JSON with ``more``; exit 1 when the strategy is invalid."""
+def _reported(report: object, line: str, shape: dict | None = None) -> None:
+    """A report (:func:`strategytree.verify.report_view`) and ``line``, or its
+    JSON ``shape`` when given; exit 1 when the strategy is invalid."""
     from ..verify import report_view
 
-    if as_json:
-        t.print_json({**report.to_dict(), **more})  # type: ignore[attr-defined]
+    if shape is not None:
+        t.print_json(shape)
     else:
         show(report_view(report))  # type: ignore[arg-type]
         t.out.print(line, soft_wrap=True)
@@ -160,7 +160,7 @@ def verify_command(
     ranked, unreadable = verify_files(files, lambda path: _read_with(path, reading, options),
                                       strict=strict, examples=examples, word=t.words)
     if as_json:
-        t.print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
+        t.print_json(ranking_json(ranked))
         for problem in unreadable:
             err.print(f"error: {t.words(problem)}", markup=False, soft_wrap=True)
     elif len(files) == 1 and unreadable:
@@ -293,7 +293,7 @@ def generate_command(
                               first=guesser.first, checkpoint=checkpoint, progress=status,
                               client=client)
     _reported(built.report, f"built in {built.seconds:.2f} s, written to {escape(str(output))}",
-              as_json, seconds=built.seconds)
+              built.to_dict() if as_json else None)
 
 
 @command("bound", stops=True)
@@ -538,7 +538,7 @@ def improve_command(
     searched side by side on a Dask cluster.  An invalid input is refused with
     the verifier's report (exit 1).
     """
-    from ..improve import improvable, improve_file, improved_text, parse_budget
+    from ..improve import improvable, improve_file, improved_json, improved_text, parse_budget
 
     check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
     seconds = parse_budget(budget)
@@ -550,6 +550,5 @@ def improve_command(
             deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint,
             progress=status, client=client,
         )
-    _reported(report, improved_text(before, report, took, output), as_json,
-              before={"total": before.total, "max_guesses": before.max_guesses},
-              saved=before.total - report.total, seconds=round(took, 3))
+    _reported(report, improved_text(before, report, took, output),
+              improved_json(before, report, took) if as_json else None)

@@ -144,7 +144,8 @@ class Read(NamedTuple):
     """the format it was written in: the one given, or the one told from the content"""
     game: Game | None
     """the game it was read in, for a format whose reader needs one (:data:`GAME_FORMATS`):
-    the one given, or the one the file tells; None for the other formats"""
+    the one given, or the one the file tells; the game a JSON tree records; None
+    for the other formats"""
 
 
 def reads(
@@ -208,15 +209,16 @@ def reads_all(
             game = _completed(options, mmstrat.told_game(where))
         strategy, told = mmstrat.read_with_game(where, game)
         return Read(strategy, kind, told)
+    if kind == "json":
+        from . import jsontree
+
+        strategy, recorded = jsontree.read_with_game(where)
+        return Read(strategy, kind, recorded)
     return Read(_other(where, kind), kind, None)
 
 
 def _other(where: Source, kind: str) -> Strategy:
-    """The strategy of a format that needs no game."""
-    if kind == "json":
-        from . import jsontree
-
-        return jsontree.read(where)
+    """The strategy of a format that needs no game (nor records one)."""
     if kind in ("arfst-table", "arfst-yaml"):
         from . import arfst
 
@@ -301,8 +303,10 @@ def read_strategy(
     :func:`~strategytree.game.resolve_game` takes them) decide the game; what
     they leave open is inferred from the file.  A format whose reader needs the
     game (mmstrat) is read in the game the options give when they give one,
-    else in the game its counts tell.  Options that mean no game raise
-    :class:`GameOptionsError`.
+    else in the game its counts tell.  A JSON tree that records its game is
+    read in it; options that ask for another game (other codes or scoring)
+    raise :class:`~strategytree.errors.GameArgumentError` naming them.  Options
+    that mean no game raise :class:`GameOptionsError`.
     """
     choice = dict(
         preset=preset, pegs=pegs, colors=colors, distinct=distinct,
@@ -316,6 +320,8 @@ def read_strategy(
     found = read_file(
         path, fmt, lenient=lenient, max_bytes=max_bytes, options=choice if given else None
     )
+    if found.fmt == "json" and found.game is not None:
+        return _recorded(found, choice if given else None)
     if found.game is None:
         game, notes = _resolved(choice, found.strategy)
         if not given:
@@ -333,6 +339,30 @@ def read_strategy(
     kind = ", distinct colours" if len(told.secrets) < told.colors**told.pegs else ""
     notes = [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
     return Loaded(found.strategy, found.fmt, game, notes)
+
+
+def _recorded(found: Read, choice: dict[str, object] | None) -> Loaded:
+    """A JSON tree read in the game it records (``found.game``), or in the game
+    the options ``choice`` give when it is the same game (the same codes and
+    scoring); options that mean another game are refused, naming them."""
+    recorded = found.game
+    assert recorded is not None
+    note = "the game recorded in the file"
+    if choice is None:
+        return Loaded(found.strategy, found.fmt, recorded, [note])
+    asked = _completed(choice, recorded)
+    if (asked.digest, asked.scoring) == (recorded.digest, recorded.scoring):
+        return Loaded(found.strategy, found.fmt, asked, [note])
+    record = games.game_record(recorded) or {}
+    given = {name: value for name, value in choice.items()
+             if value not in (None, False) and (name != "preset" or value != "mastermind")}
+    differ = {name: value for name, value in given.items() if record.get(name) != value}
+    named = differ or given
+    options = " ".join(f"{{{name}}}" for name in named)
+    raise GameArgumentError(
+        f"{found.strategy.source} records the game {recorded.name}, but {options} "
+        f"{'asks' if len(named) == 1 else 'ask'} for {asked.name}: drop "
+        f"{'it' if len(named) == 1 else 'them'} to play the game recorded", **named)
 
 
 def _check_pegs(strategy: Strategy, game: Game, choice: dict[str, object]) -> None:
