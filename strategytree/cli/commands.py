@@ -469,7 +469,7 @@ def _against_adversary(game: Game, strategy: Strategy | None, name: str, as_json
 def convert_command(
     *, file: o.Tree, output: o.TextOutput = None, reading: o.ReadOptions,
     target_format: o.TargetFormat = None, indent: o.Indent = None, force: o.Force = False,
-    options: o.FileGame,
+    options: o.FileGame, as_json: o.JsonOption = False,
 ) -> None:
     """Convert a strategy tree written by another solver into the brace grammar (or JSON).
 
@@ -477,9 +477,10 @@ def convert_command(
     trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
     game matters only for mmstrat files, whose counts tell it by default.
     """
-    from ..formats.writing import convert_file
+    from ..formats.writing import convert_file, written_json
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    _json_needs_a_file(as_json, output)
     if options.given:
         options.game()  # options that mean no game end the command before reading
     read, target = convert_file(
@@ -488,15 +489,26 @@ def convert_command(
         lenient=reading.lenient, indent=indent, force=force,
         max_bytes=reading.max_input_mb * 2**20, on_read=lambda read: _say_repairs(read.strategy),
     )
-    if target is not None:
+    if as_json:
+        t.print_json(written_json(read, file, output, target))
+    elif target is not None:
         err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({read.fmt}): "
                   f"{plural(read.strategy.count_nodes(), 'guess')} in the tree", soft_wrap=True)
+
+
+def _json_needs_a_file(as_json: bool, output: Path | None) -> None:
+    """Refuse ``--json`` when the tree itself goes to stdout."""
+    from ..files import is_stdout
+
+    if as_json and (output is None or is_stdout(output)):
+        raise StrategyTreeError("--json prints a report of the file written on stdout; "
+                                "give -o FILE")
 
 
 @command("format")
 def format_command(
     *, file: o.StrategyFile, output: o.FormatOutput, reading: o.ReadOptions,
-    indent: o.Indent = None, force: o.Force = False,
+    indent: o.Indent = None, force: o.Force = False, as_json: o.JsonOption = False,
 ) -> None:
     """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
 
@@ -506,13 +518,16 @@ def format_command(
     is accepted (--from), as by convert.
     """
     from ..files import is_stdout
-    from ..formats.writing import normalise
+    from ..formats.writing import normalise, written_json
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    _json_needs_a_file(as_json, output)
     read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
                      force=force, max_bytes=reading.max_input_mb * 2**20)
     _say_repairs(read.strategy)
-    if not is_stdout(output):
+    if as_json:
+        t.print_json(written_json(read, file, output, "brace"))
+    elif not is_stdout(output):
         _say(f"wrote {output} ({plural(len(read.strategy.repairs), 'repair')}) from {file} "
              f"({read.fmt})")
 

@@ -153,7 +153,7 @@ Force = Annotated[bool, option(
 )]
 JsonOption = Annotated[bool, option(
     "--json", help="Print the report as JSON on stdout, and nothing else there "
-    "(the shapes are in the README).",
+    "(the shapes, with JSON Schemas: docs/reference/json.md).",
 )]
 Indent = Annotated[Optional[int], option(
     "--indent", min=0, help="Indent nested guesses by this many spaces."
@@ -324,7 +324,7 @@ GuideOutput = Annotated[Optional[Path], option(
     "--output", "-o",
     help="Write to this file (atomically; - for stdout); .svg/.png/.pdf draw with GraphViz.")]
 SecretJson = Annotated[bool, option(
-    "--json", help="With --secret: print the game as JSON (see the README).")]
+    "--json", help="With --secret: print the game as JSON (docs/reference/json.md).")]
 NewOutput = Annotated[Path, option("--output", "-o", help="Where to write the strategy file.")]
 GenerateSeed = Annotated[int, option("--seed", help="Seed for random rules and sampled pools.")]
 NoSymmetry = Annotated[bool, option(

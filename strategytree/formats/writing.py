@@ -24,7 +24,8 @@ from .reading import GAME_FORMATS, Read, checked_format, read_file, reads
 from .source import MAX_INPUT_BYTES, Input
 
 __all__ = [
-    "SUFFIXES", "WRITABLE", "convert_file", "normalise", "normalised", "write", "writes"
+    "SUFFIXES", "WRITABLE", "convert_file", "normalise", "normalised", "write", "writes",
+    "written_json",
 ]
 
 #: the formats that can hold any tree, and so can be written
@@ -146,3 +147,14 @@ records the game the file was read in or records, if any) (:func:`write`; by
     target = to or SUFFIXES.get(Path(output).suffix.lower(), "brace")
     write(read.strategy, output, target, indent=indent, force=force, game=read.game)
     return read, target
+
+
+def written_json(read: Read, source: object, output: object, target: str) -> dict[str, Any]:
+    """The ``--json`` shape of ``convert`` and ``format`` (a file read and written
+    again): ``source`` and ``output`` (the files), ``from`` and ``to`` (their
+    formats), ``game`` (the name of the game the file was read in or records,
+    None when its format tells none), ``guesses`` (nodes in the tree) and
+    ``repairs`` (what lenient reading changed, one line each)."""
+    return {"source": str(source), "from": read.fmt, "output": str(output), "to": target,
+            "game": None if read.game is None else read.game.name,
+            "guesses": read.strategy.count_nodes(), "repairs": list(read.strategy.repairs)}
