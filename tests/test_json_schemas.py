@@ -53,6 +53,17 @@ def test_one_schema_file_per_name_and_every_one_valid() -> None:
         assert found["title"] and found["description"]
 
 
+def test_the_wheel_ships_the_schemas() -> None:
+    import tomllib
+    from fnmatch import fnmatch
+
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]
+    assert "strategytree.schemas" in setup["packages"]
+    patterns = setup["package-data"]["strategytree.schemas"]
+    assert all(any(fnmatch(p.name, pattern) for pattern in patterns)
+               for p in FOLDER.glob("*.json"))
+
+
 def test_definitions_shared_by_several_schemas_are_the_same_everywhere() -> None:
     seen: dict[str, tuple[str, object]] = {}
     for name in SCHEMAS:

@@ -105,9 +105,10 @@ def test_options_that_agree_are_taken_and_options_that_do_not_are_refused(
     path.write_text(writes(generate(GAMES["bagel"]), "json", game=GAMES["bagel"]))
     loaded = read_strategy(path)
     assert _same_game(loaded.game, GAMES["bagel"]) and loaded.notes
-    assert _same_game(read_strategy(path, preset="bagel", pegs=3).game, GAMES["bagel"])
+    for agree in (dict(preset="bagel", pegs=3), dict(pegs=3), dict(colors=10, distinct=True)):
+        assert _same_game(read_strategy(path, **agree).game, GAMES["bagel"]), agree
     for options, named in ((dict(colors=8), "colors"), (dict(preset="bulls-and-cows"), "preset"),
-                           (dict(preset="mastermind", pegs=3), "pegs")):
+                           (dict(preset="black-only"), "preset"), (dict(pegs=4), "pegs")):
         with pytest.raises(GameArgumentError) as caught:
             read_strategy(path, **options)
         assert set(caught.value.arguments) == {named}, caught.value
@@ -149,7 +150,10 @@ def test_an_option_that_contradicts_the_recorded_game_is_one_line(
         done = run(console_script, command, "t.json", "--game", "bulls-and-cows", cwd=tmp_path)
         one_error(done, "t.json records the game bagel", "--game bulls-and-cows")
     done = run(console_script, "simulate", "--strategy", "t.json", "-c", "8", cwd=tmp_path)
-    one_error(done, "records the game bagel", "--colors 8", "MM(3,8)")
+    one_error(done, "records the game bagel", "--colors 8", "asks for another game")
+    done = run(console_script, "generate", "-p", "3", "-c", "4", "-o", "m.json", cwd=tmp_path)
+    done = run(console_script, "verify", "m.json", "--distinct", cwd=tmp_path)
+    one_error(done, "m.json records the game MM(3,4)", "--distinct asks for 3 distinct of 4")
     done = run(console_script, "verify", "t.json", "--game", "bagel", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
 

@@ -343,26 +343,32 @@ def read_strategy(
 
 def _recorded(found: Read, choice: dict[str, object] | None) -> Loaded:
     """A JSON tree read in the game it records (``found.game``), or in the game
-    the options ``choice`` give when it is the same game (the same codes and
-    scoring); options that mean another game are refused, naming them."""
+    the options ``choice`` give, what they leave open taken from the record,
+    when it is the same game (the same codes and scoring); options that ask for
+    another game are refused, naming them."""
     recorded = found.game
     assert recorded is not None
     note = "the game recorded in the file"
     if choice is None:
         return Loaded(found.strategy, found.fmt, recorded, [note])
-    asked = _completed(choice, recorded)
-    if (asked.digest, asked.scoring) == (recorded.digest, recorded.scoring):
-        return Loaded(found.strategy, found.fmt, asked, [note])
     record = games.game_record(recorded) or {}
     given = {name: value for name, value in choice.items()
              if value not in (None, False) and (name != "preset" or value != "mastermind")}
+    try:
+        asked: Game | None = games.resolve_game(**{**record, **given})[0]  # type: ignore[arg-type]
+    except ArgumentError:
+        asked = None  # e.g. --colors 8 on a Bagel tree: no such Bagel
+    if asked is not None and (asked.digest, asked.scoring) == (recorded.digest, recorded.scoring):
+        return Loaded(found.strategy, found.fmt, asked, [note])
     differ = {name: value for name, value in given.items() if record.get(name) != value}
     named = differ or given
     options = " ".join(f"{{{name}}}" for name in named)
+    one = len(named) == 1
     raise GameArgumentError(
         f"{found.strategy.source} records the game {recorded.name}, but {options} "
-        f"{'asks' if len(named) == 1 else 'ask'} for {asked.name}: drop "
-        f"{'it' if len(named) == 1 else 'them'} to play the game recorded", **named)
+        f"{'asks' if one else 'ask'} for "
+        f"{'another game' if asked is None else asked.name}: drop {'it' if one else 'them'} "
+        "to play the game recorded", **named)
 
 
 def _check_pegs(strategy: Strategy, game: Game, choice: dict[str, object]) -> None:
