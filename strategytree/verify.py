@@ -186,7 +186,7 @@ class Ranked:
         return self.report.game if self.report is not None else None
 
     def to_dict(self) -> dict[str, Any]:
-        """One item of ``verify --json`` with several files: ``rank`` (None when not
+        """One item of ``verify --json`` (a list, one item per file): ``rank`` (None when not
         ranked), ``reason``, ``unreadable`` (why the file could not be read, else
         None) and, for a file read, every field of :meth:`Report.to_dict`; for an
         unreadable one ``source``, ``game`` (None) and ``valid`` (False)."""

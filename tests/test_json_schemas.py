@@ -185,7 +185,12 @@ def test_convert_and_format_shapes_fit(tmp_path: Path) -> None:
     mmstrat = ROOT / "tests" / "data" / "formats" / "fancidev-mmstrat-p3c4r-optimal.txt"
     shape = written_json(read_file(mmstrat), mmstrat, "t.json", "json")
     fits("convert", shape)
-    assert shape["game"] == "MM(3,4)"
+    assert shape["game"] == {"preset": "mastermind", "pegs": 3, "colors": 4, "distinct": False,
+                             "distinct_guesses": False}
+    (tmp_path / "b.json").write_text(writes(generate(bagel()), "json", game=bagel()))
+    shape = written_json(read_file(tmp_path / "b.json"), "b.json", "b.txt", "brace")
+    fits("format", shape)
+    assert shape["game"]["preset"] == "bagel"
 
 
 @pytest.mark.parametrize("game", [mastermind(2, 3), bagel(), None], ids=str)

@@ -39,8 +39,9 @@ def test_every_preset_game_is_recorded_and_read_back(name: str) -> None:
     text = writes(strategy, "json", game=game)
     assert json.loads(text)["game"] == game_record(game)
     read = reads_all(text)
-    assert read.fmt == "json" and read.game is not None and _same_game(read.game, game)
-    assert writes(read.strategy, "json", game=read.game) == text  # byte for byte
+    assert read.fmt == "json" and read.record == game_record(game)
+    assert _same_game(resolve_game(**read.record)[0], game)
+    assert writes(read.strategy, "json", game=read.record) == text  # byte for byte
     assert writes(read.strategy) == writes(strategy)  # the tree itself unchanged
 
 
@@ -69,7 +70,8 @@ def test_games_no_preset_makes_are_not_recorded() -> None:
 def test_a_tree_without_a_game_reads_as_before() -> None:
     text = '{"guess": "AB", "branches": {"02": {"guess": "BA"}}}'
     read = reads_all(text)
-    assert read.game is None and writes(read.strategy) == "{AB:{02:BA}}"
+    assert read.record is None and read.game is None
+    assert writes(read.strategy) == "{AB:{02:BA}}"
 
 
 @pytest.mark.parametrize("record, words", [
@@ -87,8 +89,20 @@ def test_a_tree_without_a_game_reads_as_before() -> None:
 def test_a_bad_record_is_an_error_where_it_is_written(record: str, words: str) -> None:
     text = '{"game": ' + record + ', "guess": "ABC"}'
     with pytest.raises(StrategyFileError, match="^t.json:1:") as caught:
-        jsontree.read_with_game(Source(text, "t.json"))
+        jsontree.read_with_record(Source(text, "t.json"))
     assert words in str(caught.value)
+
+
+def test_a_record_of_a_huge_game_is_refused_without_making_it() -> None:
+    text = '{"game": {"preset": "mastermind", "pegs": 9, "colors": 26}, "guess": "AAAAAAAAA"}'
+    with pytest.raises(StrategyFileError, match="more than the 33,554,432 a game may"):
+        jsontree.read(Source(text))
+    # a game too big for a lifetime of searching, but a legal one, is read without its tables
+    text = '{"game": {"preset": "mastermind", "pegs": 7, "colors": 11}, "guess": "AAAAAAA"}'
+    read = reads_all(text)
+    assert read.record == {"preset": "mastermind", "pegs": 7, "colors": 11, "distinct": False,
+                           "distinct_guesses": False}
+    assert json.loads(writes(read.strategy, "json", game=read.record))["game"] == read.record
 
 
 def test_only_the_root_records_the_game() -> None:

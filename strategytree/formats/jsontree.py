@@ -22,7 +22,7 @@ True
 >>> text = dumps(loads("ABC"), game=bagel())
 >>> text[:52], text[-17:]
 ('{"game": {"preset": "bagel", "pegs": 3, "colors": 10', ', "guess": "ABC"}')
->>> read_with_game(Source(text))[1].name
+>>> read_with_record(Source(text))[1]["preset"]
 'bagel'
 """
 
@@ -34,7 +34,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ArgumentError, StrategyTreeError
-from ..game import Game, Reply, game_record, resolve_game
+from ..game import Game, Reply, check_game_arguments, game_record
 from ..tree import Node, Strategy, Visitor, walk
 from .grammar import grammar_text, parse
 from .source import Source
@@ -42,7 +42,10 @@ from .source import Source
 if TYPE_CHECKING:
     from lark import Lark, Token
 
-__all__ = ["GAME_KEYS", "dumps", "read", "read_with_game"]
+__all__ = ["GAME_KEYS", "GameRecord", "dumps", "read", "read_with_record"]
+
+#: a game as a file records it: the arguments of :func:`~strategytree.game.resolve_game`
+GameRecord = dict[str, object]
 
 _NAMES = {
     "STRING": "a string",
@@ -114,16 +117,18 @@ GAME_KEYS = {"preset": "STRING", "pegs": "NUMBER", "colors": "NUMBER",
 
 def read(source: Source) -> Strategy:
     """The strategy of a JSON tree (the game it records, if any, is checked and
-    left out: :func:`read_with_game` gives it)."""
-    return read_with_game(source)[0]
+    left out: :func:`read_with_record` gives it)."""
+    return read_with_record(source)[0]
 
 
-def read_with_game(source: Source) -> tuple[Strategy, Game | None]:
-    """The strategy of a JSON tree and the game its root records (None for a
-    tree that records none, as written before games were recorded)."""
+def read_with_record(source: Source) -> tuple[Strategy, GameRecord | None]:
+    """The strategy of a JSON tree and the game its root records, checked (a
+    game :func:`~strategytree.game.resolve_game` can make, whose tables are not
+    made here) and with both flags; None for a tree that records none, as
+    written before games were recorded."""
     top = parse(_parser(), source, _NAMES)
     root = Node("", ())
-    recorded: Game | None = None
+    recorded: GameRecord | None = None
     todo: list[tuple[Node, Any]] = [(root, top)]
     while todo:
         node, value = todo.pop()
@@ -180,8 +185,9 @@ _GAME_SHAPE = ('"game" is an object such as {"preset": "mastermind", "pegs": 4, 
                '"distinct": false, "distinct_guesses": false}')
 
 
-def _game(source: Source, value: Any) -> Game:
-    """The game a root records (see :data:`GAME_KEYS`), or an error where it is written."""
+def _game(source: Source, value: Any) -> GameRecord:
+    """The game a root records (see :data:`GAME_KEYS`), checked, or an error where
+    it is written."""
     if not isinstance(value, _Object):
         raise source.error(_where(value), _GAME_SHAPE)
     given: dict[str, object] = {}
@@ -207,13 +213,15 @@ def _game(source: Source, value: Any) -> Game:
     missing = [name for name in ("preset", "pegs", "colors") if name not in given]
     if missing:
         raise source.error(value.pos, f"the game records no {missing[0]!r}: {_GAME_SHAPE}")
+    given = {"distinct": False, "distinct_guesses": False, **given}
     try:
-        return resolve_game(**given)[0]  # type: ignore[arg-type]
+        check_game_arguments(**given)  # type: ignore[arg-type]
     except ArgumentError as problem:
         raise source.error(value.pos, "the game recorded is no game: " + problem.worded(
             lambda name, v: f"{name} {json.dumps(v)}")) from None
     except StrategyTreeError as problem:
         raise source.error(value.pos, f"the game recorded is no game: {problem}") from None
+    return {name: given[name] for name in GAME_KEYS}
 
 
 class _Writer(Visitor):
@@ -250,10 +258,11 @@ class _Writer(Visitor):
 
 
 def dumps(strategy: Strategy | Node, indent: int | None = None, *,
-          game: Game | None = None) -> str:
+          game: Game | GameRecord | None = None) -> str:
     """The strategy as a JSON tree: one line, or indented by ``indent`` spaces;
-    its root records ``game`` (when a preset makes it: :func:`~strategytree.game.game_record`)."""
+    its root records ``game`` (a game a preset makes, :func:`~strategytree.game.game_record`,
+    or a record as :func:`read_with_record` gives it)."""
     root = strategy.root if isinstance(strategy, Strategy) else strategy
-    record = None if game is None else game_record(game)
+    record = game_record(game) if isinstance(game, Game) else game
     head = "" if record is None else f'"game": {json.dumps(record)}, '
     return "".join(walk(root, _Writer(indent, head)).parts)

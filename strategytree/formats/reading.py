@@ -144,8 +144,10 @@ class Read(NamedTuple):
     """the format it was written in: the one given, or the one told from the content"""
     game: Game | None
     """the game it was read in, for a format whose reader needs one (:data:`GAME_FORMATS`):
-    the one given, or the one the file tells; the game a JSON tree records; None
-    for the other formats"""
+    the one given, or the one the file tells; None for the other formats"""
+    record: dict[str, object] | None = None
+    """the game a JSON tree records (the arguments of
+    :func:`~strategytree.game.resolve_game`, checked; its tables not made), else None"""
 
 
 def reads(
@@ -212,8 +214,8 @@ def reads_all(
     if kind == "json":
         from . import jsontree
 
-        strategy, recorded = jsontree.read_with_game(where)
-        return Read(strategy, kind, recorded)
+        strategy, record = jsontree.read_with_record(where)
+        return Read(strategy, kind, None, record)
     return Read(_other(where, kind), kind, None)
 
 
@@ -320,7 +322,7 @@ def read_strategy(
     found = read_file(
         path, fmt, lenient=lenient, max_bytes=max_bytes, options=choice if given else None
     )
-    if found.fmt == "json" and found.game is not None:
+    if found.record is not None:
         return _recorded(found, choice if given else None)
     if found.game is None:
         game, notes = _resolved(choice, found.strategy)
@@ -342,16 +344,15 @@ def read_strategy(
 
 
 def _recorded(found: Read, choice: dict[str, object] | None) -> Loaded:
-    """A JSON tree read in the game it records (``found.game``), or in the game
+    """A JSON tree read in the game it records (``found.record``), or in the game
     the options ``choice`` give, what they leave open taken from the record,
     when it is the same game (the same codes and scoring); options that ask for
     another game are refused, naming them."""
-    recorded = found.game
-    assert recorded is not None
+    record = found.record or {}
+    recorded = _resolved(dict(record))[0]
     note = "the game recorded in the file"
     if choice is None:
         return Loaded(found.strategy, found.fmt, recorded, [note])
-    record = games.game_record(recorded) or {}
     given = {name: value for name, value in choice.items()
              if value not in (None, False) and (name != "preset" or value != "mastermind")}
     try:

@@ -35,9 +35,10 @@ SUFFIXES = {".json": "json"}
 
 
 def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None,
-           game: Game | None = None) -> str:
+           game: Game | dict[str, object] | None = None) -> str:
     """The strategy written in ``fmt`` (one of :data:`WRITABLE`), on one line or
-    indented; a JSON tree records ``game``, the game it was built for (the brace
+    indented; a JSON tree records ``game``, the game it was built for (a game, or
+    a record as :attr:`~strategytree.formats.reading.Read.record`; the brace
     grammar cannot hold one)."""
     kind = checked_format(fmt, WRITABLE)
     if kind == "json":
@@ -54,7 +55,7 @@ def write(
     *,
     indent: int | None = None,
     force: bool = False,
-    game: Game | None = None,
+    game: Game | dict[str, object] | None = None,
 ) -> Path:
     """Write the strategy to ``path`` atomically, in ``fmt`` (by default from the
     suffix: ``.json`` is JSON, recording ``game``; anything else the brace
@@ -140,21 +141,25 @@ records the game the file was read in or records, if any) (:func:`write`; by
         refuse_inert(told, (), where)
     if on_read is not None:
         on_read(read)
+    game = read.game if read.game is not None else read.record
     if output is None or is_stdout(output):
-        sys.stdout.write(writes(read.strategy, to or "brace", indent=indent, game=read.game)
-                         + "\n")
+        sys.stdout.write(writes(read.strategy, to or "brace", indent=indent, game=game) + "\n")
         return read, None
     target = to or SUFFIXES.get(Path(output).suffix.lower(), "brace")
-    write(read.strategy, output, target, indent=indent, force=force, game=read.game)
+    write(read.strategy, output, target, indent=indent, force=force, game=game)
     return read, target
 
 
 def written_json(read: Read, source: object, output: object, target: str) -> dict[str, Any]:
     """The ``--json`` shape of ``convert`` and ``format`` (a file read and written
     again): ``source`` and ``output`` (the files), ``from`` and ``to`` (their
-    formats), ``game`` (the name of the game the file was read in or records,
+    formats), ``game`` (the game the file was read in or records, as a JSON tree
+    records it: ``preset``, ``pegs``, ``colors``, ``distinct``, ``distinct_guesses``;
     None when its format tells none), ``guesses`` (nodes in the tree) and
     ``repairs`` (what lenient reading changed, one line each)."""
+    from ..game import game_record
+
+    game = read.record if read.game is None else game_record(read.game)
     return {"source": str(source), "from": read.fmt, "output": str(output), "to": target,
-            "game": None if read.game is None else read.game.name,
+            "game": game,
             "guesses": read.strategy.count_nodes(), "repairs": list(read.strategy.repairs)}
