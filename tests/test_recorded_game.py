@@ -105,6 +105,13 @@ def test_a_record_of_a_huge_game_is_refused_without_making_it() -> None:
     assert json.loads(writes(read.strategy, "json", game=read.record))["game"] == read.record
 
 
+def test_an_error_quotes_a_few_dozen_characters_of_a_long_value() -> None:
+    text = '{"game": {"preset": "' + "x" * 1_000_000 + '", "pegs": 2, "colors": 3}, "guess": "AB"}'
+    with pytest.raises(StrategyFileError, match="is not a game") as caught:
+        jsontree.read(Source(text))
+    assert len(str(caught.value)) < 200
+
+
 def test_only_the_root_records_the_game() -> None:
     text = ('{"guess": "AB", "branches": {"02": {"game": {"preset": "mastermind", '
             '"pegs": 2, "colors": 3}, "guess": "BA"}}}')

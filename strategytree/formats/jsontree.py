@@ -181,6 +181,12 @@ def read_with_record(source: Source) -> tuple[Strategy, GameRecord | None]:
     return source.strategy(root), recorded
 
 
+def _quoted(value: object) -> str:
+    """A recorded value as JSON, a few dozen characters at most."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:36] + '..."'
+
+
 _GAME_SHAPE = ('"game" is an object such as {"preset": "mastermind", "pegs": 4, "colors": 6, '
                '"distinct": false, "distinct_guesses": false}')
 
@@ -218,7 +224,7 @@ def _game(source: Source, value: Any) -> GameRecord:
         check_game_arguments(**given)  # type: ignore[arg-type]
     except ArgumentError as problem:
         raise source.error(value.pos, "the game recorded is no game: " + problem.worded(
-            lambda name, v: f"{name} {json.dumps(v)}")) from None
+            lambda name, v: f"{name} {_quoted(v)}")) from None
     except StrategyTreeError as problem:
         raise source.error(value.pos, f"the game recorded is no game: {problem}") from None
     return {name: given[name] for name in GAME_KEYS}
