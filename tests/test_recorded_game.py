@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 
 import strategytree as st
 from strategytree.errors import GameArgumentError, StrategyFileError
@@ -20,6 +22,7 @@ from strategytree.game import PRESETS, custom, game_record, resolve_game
 from strategytree.generate import generate
 
 from cli_runner import one_error, run
+from trees import any_trees
 
 #: every preset game, small where the preset leaves the size open
 GAMES = {name: resolve_game(name, *(() if name in ("bulls-and-cows", "bagel") else (3, 4)))[0]
@@ -43,6 +46,15 @@ def test_every_preset_game_is_recorded_and_read_back(name: str) -> None:
     assert _same_game(resolve_game(**read.record)[0], game)
     assert writes(read.strategy, "json", game=read.record) == text  # byte for byte
     assert writes(read.strategy) == writes(strategy)  # the tree itself unchanged
+
+
+@given(tree=any_trees(), name=hs.sampled_from(PRESETS), indent=hs.sampled_from([None, 0, 2]))
+def test_any_tree_and_any_record_round_trip(tree: st.Node, name: str, indent: int | None) -> None:
+    record = game_record(GAMES[name])
+    text = jsontree.dumps(tree, indent, game=record)
+    read, again = jsontree.read_with_record(Source(text))
+    assert read.root == tree and again == record
+    assert jsontree.dumps(read, indent, game=again) == text
 
 
 @pytest.mark.parametrize("name", PRESETS)
