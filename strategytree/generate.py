@@ -193,6 +193,12 @@ class Built(NamedTuple):
     seconds: float
     """the time the build took (writing and verifying not counted)"""
 
+    def to_dict(self) -> dict[str, Any]:
+        """The ``generate --json`` shape: the ``verify`` object of the file
+        written (:meth:`~strategytree.verify.Report.to_dict`, its ``source`` the
+        output) and ``seconds``, the build time."""
+        return {**self.report.to_dict(), "seconds": round(self.seconds, 3)}
+
 
 def generate_file(
     game: Game,
@@ -205,14 +211,15 @@ def generate_file(
 ) -> Built:
     """What ``strategytree generate`` does: :func:`generate` (``settings`` are its
     keyword arguments), timed, written to ``output`` atomically (an existing file
-    only with ``force``; ``indent``: nested guesses indented) and verified."""
-    from .formats.brace import dump
+    only with ``force``; ``indent``: nested guesses indented; a ``.json`` output is
+    a JSON tree that records the game, anything else the brace grammar) and verified."""
+    from .formats.writing import write
     from .verify import verify
 
     started = time.perf_counter()
     strategy = generate(game, method, **settings)
     seconds = time.perf_counter() - started
-    dump(strategy, output, indent=indent, force=force)
+    write(strategy, output, indent=indent, force=force, game=game)
     report = verify(strategy, game)
     report.source = str(output)
     return Built(strategy, report, seconds)

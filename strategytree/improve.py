@@ -398,16 +398,28 @@ def improve_file(
 ) -> tuple[Report, float]:
     """:func:`improve` (``settings`` are its keyword arguments), each better strategy
     written to ``output`` atomically as it is found: the verifier's report on the
-    best (its source ``output``), and the seconds the run took."""
-    from .formats.brace import dump
+    best (its source ``output``), and the seconds the run took.  A ``.json`` output
+    is a JSON tree that records the game; anything else the brace grammar."""
+    from .formats.writing import write
+
+    def keep(better: Strategy) -> None:
+        write(better, output, force=True, game=game)
 
     started = time.perf_counter()
-    best = improve(strategy, game, on_better=lambda better: dump(better, output, force=True),
-                   **settings)  # type: ignore[arg-type]
+    best = improve(strategy, game, on_better=keep, **settings)  # type: ignore[arg-type]
     took = time.perf_counter() - started
     report = verify(best, game)
     report.source = str(output)
     return report, took
+
+
+def improved_json(before: Report, after: Report, seconds: float) -> dict[str, object]:
+    """The ``improve --json`` shape: the ``verify`` object of the improved file
+    (:meth:`~strategytree.verify.Report.to_dict`), ``before`` (``total`` and
+    ``max_guesses`` of the input), ``saved`` (guesses saved) and ``seconds``."""
+    return {**after.to_dict(), "before": {"total": before.total,
+                                          "max_guesses": before.max_guesses},
+            "saved": before.total - after.total, "seconds": round(seconds, 3)}
 
 
 def improved_text(before: Report, after: Report, seconds: float, output: object) -> str:

@@ -186,14 +186,14 @@ class Ranked:
         return self.report.game if self.report is not None else None
 
     def to_dict(self) -> dict[str, Any]:
-        """One item of ``verify --json`` with several files: ``rank`` (None when not
-        ranked), ``reason`` and, for a file read, every field of :meth:`Report.to_dict`;
-        for an unreadable one ``source``, ``game`` (None), ``valid`` (False) and
-        ``unreadable`` (the reason again)."""
+        """One item of ``verify --json`` (a list, one item per file): ``rank`` (None when not
+        ranked), ``reason``, ``unreadable`` (why the file could not be read, else
+        None) and, for a file read, every field of :meth:`Report.to_dict`; for an
+        unreadable one ``source``, ``game`` (None) and ``valid`` (False)."""
         if self.report is None:
             return {"rank": None, "source": self.source, "game": None, "valid": False,
                     "reason": self.reason, "unreadable": self.reason}
-        return {"rank": self.rank, **self.report.to_dict()}
+        return {"rank": self.rank, **self.report.to_dict(), "unreadable": None}
 
 
 def rank(results: list[tuple[str, Report | str]]) -> list[Ranked]:
@@ -226,7 +226,8 @@ def rank(results: list[tuple[str, Report | str]]) -> list[Ranked]:
 
 
 def ranking_json(ranked: list[Ranked]) -> list[dict[str, Any]]:
-    """The ``verify --json`` output of several files: :meth:`Ranked.to_dict` of each."""
+    """The ``verify --json`` output, of one file or several: a list of
+    :meth:`Ranked.to_dict`, one per file, in the order of the ranking."""
     return [item.to_dict() for item in ranked]
 
 

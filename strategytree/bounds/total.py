@@ -244,16 +244,19 @@ class PartsKept:
 
 def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]:
     """What ``strategytree bound --total`` prints of ``result`` (asked for ``depth``
-    levels): its ``--json`` shape (:meth:`TotalBound.as_dict`, with the published
-    ``optimum`` when there is one) and its line of text (rich markup)."""
+    levels): its ``--json`` shape (the fields every bound has,
+    :func:`strategytree.bounds.bound_json`, with ``measure`` ``total`` and the
+    published ``optimum`` or None; then ``depth``, the depth reached,
+    and ``sets``, the sets bounded) and its line of text (rich markup)."""
     from rich.markup import escape
 
     from ..literature import optimum as published_optimum
+    from . import bound_json
 
     optimum = published_optimum(game)
-    answer = result.as_dict()
-    if optimum is not None:
-        answer["optimum"] = optimum.low
+    answer = bound_json(game, "total", result.bound, optimum=None if optimum is None
+                        else optimum.low, method=result.method, complete=result.complete,
+                        seconds=result.seconds, depth=result.depth, sets=result.sets)
     done = "" if result.complete else f", stopped before depth {depth}"
     known = "" if optimum is None else f"; optimum {optimum.low:,} ({optimum.source})"
     text = (f"{escape(result.game)}: every strategy takes at least {result.bound:,} guesses in "

@@ -128,13 +128,13 @@ def _say_repairs(strategy: Strategy) -> None:
         _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
 
 
-def _reported(report: object, line: str, as_json: bool = False, **more: object) -> None:
-    """A report (:func:`strategytree.verify.report_view`) and ``line``, or the report
-    as JSON with ``more``; exit 1 when the strategy is invalid."""
+def _reported(report: object, line: str, shape: dict | None = None) -> None:
+    """A report (:func:`strategytree.verify.report_view`) and ``line``, or its
+    JSON ``shape`` when given; exit 1 when the strategy is invalid."""
     from ..verify import report_view
 
-    if as_json:
-        t.print_json({**report.to_dict(), **more})  # type: ignore[attr-defined]
+    if shape is not None:
+        t.print_json(shape)
     else:
         show(report_view(report))  # type: ignore[arg-type]
         t.out.print(line, soft_wrap=True)
@@ -160,7 +160,7 @@ def verify_command(
     ranked, unreadable = verify_files(files, lambda path: _read_with(path, reading, options),
                                       strict=strict, examples=examples, word=t.words)
     if as_json:
-        t.print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
+        t.print_json(ranking_json(ranked))
         for problem in unreadable:
             err.print(f"error: {t.words(problem)}", markup=False, soft_wrap=True)
     elif len(files) == 1 and unreadable:
@@ -293,7 +293,7 @@ def generate_command(
                               first=guesser.first, checkpoint=checkpoint, progress=status,
                               client=client)
     _reported(built.report, f"built in {built.seconds:.2f} s, written to {escape(str(output))}",
-              as_json, seconds=built.seconds)
+              built.to_dict() if as_json else None)
 
 
 @command("bound", stops=True)
@@ -469,7 +469,7 @@ def _against_adversary(game: Game, strategy: Strategy | None, name: str, as_json
 def convert_command(
     *, file: o.Tree, output: o.TextOutput = None, reading: o.ReadOptions,
     target_format: o.TargetFormat = None, indent: o.Indent = None, force: o.Force = False,
-    options: o.FileGame,
+    options: o.FileGame, as_json: o.JsonOption = False,
 ) -> None:
     """Convert a strategy tree written by another solver into the brace grammar (or JSON).
 
@@ -477,9 +477,10 @@ def convert_command(
     trees, our JSON trees, lookup tables (show --format csv) and DOT guides.  The
     game matters only for mmstrat files, whose counts tell it by default.
     """
-    from ..formats.writing import convert_file
+    from ..formats.writing import convert_file, written_json
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    _json_needs_a_file(as_json, output)
     if options.given:
         options.game()  # options that mean no game end the command before reading
     read, target = convert_file(
@@ -488,15 +489,26 @@ def convert_command(
         lenient=reading.lenient, indent=indent, force=force,
         max_bytes=reading.max_input_mb * 2**20, on_read=lambda read: _say_repairs(read.strategy),
     )
-    if target is not None:
+    if as_json:
+        t.print_json(written_json(read, file, output, target))
+    elif target is not None:
         err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({read.fmt}): "
                   f"{plural(read.strategy.count_nodes(), 'guess')} in the tree", soft_wrap=True)
+
+
+def _json_needs_a_file(as_json: bool, output: Path | None) -> None:
+    """Refuse ``--json`` when the tree itself goes to stdout."""
+    from ..files import is_stdout
+
+    if as_json and (output is None or is_stdout(output)):
+        raise StrategyTreeError("--json prints a report of the file written on stdout; "
+                                "give -o FILE")
 
 
 @command("format")
 def format_command(
     *, file: o.StrategyFile, output: o.FormatOutput, reading: o.ReadOptions,
-    indent: o.Indent = None, force: o.Force = False,
+    indent: o.Indent = None, force: o.Force = False, as_json: o.JsonOption = False,
 ) -> None:
     """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
 
@@ -506,13 +518,16 @@ def format_command(
     is accepted (--from), as by convert.
     """
     from ..files import is_stdout
-    from ..formats.writing import normalise
+    from ..formats.writing import normalise, written_json
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    _json_needs_a_file(as_json, output)
     read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
                      force=force, max_bytes=reading.max_input_mb * 2**20)
     _say_repairs(read.strategy)
-    if not is_stdout(output):
+    if as_json:
+        t.print_json(written_json(read, file, output, "brace"))
+    elif not is_stdout(output):
         _say(f"wrote {output} ({plural(len(read.strategy.repairs), 'repair')}) from {file} "
              f"({read.fmt})")
 
@@ -538,7 +553,7 @@ def improve_command(
     searched side by side on a Dask cluster.  An invalid input is refused with
     the verifier's report (exit 1).
     """
-    from ..improve import improvable, improve_file, improved_text, parse_budget
+    from ..improve import improvable, improve_file, improved_json, improved_text, parse_budget
 
     check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
     seconds = parse_budget(budget)
@@ -550,6 +565,5 @@ def improve_command(
             deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint,
             progress=status, client=client,
         )
-    _reported(report, improved_text(before, report, took, output), as_json,
-              before={"total": before.total, "max_guesses": before.max_guesses},
-              saved=before.total - report.total, seconds=round(took, 3))
+    _reported(report, improved_text(before, report, took, output),
+              improved_json(before, report, took) if as_json else None)

@@ -153,7 +153,7 @@ Force = Annotated[bool, option(
 )]
 JsonOption = Annotated[bool, option(
     "--json", help="Print the report as JSON on stdout, and nothing else there "
-    "(the shapes are in the README).",
+    "(the shapes, with JSON Schemas: docs/reference/json.md).",
 )]
 Indent = Annotated[Optional[int], option(
     "--indent", min=0, help="Indent nested guesses by this many spaces."
@@ -324,8 +324,9 @@ GuideOutput = Annotated[Optional[Path], option(
     "--output", "-o",
     help="Write to this file (atomically; - for stdout); .svg/.png/.pdf draw with GraphViz.")]
 SecretJson = Annotated[bool, option(
-    "--json", help="With --secret: print the game as JSON (see the README).")]
-NewOutput = Annotated[Path, option("--output", "-o", help="Where to write the strategy file.")]
+    "--json", help="With --secret: print the game as JSON (docs/reference/json.md).")]
+NewOutput = Annotated[Path, option("--output", "-o", help=(
+    "Where to write the strategy file (.json: a JSON tree that records the game)."))]
 GenerateSeed = Annotated[int, option("--seed", help="Seed for random rules and sampled pools.")]
 NoSymmetry = Annotated[bool, option(
     "--no-symmetry", help="Score every candidate (slower, same tree).")]
@@ -373,4 +374,5 @@ FormatOutput = Annotated[Path, option(
 ImproveInput = Annotated[Path, typer.Argument(
     help="A valid strategy file (in any format read, see --from).")]
 ImproveOutput = Annotated[Path, option(
-    "--output", "-o", help="Where to write the better strategy.")]
+    "--output", "-o", help="Where to write the better strategy (.json: a JSON tree that "
+    "records the game).")]

@@ -24,7 +24,8 @@ from .reading import GAME_FORMATS, Read, checked_format, read_file, reads
 from .source import MAX_INPUT_BYTES, Input
 
 __all__ = [
-    "SUFFIXES", "WRITABLE", "convert_file", "normalise", "normalised", "write", "writes"
+    "SUFFIXES", "WRITABLE", "convert_file", "normalise", "normalised", "write", "writes",
+    "written_json",
 ]
 
 #: the formats that can hold any tree, and so can be written
@@ -33,13 +34,17 @@ WRITABLE = ("brace", "json")
 SUFFIXES = {".json": "json"}
 
 
-def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None) -> str:
-    """The strategy written in ``fmt`` (one of :data:`WRITABLE`), on one line or indented."""
+def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None,
+           game: Game | dict[str, object] | None = None) -> str:
+    """The strategy written in ``fmt`` (one of :data:`WRITABLE`), on one line or
+    indented; a JSON tree records ``game``, the game it was built for (a game, or
+    a record as :attr:`~strategytree.formats.reading.Read.record`; the brace
+    grammar cannot hold one)."""
     kind = checked_format(fmt, WRITABLE)
     if kind == "json":
         from . import jsontree
 
-        return jsontree.dumps(strategy, indent=indent)
+        return jsontree.dumps(strategy, indent=indent, game=game)
     return brace.dumps(strategy, indent=indent)
 
 
@@ -50,12 +55,14 @@ def write(
     *,
     indent: int | None = None,
     force: bool = False,
+    game: Game | dict[str, object] | None = None,
 ) -> Path:
     """Write the strategy to ``path`` atomically, in ``fmt`` (by default from the
-    suffix: ``.json`` is JSON, anything else the brace grammar).  An existing file
-    is refused unless ``force``."""
+    suffix: ``.json`` is JSON, recording ``game``; anything else the brace
+    grammar).  An existing file is refused unless ``force``."""
     kind = SUFFIXES.get(Path(path).suffix.lower(), "brace") if fmt is None else fmt
-    return write_text_atomic(path, writes(strategy, kind, indent=indent) + "\n", force=force)
+    text = writes(strategy, kind, indent=indent, game=game)
+    return write_text_atomic(path, text + "\n", force=force)
 
 
 def normalised(
@@ -118,7 +125,8 @@ def convert_file(
     in the game ``game_options`` give (as :func:`~strategytree.game.resolve_game` takes
     them), the missing values from the file, when its format needs a game; for other
     formats the options given are refused),
-    ``on_read`` told, and written in format ``to`` to ``output`` (:func:`write`; by
+    ``on_read`` told, and written in format ``to`` to ``output`` (a JSON tree
+records the game the file was read in or records, if any) (:func:`write`; by
     default in the format its suffix names, else brace) or printed (``output`` None or
     ``-``: brace unless ``to``).  Returns what was read and the format written to the
     file (None when printed)."""
@@ -133,9 +141,25 @@ def convert_file(
         refuse_inert(told, (), where)
     if on_read is not None:
         on_read(read)
+    game = read.game if read.game is not None else read.record
     if output is None or is_stdout(output):
-        sys.stdout.write(writes(read.strategy, to or "brace", indent=indent) + "\n")
+        sys.stdout.write(writes(read.strategy, to or "brace", indent=indent, game=game) + "\n")
         return read, None
     target = to or SUFFIXES.get(Path(output).suffix.lower(), "brace")
-    write(read.strategy, output, target, indent=indent, force=force)
+    write(read.strategy, output, target, indent=indent, force=force, game=game)
     return read, target
+
+
+def written_json(read: Read, source: object, output: object, target: str) -> dict[str, Any]:
+    """The ``--json`` shape of ``convert`` and ``format`` (a file read and written
+    again): ``source`` and ``output`` (the files), ``from`` and ``to`` (their
+    formats), ``game`` (the game the file was read in or records, as a JSON tree
+    records it: ``preset``, ``pegs``, ``colors``, ``distinct``, ``distinct_guesses``;
+    None when its format tells none), ``guesses`` (nodes in the tree) and
+    ``repairs`` (what lenient reading changed, one line each)."""
+    from ..game import game_record
+
+    game = read.record if read.game is None else game_record(read.game)
+    return {"source": str(source), "from": read.fmt, "output": str(output), "to": target,
+            "game": game,
+            "guesses": read.strategy.count_nodes(), "repairs": list(read.strategy.repairs)}

@@ -492,11 +492,15 @@ def prove_bound(
 
 
 def bound_json(game: Game, guesses: int, seconds: float | None = None) -> dict[str, object]:
-    """The ``bound --json`` shape of :func:`prove_bound`'s answer: ``game``,
-    ``max_guesses`` (the fewest guesses that solve every secret), ``none_within``
-    (``max_guesses - 1``: no strategy solves every secret within it) and ``seconds``."""
-    return {"game": game.name, "max_guesses": guesses, "none_within": guesses - 1,
-            "seconds": seconds}
+    """The ``bound --json`` shape of :func:`prove_bound`'s answer: the fields every
+    bound has (:func:`strategytree.bounds.bound_json`: ``measure`` is
+    ``max_guesses``, ``bound`` and ``optimum`` are both the fewest guesses that
+    solve every secret, proved), then ``max_guesses`` (the same figure) and
+    ``none_within`` (``max_guesses - 1``: no strategy solves every secret within it)."""
+    from ..bounds import bound_json as shape
+
+    return shape(game, "max_guesses", guesses, optimum=guesses, method="exhaustive search",
+                 complete=True, seconds=seconds, max_guesses=guesses, none_within=guesses - 1)
 
 
 def prove_bound_table(
