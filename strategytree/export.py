@@ -31,7 +31,7 @@ from .files import atomic_path
 from .formats.graphviz import to_dot
 from .formats.lookup import lookup_csv, lookup_markdown, lookup_rows
 from .game import Game
-from .guide import GuideTree, guide_rich, guide_text, play_secret, played_text
+from .guide import GuideTree, guide_rich, guide_text, play_secret, played_text, reply_legend
 from .spelling import Alphabet
 from .tree import Strategy
 from .words import plural
@@ -158,7 +158,8 @@ class Guide:
     """A strategy rendered in one format (what :func:`render` returns)."""
 
     text: str
-    """the guide, ending with a newline (empty when :attr:`styled` holds it)"""
+    """the guide (the text guide: a legend of the replies first), ending with a newline
+    (empty when :attr:`styled` holds it)"""
     styled: Text | None = None
     """the text guide in colour, when asked for"""
     unsolved: bool = False
@@ -204,10 +205,16 @@ def render(
     rows = lookup_rows(tree, start)
     warning = _unsolved_warning(int(tree.visits[start]) - len(rows), len(rows), fmt)
     if fmt == "text":
+        legend = reply_legend(game)
         if styled:
             styled_guide = guide_rich(tree, depth=depth, path=path)
+            if legend:
+                from rich.text import Text
+
+                styled_guide = Text(legend + "\n", style="dim") + styled_guide
             return Guide("", styled=styled_guide, unsolved=bool(warning), warning=warning)
-        text = _banner(guide_text(tree, depth=depth, path=path), warning, "warning: ")
+        text = _banner(_banner(guide_text(tree, depth=depth, path=path), legend, ""),
+                       warning, "warning: ")
     elif fmt == "markdown":
         text = _banner(lookup_markdown(rows), warning, "> **warning:** ")
     elif fmt == "csv":

@@ -589,7 +589,7 @@ def resolve_game(
     (distinct=True)
     """
     name = "mastermind" if preset is None else preset
-    chosen = GAMES.get(name)
+    chosen = GAMES.get(name.strip().lower())  # --game Mastermind, Bulls-And-Cows
     if chosen is None:
         raise GameArgumentError(f"{{preset}} is not a game; choose from {', '.join(PRESETS)}",
                                 preset=name)

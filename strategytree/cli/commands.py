@@ -4,6 +4,7 @@ composed; :func:`.group.command` words the library's errors."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -539,17 +540,23 @@ def improve_command(
     the verifier's report (exit 1).
     """
     from ..improve import improvable, improve_file, improved_text, parse_budget
+    from ..runner import Interrupted
 
     check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
     seconds = parse_budget(budget)
     strategy, game, notes = _read_with(file, reading, options)
     before = improvable(strategy, game, notes)
-    with t.running("improving", game, where) as (client, status):
-        report, took = improve_file(
-            strategy, game, output, exact_below=exact_below, widths=widths, finalists=finalists,
-            deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint,
-            progress=status, client=client,
-        )
+    try:
+        with t.running("improving", game, where) as (client, status):
+            report, took = improve_file(
+                strategy, game, output, exact_below=exact_below, widths=widths,
+                finalists=finalists, deepen=deepen, budget_seconds=seconds,
+                max_guesses=max_guesses, checkpoint=checkpoint, progress=status, client=client,
+            )
+    except Interrupted as stopped:  # the best so far is in the output: say what it holds
+        with contextlib.suppress(OSError, ValueError):  # (stderr gone after a hang-up)
+            err.print(improved_text(before, *stopped.result, output), soft_wrap=True)  # type: ignore[misc]
+        raise
     _reported(report, improved_text(before, report, took, output), as_json,
               before={"total": before.total, "max_guesses": before.max_guesses},
               saved=before.total - report.total, seconds=round(took, 3))

@@ -296,7 +296,7 @@ ImproveDeepen = Annotated[str, option(
     "greedy].",
 )]
 Budget = Annotated[Optional[str], option(
-    "--budget", help="Stop with the best so far after this long: 90s, 30m, 2h."
+    "--budget", help="Stop with the best so far after this long: 90s, 30m, 2h, 1h30m."
 )]
 ImproveMaxGuesses = Annotated[Optional[int], option(
     "--max-guesses", "-k", min=1, help="Subtrees found keep every secret within K guesses."

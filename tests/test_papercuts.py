@@ -1,0 +1,90 @@
+"""The papercuts of issue 37 that a user hits first, through the installed program.
+
+Each test drives ``strategytree`` as a user would and checks what it says:
+budgets written as people write them, errors that quote what was typed,
+options that would do nothing refused, game names in any case, guides that
+say how their replies read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from strategytree.improve import parse_budget
+
+from cli_runner import EXAMPLE, one_error, run
+
+pytestmark = pytest.mark.subprocess
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    """A folder holding ``s.txt``, a small MM(2,3) strategy (total 21)."""
+    (tmp_path / "s.txt").write_text(EXAMPLE + "\n")
+    return tmp_path
+
+
+# -- h: options as people write them ----------------------------------------------------
+@pytest.mark.parametrize("text, seconds", [("1h30m", 5400), ("1h", 3600), ("90m", 5400),
+                                           ("45s", 45), ("1.5h", 5400), ("2m30s", 150),
+                                           ("1h 30m", 5400), ("90", 90)])
+def test_a_budget_is_read_as_people_write_it(text: str, seconds: float) -> None:
+    assert parse_budget(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["1h30", "30m1h", "h", "0", "soon", "-5", "inf"])
+def test_a_budget_that_is_no_time_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="1h30m"):
+        parse_budget(text)
+
+
+def test_improve_takes_a_budget_of_hours_and_minutes(folder: Path, console_script) -> None:
+    done = run(console_script, "improve", "s.txt", "-o", "o.txt", "--budget", "1h30m",
+               cwd=folder)
+    assert done.returncode == 0, done.stderr
+    one_error(run(console_script, "improve", "s.txt", "-o", "p.txt", "--budget", "1h30",
+                  cwd=folder), "--budget 1h30", "1h30m")
+
+
+def test_deepen_is_quoted_as_typed(folder: Path, console_script) -> None:
+    done = run(console_script, "improve", "s.txt", "-o", "o.txt", "--deepen", "5", cwd=folder)
+    one_error(done, "--deepen 5 must be a width and a count")
+    assert "(" not in done.stderr.split("(e.g.")[0], done.stderr  # no Python tuple
+
+
+@pytest.mark.parametrize("also, words", [
+    ("entropy", ["--also entropy repeats --rule entropy", "drop it"]),
+    ("parts,parts", ["--also parts,parts names parts twice"]),
+])
+def test_a_rule_named_twice_in_a_lookahead_is_refused(folder: Path, console_script, also: str,
+                                                      words: list[str]) -> None:
+    done = run(console_script, "generate", "-m", "lookahead", "--also", also, "-p", "2",
+               "-c", "3", "-o", "o.txt", cwd=folder)
+    one_error(done, *words)
+    assert not (folder / "o.txt").exists()
+
+
+@pytest.mark.parametrize("name", ["Mastermind", "BULLS-AND-COWS", "Bulls-And-Cows", "Bagel"])
+def test_game_names_are_read_in_any_case(folder: Path, console_script, name: str) -> None:
+    done = run(console_script, "generate", "--game", name, "-o", "g.txt", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert name.lower() in done.stdout or "MM(4,6)" in done.stdout
+
+
+def test_the_text_guide_groups_thousands_and_says_how_replies_read(folder: Path,
+                                                                   console_script) -> None:
+    assert run(console_script, "generate", "-p", "5", "-c", "8", "-o", "g.txt",
+               cwd=folder).returncode == 0
+    done = run(console_script, "show", "g.txt", "--depth", "0", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    legend, first, *_ = done.stdout.splitlines()
+    assert legend == ("replies: 21 = 2 black (right colour, right place), "
+                      "1 white (right colour, wrong place)")
+    assert first.startswith("guess ") and first.endswith(" 32,768 secrets")
+    digits = run(console_script, "generate", "--game", "bagel", "-o", "b.txt", cwd=folder)
+    assert digits.returncode == 0, digits.stderr
+    done = run(console_script, "show", "b.txt", "-d", "0", cwd=folder)
+    assert done.stdout.splitlines()[0] == (
+        "replies: 21 = 2 bulls (right digit, right place), 1 cow (right digit, wrong place)")
