@@ -150,7 +150,6 @@ def test_stdout_is_written_not_replaced(
 
 
 @pytest.mark.parametrize("args", [
-    ["generate", *GAME, "-o", "-"],
     ["stats", "s.txt", "--plot", "-"],
     ["simulate", "--strategy", "s.txt", "--csv", "-"],
 ])

@@ -88,3 +88,23 @@ def test_the_text_guide_groups_thousands_and_says_how_replies_read(folder: Path,
     done = run(console_script, "show", "b.txt", "-d", "0", cwd=folder)
     assert done.stdout.splitlines()[0] == (
         "replies: 21 = 2 bulls (right digit, right place), 1 cow (right digit, wrong place)")
+
+
+# -- c: generate to the standard output --------------------------------------------------
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_generate_writes_the_tree_alone_on_stdout(folder: Path, console_script, out: str) -> None:
+    done = run(console_script, "generate", "-p", "2", "-c", "3", "-o", out, cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("\n") == 1 and done.stdout.startswith("{")  # the tree, whole
+    assert "valid" in done.stderr and "written to the standard output" in done.stderr
+    (folder / "t.txt").write_text(done.stdout)
+    check = run(console_script, "verify", "t.txt", "-p", "2", "-c", "3", cwd=folder)
+    assert check.returncode == 0 and "21" in check.stdout
+
+
+@pytest.mark.parametrize("out", ["-", "/dev/stdout"])
+def test_generate_to_stdout_with_json_is_refused(folder: Path, console_script, out: str) -> None:
+    done = run(console_script, "generate", "-p", "2", "-c", "3", "-o", out, "--json",
+               cwd=folder)
+    one_error(done, f"-o {out} is the standard output", "--json")
+    assert done.stdout == ""

@@ -129,16 +129,19 @@ def _say_repairs(strategy: Strategy) -> None:
         _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
 
 
-def _reported(report: object, line: str, as_json: bool = False, **more: object) -> None:
-    """A report (:func:`strategytree.verify.report_view`) and ``line``, or the report
-    as JSON with ``more``; exit 1 when the strategy is invalid."""
+def _reported(report: object, line: str, as_json: bool = False, *, aside: bool = False,
+              **more: object) -> None:
+    """A report (:func:`strategytree.verify.report_view`) and ``line`` (on stderr when
+    ``aside``: stdout holds the tree), or the report as JSON with ``more``; exit 1 when
+    the strategy is invalid."""
     from ..verify import report_view
 
     if as_json:
         t.print_json({**report.to_dict(), **more})  # type: ignore[attr-defined]
     else:
-        show(report_view(report))  # type: ignore[arg-type]
-        t.out.print(line, soft_wrap=True)
+        console = err if aside else t.out
+        show(report_view(report), console)  # type: ignore[arg-type]
+        console.print(line, soft_wrap=True)
     if not report.valid:  # type: ignore[attr-defined]
         raise typer.Exit(EXIT_INVALID)
 
@@ -280,12 +283,16 @@ def generate_command(
     ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
     per install (announced), and not counted in the time reported.
     """  # noqa: E501 (the first line is the command's one-line help, kept whole)
+    from ..files import to_stdout
     from ..generate import check_method, generate, generate_file
 
     asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
     check_method(method, **asked, first=guesser.first, max_guesses=max_guesses,
                  checkpoint=checkpoint, client=where.workers or where.scheduler)
-    check_outputs([output], force=force, checkpoint=checkpoint)
+    check_outputs([output], force=force, checkpoint=checkpoint, stdout=True)
+    if as_json and to_stdout(output):
+        raise StrategyTreeError(f"-o {output} is the standard output, where --json prints the "
+                                "report: name a file, or drop --json")
     settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
     game = _warm_game(options, lambda small: generate(small, method, **settings))
     verb = "building" if method == "greedy" else "searching"
@@ -293,8 +300,9 @@ def generate_command(
         built = generate_file(game, output, method, indent=indent, force=force, **settings,
                               first=guesser.first, checkpoint=checkpoint, progress=status,
                               client=client)
-    _reported(built.report, f"built in {built.seconds:.2f} s, written to {escape(str(output))}",
-              as_json, seconds=built.seconds)
+    where_to = "the standard output" if to_stdout(output) else escape(str(output))
+    _reported(built.report, f"built in {built.seconds:.2f} s, written to {where_to}",
+              as_json, aside=to_stdout(output), seconds=built.seconds)
 
 
 @command("bound", stops=True)

@@ -325,7 +325,9 @@ GuideOutput = Annotated[Optional[Path], option(
     help="Write to this file (atomically; - for stdout); .svg/.png/.pdf draw with GraphViz.")]
 SecretJson = Annotated[bool, option(
     "--json", help="With --secret: print the game as JSON (see the README).")]
-NewOutput = Annotated[Path, option("--output", "-o", help="Where to write the strategy file.")]
+NewOutput = Annotated[Path, option(
+    "--output", "-o", help="Where to write the strategy file (atomically); - for stdout (the "
+    "report then goes to stderr).")]
 GenerateSeed = Annotated[int, option("--seed", help="Seed for random rules and sampled pools.")]
 NoSymmetry = Annotated[bool, option(
     "--no-symmetry", help="Score every candidate (slower, same tree).")]
