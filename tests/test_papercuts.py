@@ -108,3 +108,34 @@ def test_generate_to_stdout_with_json_is_refused(folder: Path, console_script, o
                cwd=folder)
     one_error(done, f"-o {out} is the standard output", "--json")
     assert done.stdout == ""
+
+
+# -- d: format --in-place ----------------------------------------------------------------
+def test_format_in_place_rewrites_the_file_atomically_through_a_link(folder: Path,
+                                                                     console_script) -> None:
+    messy = "{ AB:{ 10:{ac:{10:AA,01:CB,00:BB}}, 02:BA, 01:{BC:{01:CA}}, 00:CC }}\n"
+    (folder / "m.txt").write_text(messy)
+    (folder / "m.txt").chmod(0o640)
+    (folder / "link.txt").symlink_to("m.txt")
+    done = run(console_script, "format", "--in-place", "link.txt", "--lenient", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert "rewrote link.txt in place (1 repair)" in done.stderr
+    assert (folder / "link.txt").is_symlink()  # the link kept, its target rewritten
+    assert (folder / "m.txt").read_text() == EXAMPLE + "\n"
+    assert (folder / "m.txt").stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in folder.iterdir()) == ["link.txt", "m.txt", "s.txt"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["s.txt", "--in-place", "-o", "x.txt"], ["--in-place rewrites the input itself",
+                                              "drop --output x.txt"]),
+    (["-", "--in-place"], ["--in-place rewrites a regular file, not -"]),
+    (["t.json", "--in-place"], ["--in-place rewrites brace files only", "t.json is json"]),
+    (["s.txt"], ["--output FILE or --in-place is needed"]),
+])
+def test_format_in_place_refusals(folder: Path, console_script, args: list[str],
+                                  words: list[str]) -> None:
+    (folder / "t.json").write_text('{"guess": "AA"}\n')
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    one_error(run(console_script, "format", *args, cwd=folder), *words)
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before

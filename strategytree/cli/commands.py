@@ -504,26 +504,29 @@ def convert_command(
 
 @command("format")
 def format_command(
-    *, file: o.StrategyFile, output: o.FormatOutput, reading: o.ReadOptions,
-    indent: o.Indent = None, force: o.Force = False,
+    *, file: o.StrategyFile, output: o.FormatOutput = None, in_place: o.InPlace = False,
+    reading: o.ReadOptions, indent: o.Indent = None, force: o.Force = False,
 ) -> None:
     """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
 
     No spaces, upper-case codes, two-digit replies, on one line or indented
-    (--indent); the branches keep their order.  With --lenient the dialects seen
-    in the wild are read and each repair is reported on stderr.  Any format read
-    is accepted (--from), as by convert.
+    (--indent); the branches keep their order.  With --lenient the dialects
+    seen in the wild are read and each repair is reported on stderr.  Any
+    format read is accepted (--from), as by convert.  --in-place rewrites a
+    brace file itself (atomically; a link is kept and its target rewritten).
     """
     from ..files import is_stdout
     from ..formats.writing import normalise
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
-                     force=force, max_bytes=reading.max_input_mb * 2**20)
+                     force=force, max_bytes=reading.max_input_mb * 2**20, in_place=in_place)
     _say_repairs(read.strategy)
-    if not is_stdout(output):
-        _say(f"wrote {output} ({plural(len(read.strategy.repairs), 'repair')}) from {file} "
-             f"({read.fmt})")
+    repairs = plural(len(read.strategy.repairs), "repair")
+    if in_place:
+        _say(f"rewrote {file} in place ({repairs})")
+    elif not is_stdout(output):  # type: ignore[arg-type]
+        _say(f"wrote {output} ({repairs}) from {file} ({read.fmt})")
 
 
 @command("improve", stops=True)

@@ -370,8 +370,10 @@ AgainstAdversary = Annotated[bool, option(
 Tree = Annotated[Path, typer.Argument(help="A strategy tree in any format read (see --from).")]
 TargetFormat = Annotated[Optional[str], option(
     "--to", help="brace or json (default: json for a .json output, else brace).")]
-FormatOutput = Annotated[Path, option(
+FormatOutput = Annotated[Optional[Path], option(
     "--output", "-o", help="Write to this file (atomically); - for stdout.")]
+InPlace = Annotated[bool, option(
+    "--in-place", help="Rewrite the file itself (atomically; a link is kept), instead of -o.")]
 ImproveInput = Annotated[Path, typer.Argument(
     help="A valid strategy file (in any format read, see --from).")]
 ImproveOutput = Annotated[Path, option(
