@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from ._page import PAGE
 from .errors import ExportError
 from .files import atomic_path
-from .formats.graphviz import to_dot
+from .formats.graphviz import MAX_DOT_NODES, to_dot
 from .formats.lookup import lookup_csv, lookup_markdown, lookup_rows
 from .game import Game
 from .guide import GuideTree, guide_rich, guide_text, play_secret, played_text, reply_legend
@@ -181,13 +181,17 @@ def render(
     title: str = "strategy",
     styled: bool = False,
     alphabet: Alphabet | None = None,
+    drawing: bool = False,
 ) -> Guide:
     """``strategy`` as a guide in format ``fmt`` (one of :data:`FORMATS`).
 
     ``depth`` (text, dot) shows that many levels of replies, ``path`` only
     what follows a history (``"AABBC 10, ABCDE 21"``); ``secret`` shows the
     one game played against it instead (text only); ``title`` names the
-    HTML page; ``styled`` asks for the text guide in colour (rich).  Codes
+    HTML page; ``styled`` asks for the text guide in colour (rich); ``drawing``:
+    the DOT text is for GraphViz to draw, so at most
+    :data:`~strategytree.formats.graphviz.MAX_DOT_NODES` nodes (the text alone has
+    no limit).  Codes
     in and out (``path``, ``secret``, every format) are in ``alphabet``, by
     default the game's own (:class:`~strategytree.spelling.Alphabet`).
     """
@@ -220,7 +224,8 @@ def render(
     elif fmt == "csv":
         text = lookup_csv(rows)  # read back as a table: the warning goes to the reader alone
     elif fmt == "dot":
-        text = _banner(to_dot(tree, start, depth), warning, "// warning: ")
+        limit = MAX_DOT_NODES if drawing else None
+        text = _banner(to_dot(tree, start, depth, limit=limit), warning, "// warning: ")
     else:
         text = to_html(tree, start, title=title)
         if warning:

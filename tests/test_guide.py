@@ -255,9 +255,12 @@ def test_dot_refuses_a_tree_too_big_to_draw() -> None:
     tree = GuideTree.build(st.load(DATA / "arfst-4-6-6.txt"), st.mastermind(4, 6))
     assert len(tree) > MAX_DOT_NODES
     with pytest.raises(DrawingTooBig, match="to a depth"):
-        to_dot(tree)
-    nodes, edges = _dot_graph(to_dot(tree, depth=1))
+        to_dot(tree, limit=MAX_DOT_NODES)
+    nodes, edges = _dot_graph(to_dot(tree, depth=1, limit=MAX_DOT_NODES))
     assert len(edges) == len(nodes) - 1
+    # the text alone has no limit: every node of the tree
+    nodes, edges = _dot_graph(to_dot(tree))
+    assert len(nodes) == len(tree) and len(edges) == len(nodes) - 1
 
 
 # -- HTML ---------------------------------------------------------------------------------

@@ -138,11 +138,15 @@ def test_show_dot(here: Path) -> None:
     assert (here / "tree.gv").read_text().count(" -> ") == 8
 
 
-def test_show_dot_refuses_a_big_tree(here: Path) -> None:
+def test_show_dot_writes_a_big_tree_and_refuses_to_draw_it(here: Path) -> None:
     shutil.copy(DATA / "arfst-4-6-6.txt", here / "k.txt")
     result = invoke(["show", "k.txt", "-f", "dot"])
+    assert result.exit_code == 0
+    assert result.stdout.count(" -> ") > 500
+    result = invoke(["show", "k.txt", "-o", "k.svg"])
     assert result.exit_code == 2
     assert "more than the 500" in result.stderr and "--depth" in result.stderr
+    assert not (here / "k.svg").exists()
     result = invoke(["show", "k.txt", "-f", "dot", "--depth", "1"])
     assert result.exit_code == 0
 

@@ -139,3 +139,15 @@ def test_format_in_place_refusals(folder: Path, console_script, args: list[str],
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     one_error(run(console_script, "format", *args, cwd=folder), *words)
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+
+
+# -- e: DOT text of any size; drawings of at most 500 nodes -------------------------------
+def test_dot_text_has_no_node_limit_and_reads_back(folder: Path, console_script) -> None:
+    assert run(console_script, "generate", "-o", "g.txt", cwd=folder).returncode == 0
+    done = run(console_script, "show", "g.txt", "-o", "g.dot", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert (folder / "g.dot").read_text().count(" -> ") > 1000
+    again = run(console_script, "verify", "g.dot", cwd=folder)
+    assert again.returncode == 0, again.stdout + again.stderr
+    one_error(run(console_script, "show", "g.txt", "-o", "g.svg", cwd=folder),
+              "more than the 500", "--depth")

@@ -187,9 +187,10 @@ def show_command(
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
     Formats: an indented text guide; a lookup table with one row per complete
-    game (markdown, csv); a GraphViz graph (dot; -o FILE.svg or .png draws it
-    when GraphViz is installed; at most 500 nodes, use --depth or --path for
-    more); an interactive page to play the strategy by clicking (html).
+    game (markdown, csv); a GraphViz graph (dot; -o FILE.svg, .png or .pdf
+    draws it when GraphViz is installed: a drawing has at most 500 nodes, use
+    --depth or --path for a big tree); an interactive page to play the
+    strategy by clicking (html).
     """
     from ..export import guide_format, render, write_guide
 
@@ -200,7 +201,7 @@ def show_command(
     if as_json:
         return _show_secret(strategy, game, secret)
     guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
-                   styled=output is None and t.out.is_terminal)
+                   styled=output is None and t.out.is_terminal, drawing=drawing)
     if guide.warning:
         err.print(f"[yellow]warning:[/] {guide.warning}")
     if guide.styled is not None:
