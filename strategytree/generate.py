@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .builders import build_greedy, draws_at_random
 from .errors import ArgumentError
 from .game import Game
+from .literature import searched_gap
 from .lookahead import build_lookahead
 from .nodesearch import COMPLETE_ABOVE
 from .progress import ProgressCallback
@@ -204,7 +205,9 @@ def generate_file(
 ) -> Built:
     """What ``strategytree generate`` does: :func:`generate` (``settings`` are its
     keyword arguments), timed, written to ``output`` atomically (an existing file
-    only with ``force``; ``indent``: nested guesses indented) and verified."""
+    only with ``force``; ``indent``: nested guesses indented) and verified (the
+    optimal method's report measures its gap from the optimum it proved,
+    :func:`~strategytree.literature.searched_gap`)."""
     from .formats.brace import dump
     from .verify import verify
 
@@ -214,4 +217,6 @@ def generate_file(
     dump(strategy, output, indent=indent, force=force)
     report = verify(strategy, game)
     report.source = str(output)
+    if method == "optimal" and report.valid:  # the search proved it: the gap is exact
+        report.gap = searched_gap(game, report.total, settings.get("max_guesses"))
     return Built(strategy, report, seconds)

@@ -151,3 +151,38 @@ def test_dot_text_has_no_node_limit_and_reads_back(folder: Path, console_script)
     assert again.returncode == 0, again.stdout + again.stderr
     one_error(run(console_script, "show", "g.txt", "-o", "g.svg", cwd=folder),
               "more than the 500", "--depth")
+
+
+# -- f: optimality wording ---------------------------------------------------------------
+def test_an_optimal_tree_is_called_optimal(folder: Path, console_script) -> None:
+    import json
+
+    done = run(console_script, "generate", "-m", "optimal", "-p", "3", "-c", "5", "-o", "o.txt",
+               "--json", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    gap = report["gap"]  # no optimum of MM(3,5) is published: the search proved its own
+    assert gap["exact"] and gap["optimum"] == report["total"] and gap["excess"] == 0
+    assert gap["text"] == f"optimum {report['total']:,} (found by this exact search) → optimal"
+    again = run(console_script, "generate", "-m", "optimal", "-p", "3", "-c", "5", "-o", "p.txt",
+                cwd=folder)
+    assert "(found by this exact search) → optimal" in again.stdout
+    assert "above the optimum" not in again.stdout
+
+
+def test_verify_and_stats_say_optimal_at_plus_zero(folder: Path, console_script) -> None:
+    assert run(console_script, "generate", "-m", "optimal", "-o", "o.txt",
+               cwd=folder).returncode == 0
+    for command in ("verify", "stats"):
+        done = run(console_script, command, "o.txt", cwd=folder)
+        assert done.returncode == 0, done.stderr
+        assert "(Koyama & Lai 1993) → optimal" in done.stdout, done.stdout
+        assert "+0" not in done.stdout
+    ranked = run(console_script, "verify", "o.txt", "o.txt", cwd=folder)
+    assert "valid, optimal" in ranked.stdout and "above" not in ranked.stdout
+
+
+def test_a_total_bound_that_meets_the_optimum_says_so(folder: Path, console_script) -> None:
+    done = run(console_script, "bound", "--total", "--depth", "4", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    assert "it is the optimum (Koyama & Lai 1993): the bound is tight" in done.stdout

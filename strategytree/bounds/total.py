@@ -256,6 +256,8 @@ def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]
         answer["optimum"] = optimum.low
     done = "" if result.complete else f", stopped before depth {depth}"
     known = "" if optimum is None else f"; optimum {optimum.low:,} ({optimum.source})"
+    if optimum is not None and result.bound == optimum.low:
+        known = f"; it is the optimum ({optimum.source}): the bound is tight"
     text = (f"{escape(result.game)}: every strategy takes at least {result.bound:,} guesses in "
             f"total ({result.method}{done}, proved in {result.seconds:.2f} s){escape(known)}")
     return answer, text
