@@ -186,3 +186,35 @@ def test_a_total_bound_that_meets_the_optimum_says_so(folder: Path, console_scri
     done = run(console_script, "bound", "--total", "--depth", "4", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert "it is the optimum (Koyama & Lai 1993): the bound is tight" in done.stdout
+
+
+# -- g: bound --total --seconds holds, the reply table's build included --------------------
+def test_a_total_bound_keeps_its_time_limit_on_a_big_game(folder: Path, console_script) -> None:
+    import json
+    import time
+
+    started = time.perf_counter()
+    done = run(console_script, "bound", "--total", "-p", "5", "-c", "8", "--seconds", "1",
+               "--json", cwd=folder)
+    took = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    # MM(5,8)'s table of replies alone takes 11 s or more on one core: the limit counts it
+    assert answer["seconds"] < 3 and not answer["complete"], answer
+    assert answer["bound"] > 0
+    assert took < 30  # (start-up and the kernels' compilation, once per install, besides)
+
+
+def test_the_reply_table_is_built_in_runs_that_can_be_stopped(monkeypatch) -> None:
+    from strategytree import feedback
+    from strategytree.game import mastermind
+    from strategytree.runner import Stopped
+
+    game = mastermind(3, 4)
+    whole = feedback.table(game)
+    monkeypatch.setattr(feedback, "TABLE_CHUNK", 100)  # runs of a few rows
+    asked = []
+    assert (feedback.table(game, lambda: bool(asked.append(1))) == whole).all()
+    assert len(asked) > 1
+    with pytest.raises(Stopped):
+        feedback.table(game, lambda: len(asked) > 3 or bool(asked.append(1)))

@@ -340,7 +340,8 @@ TotalDepth = Annotated[int, option(
     "--depth", "-d", min=0,
     help="--total: levels of guesses worked out exactly (0 counting, 1 the first guess, ...).")]
 Seconds = Annotated[Optional[float], option(
-    "--seconds", min=0.001, help="--total: stop after this long with the bound proved so far.")]
+    "--seconds", min=0.001, help="--total: stop after this long (building the table of "
+    "replies counted) with the bound proved so far.")]
 TotalCheckpoint = Annotated[Optional[Path], option(
     "--checkpoint",
     help="--total: keep the bound of every part of a first guess here, and start from them.")]
