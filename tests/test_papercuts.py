@@ -218,3 +218,94 @@ def test_the_reply_table_is_built_in_runs_that_can_be_stopped(monkeypatch) -> No
     assert len(asked) > 1
     with pytest.raises(Stopped):
         feedback.table(game, lambda: len(asked) > 3 or bool(asked.append(1)))
+
+
+# -- a, b: the exact search stopped keeps its best; its cost without symmetry; its progress -----
+def test_a_stopped_exact_search_hands_over_its_best_whole_strategy(monkeypatch) -> None:
+    from strategytree.game import mastermind
+    from strategytree.literature import published
+    from strategytree.runner import Interrupted
+    from strategytree.search import build_optimal, driver
+    from strategytree.verify import verify
+
+    game = mastermind(4, 7)
+    monkeypatch.setattr(driver, "GREEDY_FIRST", 10**9)  # no greedy start: the search's own
+    seen = []
+
+    def progress(done) -> None:
+        seen.append(done)
+        if done.best is not None:
+            raise KeyboardInterrupt  # as Ctrl-C does, once a whole strategy is known
+
+    with pytest.raises(Interrupted) as stopped:
+        build_optimal(game, progress=progress)
+    best = stopped.value.result
+    report = verify(best, game)
+    assert report.valid and report.total == seen[-1].best
+    assert report.total >= published("MM(4,7)", "optimal").low
+    assert any("first guess " in p.detail and "% of its parts solved" in p.detail for p in seen)
+
+
+def test_a_big_exact_search_stopped_at_once_hands_over_its_greedy_start(monkeypatch) -> None:
+    from strategytree.builders import build_greedy
+    from strategytree.game import mastermind
+    from strategytree.runner import Interrupted
+    from strategytree.search import build_optimal, driver
+    from strategytree.verify import verify
+
+    game = mastermind(4, 6)
+    monkeypatch.setattr(driver, "GREEDY_FIRST", 1)
+
+    def progress(done) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(Interrupted) as stopped:
+        build_optimal(game, progress=progress, symmetry=False)
+    greedy = verify(build_greedy(game, rule="expected"), game).total
+    report = verify(stopped.value.result, game)
+    assert report.valid and report.total <= greedy
+
+
+@pytest.mark.parametrize("checkpoint", [False, True])
+def test_generate_optimal_stopped_writes_the_best_so_far(folder: Path, console_script,
+                                                         checkpoint: bool) -> None:
+    import os
+    import signal
+    import subprocess
+
+    more = ["--checkpoint", "run.ckpt"] if checkpoint else []
+    run_ = subprocess.Popen(
+        [*console_script, "generate", "-m", "optimal", "--no-symmetry", "-o", "out.txt", *more],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=folder,
+        env={**os.environ, "STRATEGYTREE_PROGRESS_SECONDS": "0.2"},
+    )
+    try:
+        warning = run_.stderr.readline()
+        assert warning.startswith("warning: without symmetry the exact search tries 1,296 first "
+                                  "guesses where symmetry leaves"), warning
+        while "sets searched" not in run_.stderr.readline():
+            pass
+        run_.send_signal(signal.SIGTERM)
+        _, said = run_.communicate(timeout=120)
+    finally:
+        run_.kill()
+    assert run_.returncode == 143, said
+    lines = said.strip().splitlines()
+    assert lines[-1] == "stopped by SIGTERM" + ("; the search is saved in run.ckpt" * checkpoint)
+    if checkpoint:  # the checkpoint keeps the work; the output waits for the optimum
+        assert not (folder / "out.txt").exists()
+        assert "out.txt is not written: run the same command again" in lines[-2]
+        return
+    check = run(console_script, "verify", "out.txt", "--json", cwd=folder)
+    import json
+
+    total = json.loads(check.stdout)["total"]
+    assert check.returncode == 0
+    assert f"the best strategy so far ({total:,} guesses in total" in lines[-2]
+    assert "is written to out.txt" in lines[-2]
+
+
+def test_no_warning_where_symmetry_costs_little(folder: Path, console_script) -> None:
+    done = run(console_script, "generate", "-m", "optimal", "--no-symmetry", "-p", "3", "-c", "3",
+               "-o", "o.txt", cwd=folder)
+    assert done.returncode == 0 and "warning" not in done.stderr

@@ -285,7 +285,8 @@ def generate_command(
     per install (announced), and not counted in the time reported.
     """  # noqa: E501 (the first line is the command's one-line help, kept whole)
     from ..files import to_stdout
-    from ..generate import check_method, generate, generate_file
+    from ..generate import check_method, generate, generate_file, stopped_text, symmetry_cost
+    from ..runner import Interrupted
 
     asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
     check_method(method, **asked, first=guesser.first, max_guesses=max_guesses,
@@ -297,10 +298,16 @@ def generate_command(
     settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
     game = _warm_game(options, lambda small: generate(small, method, **settings))
     verb = "building" if method == "greedy" else "searching"
-    with t.running(verb, game, where, method != "greedy") as (client, status):
-        built = generate_file(game, output, method, indent=indent, force=force, **settings,
-                              first=guesser.first, checkpoint=checkpoint, progress=status,
-                              client=client)
+    if (cost := symmetry_cost(game, method, not no_symmetry)) is not None:
+        err.print(f"[yellow]warning:[/] {escape(cost)}", soft_wrap=True)
+    try:
+        with t.running(verb, game, where, method != "greedy") as (client, status):
+            built = generate_file(game, output, method, indent=indent, force=force, **settings,
+                                  first=guesser.first, checkpoint=checkpoint, progress=status,
+                                  client=client)
+    except Interrupted as stopped:  # say what the output holds
+        _say(stopped_text(stopped.result, output, checkpoint))
+        raise
     where_to = "the standard output" if to_stdout(output) else escape(str(output))
     _reported(built.report, f"built in {built.seconds:.2f} s, written to {where_to}",
               as_json, aside=to_stdout(output), seconds=built.seconds)
