@@ -253,6 +253,10 @@ def generate_file(
 def stopped_text(kept: Report | None, output: object, checkpoint: object = None) -> str:
     """What ``strategytree generate`` says of its output when stopped (``kept``:
     the report on what :func:`generate_file` wrote there, or None)."""
+    from .files import to_stdout
+
+    if to_stdout(output):  # type: ignore[arg-type]
+        output = "the standard output"
     if kept is not None:
         return (f"the best strategy so far ({kept.total:,} guesses in total, max "
                 f"{kept.max_guesses}; not proven optimal) is written to {output}")
