@@ -40,6 +40,7 @@ from .errors import OutputExistsError, StrategyTreeError
 __all__ = [
     "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_not_same", "check_outputs",
     "check_writable", "is_stdout", "is_stream", "remove_stale", "same_file", "target",
+    "to_stdout",
     "write_bytes_atomic", "write_text_atomic",
 ]
 
@@ -96,6 +97,16 @@ def _stream_fd(path: PathLike) -> int | None:
         if (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino):
             return fd
     return None
+
+
+def to_stdout(path: PathLike | None) -> bool:
+    """True when writing to ``path`` writes to this process's standard output:
+    ``-``, ``/dev/stdout`` (or a link to it), or the file stdout is redirected to.
+
+    >>> to_stdout("-"), to_stdout("no-such-file.txt"), to_stdout(None)
+    (True, False, False)
+    """
+    return path is not None and _stream_fd(path) == 1
 
 
 def is_stream(path: PathLike) -> bool:
@@ -342,7 +353,8 @@ def check_outputs(
     for k, output in enumerate(outputs):
         if output is not None and is_stdout(output) and not stdout:
             raise StrategyTreeError(
-                "- (the standard output) is taken by show, convert and format -o only; name a file"
+                "- (the standard output) is taken by show, convert, format and generate -o only; "
+                "name a file"
             )
         check_not_same(output, read)
         for other in outputs[:k]:

@@ -664,7 +664,7 @@ def _chosen(preset: str | None, pegs: int | None, colors: int | None, distinct: 
     """The preset the arguments name and the sizes it fixes or they give, or the
     :class:`~strategytree.errors.GameArgumentError` of arguments that contradict it."""
     name = "mastermind" if preset is None else preset
-    chosen = GAMES.get(name)
+    chosen = GAMES.get(name.strip().lower())  # --game Mastermind, Bulls-And-Cows
     if chosen is None:
         raise GameArgumentError(f"{{preset}} is not a game; choose from {', '.join(PRESETS)}",
                                 preset=name)

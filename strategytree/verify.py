@@ -537,7 +537,8 @@ def ranking_view(ranked: list[Ranked]) -> list[Any]:
                 continue
             status = "valid" if r.valid else "invalid"
             if r.valid and r.gap is not None:
-                status += f", {r.gap.short}" + (" above the optimum" if r.gap.exact else "")
+                above = r.gap.exact and r.gap.excess
+                status += f", {r.gap.short}" + (" above the optimum" if above else "")
             table.add_row(
                 "-" if item.rank is None else str(item.rank), escape(item.source), escape(r.game),
                 f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), escape(status),

@@ -215,7 +215,7 @@ def expected_guide(tree: st.Strategy, game: st.Game, depth: int | None) -> list[
             continue
         count = rep.visits[id(node)]
         want.append((f"{lead}guess {node.guess} ",
-                     f" {count} secret" + ("" if count == 1 else "s")))
+                     f" {count:,} secret" + ("" if count == 1 else "s")))
         if depth is not None and level >= depth:
             want.append(("  " * (level + 1) + "...", "..."))
             continue
@@ -242,7 +242,8 @@ def test_show_guide(here: Path, source, game: st.Game, depth: int | None) -> Non
         args.append("--distinct-guesses")
     result = invoke(args)
     assert result.exit_code == 0
-    lines = result.stdout.rstrip("\n").split("\n")
+    legend, *lines = result.stdout.rstrip("\n").split("\n")
+    assert legend.startswith("replies: ") and "black (right colour, right place)" in legend
     want = expected_guide(st.loads(text), game, depth)
     assert len(lines) == len(want)
     for line, (start, end) in zip(lines, want):

@@ -4,6 +4,7 @@ composed; :func:`.group.command` words the library's errors."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -128,16 +129,19 @@ def _say_repairs(strategy: Strategy) -> None:
         _say(f"repaired: ... and {len(strategy.repairs) - SHOWN_PROBLEMS:,} more")
 
 
-def _reported(report: object, line: str, shape: dict | None = None) -> None:
-    """A report (:func:`strategytree.verify.report_view`) and ``line``, or its
-    JSON ``shape`` when given; exit 1 when the strategy is invalid."""
+def _reported(report: object, line: str, shape: dict | None = None, *,
+              aside: bool = False) -> None:
+    """A report (:func:`strategytree.verify.report_view`) and ``line`` (on stderr when
+    ``aside``: stdout holds the tree), or its JSON ``shape`` when given; exit 1 when
+    the strategy is invalid."""
     from ..verify import report_view
 
     if shape is not None:
         t.print_json(shape)
     else:
-        show(report_view(report))  # type: ignore[arg-type]
-        t.out.print(line, soft_wrap=True)
+        console = err if aside else t.out
+        show(report_view(report), console)  # type: ignore[arg-type]
+        console.print(line, soft_wrap=True)
     if not report.valid:  # type: ignore[attr-defined]
         raise typer.Exit(EXIT_INVALID)
 
@@ -183,9 +187,10 @@ def show_command(
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
     Formats: an indented text guide; a lookup table with one row per complete
-    game (markdown, csv); a GraphViz graph (dot; -o FILE.svg or .png draws it
-    when GraphViz is installed; at most 500 nodes, use --depth or --path for
-    more); an interactive page to play the strategy by clicking (html).
+    game (markdown, csv); a GraphViz graph (dot; -o FILE.svg, .png or .pdf
+    draws it when GraphViz is installed: a drawing has at most 500 nodes, use
+    --depth or --path for a big tree); an interactive page to play the
+    strategy by clicking (html).
     """
     from ..export import guide_format, render, write_guide
 
@@ -196,7 +201,7 @@ def show_command(
     if as_json:
         return _show_secret(strategy, game, secret)
     guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
-                   styled=output is None and t.out.is_terminal)
+                   styled=output is None and t.out.is_terminal, drawing=drawing)
     if guide.warning:
         err.print(f"[yellow]warning:[/] {guide.warning}")
     if guide.styled is not None:
@@ -279,21 +284,33 @@ def generate_command(
     ($STRATEGYTREE_PROGRESS_SECONDS).  Kernels are compiled on first use, once
     per install (announced), and not counted in the time reported.
     """  # noqa: E501 (the first line is the command's one-line help, kept whole)
-    from ..generate import check_method, generate, generate_file
+    from ..files import to_stdout
+    from ..generate import check_method, generate, generate_file, stopped_text, symmetry_cost
+    from ..runner import Interrupted
 
     asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
     check_method(method, **asked, first=guesser.first, max_guesses=max_guesses,
                  checkpoint=checkpoint, client=where.workers or where.scheduler)
-    check_outputs([output], force=force, checkpoint=checkpoint)
+    check_outputs([output], force=force, checkpoint=checkpoint, stdout=True)
+    if as_json and to_stdout(output):
+        raise StrategyTreeError(f"-o {output} is the standard output, where --json prints the "
+                                "report: name a file, or drop --json")
     settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
     game = _warm_game(options, lambda small: generate(small, method, **settings))
     verb = "building" if method == "greedy" else "searching"
-    with t.running(verb, game, where, method != "greedy") as (client, status):
-        built = generate_file(game, output, method, indent=indent, force=force, **settings,
-                              first=guesser.first, checkpoint=checkpoint, progress=status,
-                              client=client)
-    _reported(built.report, f"built in {built.seconds:.2f} s, written to {escape(str(output))}",
-              built.to_dict() if as_json else None)
+    if (cost := symmetry_cost(game, method, not no_symmetry)) is not None:
+        err.print(f"[yellow]warning:[/] {escape(cost)}", soft_wrap=True)
+    try:
+        with t.running(verb, game, where, method != "greedy") as (client, status):
+            built = generate_file(game, output, method, indent=indent, force=force, **settings,
+                                  first=guesser.first, checkpoint=checkpoint, progress=status,
+                                  client=client)
+    except Interrupted as stopped:  # say what the output holds
+        _say(stopped_text(stopped.result, output, checkpoint))
+        raise
+    where_to = "the standard output" if to_stdout(output) else escape(str(output))
+    _reported(built.report, f"built in {built.seconds:.2f} s, written to {where_to}",
+              built.to_dict() if as_json else None, aside=to_stdout(output))
 
 
 @command("bound", stops=True)
@@ -507,29 +524,33 @@ def _json_needs_a_file(as_json: bool, output: Path | None) -> None:
 
 @command("format")
 def format_command(
-    *, file: o.StrategyFile, output: o.FormatOutput, reading: o.ReadOptions,
-    indent: o.Indent = None, force: o.Force = False, as_json: o.JsonOption = False,
+    *, file: o.StrategyFile, output: o.FormatOutput = None, in_place: o.InPlace = False,
+    reading: o.ReadOptions, indent: o.Indent = None, force: o.Force = False,
+    as_json: o.JsonOption = False,
 ) -> None:
     """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
 
     No spaces, upper-case codes, two-digit replies, on one line or indented
-    (--indent); the branches keep their order.  With --lenient the dialects seen
-    in the wild are read and each repair is reported on stderr.  Any format read
-    is accepted (--from), as by convert.
+    (--indent); the branches keep their order.  With --lenient the dialects
+    seen in the wild are read and each repair is reported on stderr.  Any
+    format read is accepted (--from), as by convert.  --in-place rewrites a
+    brace file itself (atomically; a link is kept and its target rewritten).
     """
     from ..files import is_stdout
     from ..formats.writing import normalise, written_json
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
-    _json_needs_a_file(as_json, output)
+    _json_needs_a_file(as_json, file if in_place else output)
     read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
-                     force=force, max_bytes=reading.max_input_mb * 2**20)
+                     force=force, max_bytes=reading.max_input_mb * 2**20, in_place=in_place)
     _say_repairs(read.strategy)
+    repairs = plural(len(read.strategy.repairs), "repair")
     if as_json:
-        t.print_json(written_json(read, file, output, "brace"))
-    elif not is_stdout(output):
-        _say(f"wrote {output} ({plural(len(read.strategy.repairs), 'repair')}) from {file} "
-             f"({read.fmt})")
+        t.print_json(written_json(read, file, file if in_place else output, "brace"))
+    elif in_place:
+        _say(f"rewrote {file} in place ({repairs})")
+    elif not is_stdout(output):  # type: ignore[arg-type]
+        _say(f"wrote {output} ({repairs}) from {file} ({read.fmt})")
 
 
 @command("improve", stops=True)
@@ -554,16 +575,22 @@ def improve_command(
     the verifier's report (exit 1).
     """
     from ..improve import improvable, improve_file, improved_json, improved_text, parse_budget
+    from ..runner import Interrupted
 
     check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
     seconds = parse_budget(budget)
     strategy, game, notes = _read_with(file, reading, options)
     before = improvable(strategy, game, notes)
-    with t.running("improving", game, where) as (client, status):
-        report, took = improve_file(
-            strategy, game, output, exact_below=exact_below, widths=widths, finalists=finalists,
-            deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint,
-            progress=status, client=client,
-        )
+    try:
+        with t.running("improving", game, where) as (client, status):
+            report, took = improve_file(
+                strategy, game, output, exact_below=exact_below, widths=widths,
+                finalists=finalists, deepen=deepen, budget_seconds=seconds,
+                max_guesses=max_guesses, checkpoint=checkpoint, progress=status, client=client,
+            )
+    except Interrupted as stopped:  # the best so far is in the output: say what it holds
+        with contextlib.suppress(OSError, ValueError):  # (stderr gone after a hang-up)
+            err.print(improved_text(before, *stopped.result, output), soft_wrap=True)  # type: ignore[misc]
+        raise
     _reported(report, improved_text(before, report, took, output),
               improved_json(before, report, took) if as_json else None)

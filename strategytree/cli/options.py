@@ -296,7 +296,7 @@ ImproveDeepen = Annotated[str, option(
     "greedy].",
 )]
 Budget = Annotated[Optional[str], option(
-    "--budget", help="Stop with the best so far after this long: 90s, 30m, 2h."
+    "--budget", help="Stop with the best so far after this long: 90s, 30m, 2h, 1h30m."
 )]
 ImproveMaxGuesses = Annotated[Optional[int], option(
     "--max-guesses", "-k", min=1, help="Subtrees found keep every secret within K guesses."
@@ -326,7 +326,8 @@ GuideOutput = Annotated[Optional[Path], option(
 SecretJson = Annotated[bool, option(
     "--json", help="With --secret: print the game as JSON (docs/reference/json.md).")]
 NewOutput = Annotated[Path, option("--output", "-o", help=(
-    "Where to write the strategy file (.json: a JSON tree that records the game)."))]
+    "Where to write the strategy file (.json: a JSON tree that records the game); - for "
+    "stdout (the report then goes to stderr)."))]
 GenerateSeed = Annotated[int, option("--seed", help="Seed for random rules and sampled pools.")]
 NoSymmetry = Annotated[bool, option(
     "--no-symmetry", help="Score every candidate (slower, same tree).")]
@@ -339,7 +340,8 @@ TotalDepth = Annotated[int, option(
     "--depth", "-d", min=0,
     help="--total: levels of guesses worked out exactly (0 counting, 1 the first guess, ...).")]
 Seconds = Annotated[Optional[float], option(
-    "--seconds", min=0.001, help="--total: stop after this long with the bound proved so far.")]
+    "--seconds", min=0.001, help="--total: stop after this long (building the table of "
+    "replies counted) with the bound proved so far.")]
 TotalCheckpoint = Annotated[Optional[Path], option(
     "--checkpoint",
     help="--total: keep the bound of every part of a first guess here, and start from them.")]
@@ -369,8 +371,10 @@ AgainstAdversary = Annotated[bool, option(
 Tree = Annotated[Path, typer.Argument(help="A strategy tree in any format read (see --from).")]
 TargetFormat = Annotated[Optional[str], option(
     "--to", help="brace or json (default: json for a .json output, else brace).")]
-FormatOutput = Annotated[Path, option(
+FormatOutput = Annotated[Optional[Path], option(
     "--output", "-o", help="Write to this file (atomically); - for stdout.")]
+InPlace = Annotated[bool, option(
+    "--in-place", help="Rewrite the file itself (atomically; a link is kept), instead of -o.")]
 ImproveInput = Annotated[Path, typer.Argument(
     help="A valid strategy file (in any format read, see --from).")]
 ImproveOutput = Annotated[Path, option(

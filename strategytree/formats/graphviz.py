@@ -311,8 +311,8 @@ def _read(source: Source, dialect: str) -> Strategy:
     return source.strategy(nodes[tops[0]])
 
 
-#: the most nodes a DOT export draws: beyond this a drawing is a blur of labels
-#: (use a depth limit or a path to draw part of the tree)
+#: the most nodes drawn (svg, png, pdf): beyond this a drawing is a blur of labels
+#: (use a depth limit or a path to draw part of the tree); the DOT text has no limit
 MAX_DOT_NODES = 500
 
 
@@ -329,14 +329,15 @@ def _drawn(tree: GuideTree, start: int, depth: int | None) -> list[tuple[int, bo
 
 
 def to_dot(
-    tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int = MAX_DOT_NODES
+    tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int | None = None
 ) -> str:
     """The subtree at ``start`` as a GraphViz digraph, ``depth`` levels of replies deep.
 
     Each guess is an ellipse with how many secrets reach it, each known
     solution a green box, each reply an edge label; a subtree below ``depth``
     is one grey note.  Raises :class:`~strategytree.errors.DrawingTooBig`
-    above ``limit`` nodes.
+    above ``limit`` nodes (for a drawing, :data:`MAX_DOT_NODES`; None: the text
+    of any tree).
 
     >>> from strategytree.formats.brace import loads
     >>> from strategytree.game import mastermind
@@ -354,7 +355,7 @@ def to_dot(
     """
     drawn = _drawn(tree, start, depth)
     count = sum(2 if cut else 1 for _, cut in drawn)
-    if count > limit:
+    if limit is not None and count > limit:
         raise DrawingTooBig(
             f"the tree has {count:,} nodes to draw, more than the {limit} that can be read "
             "in a drawing; draw the top to a depth (e.g. 1) or the subtree after a path"

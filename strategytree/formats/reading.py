@@ -110,9 +110,10 @@ def detect(text: str) -> str:
     return "brace"
 
 
-#: the first line of the text guide ``show`` writes (the whole tree, after a path, one game)
+#: the first line of the text guide ``show`` writes (its legend of the replies; the whole
+#: tree, after a path, one game)
 _TEXT_GUIDE = re.compile(
-    r"(?:guess [0-9A-Za-z]+ +[0-9,]+ secrets?|after [0-9A-Za-z]+ |it is |1\. )")
+    r"(?:replies: [0-9]+ = |guess [0-9A-Za-z]+ +[0-9,]+ secrets?|after [0-9A-Za-z]+ |it is |1\. )")
 #: the header of ``show``'s Markdown lookup table
 _MARKDOWN_GUIDE = re.compile(r"\|\s*game\s*\|\s*guesses\s*\|\s*secret\s*\|")
 

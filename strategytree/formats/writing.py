@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import ArgumentError
 from ..files import write_text_atomic
 from ..game import Game
 from ..tree import Strategy
@@ -24,8 +25,8 @@ from .reading import GAME_FORMATS, Read, checked_format, read_file, reads
 from .source import MAX_INPUT_BYTES, Input
 
 __all__ = [
-    "SUFFIXES", "WRITABLE", "convert_file", "normalise", "normalised", "write", "writes",
-    "written_json",
+    "SUFFIXES", "WRITABLE", "check_in_place", "convert_file", "normalise", "normalised", "write",
+    "writes", "written_json",
 ]
 
 #: the formats that can hold any tree, and so can be written
@@ -89,7 +90,7 @@ def normalised(
 
 def normalise(
     path: Input,
-    output: str | os.PathLike[str],
+    output: str | os.PathLike[str] | None = None,
     fmt: str | None = None,
     game: Game | None = None,
     *,
@@ -97,15 +98,53 @@ def normalise(
     indent: int | None = None,
     force: bool = False,
     max_bytes: int = MAX_INPUT_BYTES,
+    in_place: bool = False,
 ) -> Read:
     """Write the strategy file at ``path`` (read by :func:`read_file`, repaired
     when ``lenient``) to ``output`` in the brace grammar, as :func:`normalised`
     writes it: atomically, or streamed into ``-`` (the standard output), a
-    device or a FIFO; an existing file is refused unless ``force``.  Returns
-    what was read (the repairs made are ``read.strategy.repairs``)."""
+    device or a FIFO; an existing file is refused unless ``force``.  With
+    ``in_place`` (and no ``output``), the file ``path`` itself is rewritten,
+    atomically (a link's target is replaced and the link kept): only a regular
+    file in the brace grammar is (:func:`check_in_place`).  Returns what was
+    read (the repairs made are ``read.strategy.repairs``)."""
+    if in_place:
+        check_in_place(path, output)
+    elif output is None:
+        raise ArgumentError("{output} or {in_place} is needed", output="FILE", in_place=True)
     read = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
-    write(read.strategy, output, "brace", indent=indent, force=force)
+    if in_place:
+        if read.fmt != "brace":
+            raise ArgumentError(
+                f"{{in_place}} rewrites brace files only, and {path} is {read.fmt}: "
+                "write it elsewhere with -o, or convert it", in_place=True)
+        write(read.strategy, path, "brace", indent=indent, force=True)  # type: ignore[arg-type]
+    else:
+        write(read.strategy, output, "brace", indent=indent, force=force)  # type: ignore[arg-type]
     return read
+
+
+def check_in_place(path: Input, output: str | os.PathLike[str] | None = None) -> None:
+    """Raise :class:`~strategytree.errors.ArgumentError` unless the file at ``path``
+    can be rewritten in place: no other ``output`` is given, and it is a regular
+    file (through links), not ``-`` (stdin), a pipe or a device.
+
+    >>> check_in_place("-")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: in_place=True rewrites a regular file, not -
+    (stdin, a pipe or a device); write to a file with -o
+    """
+    if output is not None:
+        raise ArgumentError("{in_place} rewrites the input itself: drop {output}",
+                            in_place=True, output=output)
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if name is None or name == "-" or not os.path.isfile(name):
+        if name is not None and name != "-" and not os.path.exists(name):
+            return  # reading it says it is not there
+        raise ArgumentError(
+            f"{{in_place}} rewrites a regular file, not {name or 'a stream'} (stdin, a pipe or "
+            "a device); write to a file with -o", in_place=True)
 
 
 def convert_file(
