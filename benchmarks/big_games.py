@@ -81,7 +81,7 @@ def main() -> None:
                       f"{made[1]:.0f} | {made[2]:,} | | | | | |")
                 continue
             checked = run(["verify", path], limit)
-            report = checked[3] or made[3]
+            report = (checked[3] or [made[3]])[0]  # verify --json: a list, one item per file
             print(f"| MM({pegs},{colors}) | {colors**pegs:,} | {made[0]:.1f} | {made[1]:.1f} | "
                   f"{made[2]:,} | {checked[0]:.1f} | {checked[1]:.1f} | {checked[2]:,} | "
                   f"{report['total']:,} | {report['max_guesses']} |", flush=True)

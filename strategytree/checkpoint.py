@@ -30,6 +30,7 @@ replaces the whole file atomically (a fresh start, or compaction).
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -168,17 +169,27 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
 
 
 def _read_record(source) -> dict[str, np.ndarray] | None:
-    """The next complete record, or None at the end (or at a record cut short)."""
+    """The next complete record, or None at the end (or at a record cut short).
+
+    The sizes a record describes are checked against what is left of the file
+    before anything is read: a record claiming more bytes than the file holds
+    (a damaged description, or a record cut short) reads nothing."""
     line = source.readline(MAX_LINE)
     if not line.endswith(b"\n"):
         return None
     try:
+        left = os.fstat(source.fileno()).st_size - source.tell()
         described = json.loads(line)["arrays"]
         arrays = {}
         for item in described:
             dtype = np.dtype(item["dtype"])
             shape = tuple(int(x) for x in item["shape"])
-            size = dtype.itemsize * int(np.prod(shape, dtype=np.int64))
+            if dtype.hasobject or any(x < 0 for x in shape):
+                return None  # no array of ours: damaged
+            size = dtype.itemsize * math.prod(shape)  # Python's integers: no overflow
+            if size > left:
+                return None  # more than the file holds: cut short (or damaged)
+            left -= size
             data = source.read(size)
             if len(data) != size:
                 return None  # cut short: the run was stopped while writing it

@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 from ._page import PAGE
 from .errors import ArgumentError, ExportError
 from .files import atomic_path
-from .formats.graphviz import to_dot
+from .formats.graphviz import MAX_DOT_NODES, to_dot
 from .formats.lookup import lookup_csv, lookup_markdown, lookup_rows
 from .game import Game
-from .guide import GuideTree, guide_rich, guide_text, play_secret, played_text
+from .guide import GuideTree, guide_rich, guide_text, play_secret, played_text, reply_legend
 from .spelling import Alphabet
 from .tree import Strategy
 from .words import plural
@@ -158,7 +158,8 @@ class Guide:
     """A strategy rendered in one format (what :func:`render` returns)."""
 
     text: str
-    """the guide, ending with a newline (empty when :attr:`styled` holds it)"""
+    """the guide (the text guide: a legend of the replies first), ending with a newline
+    (empty when :attr:`styled` holds it)"""
     styled: Text | None = None
     """the text guide in colour, when asked for"""
     unsolved: bool = False
@@ -203,13 +204,17 @@ def render(
     title: str = "strategy",
     styled: bool = False,
     alphabet: Alphabet | None = None,
+    drawing: bool = False,
 ) -> Guide:
     """``strategy`` as a guide in format ``fmt`` (one of :data:`FORMATS`).
 
     ``depth`` (text, dot) shows that many levels of replies, ``path`` only
     what follows a history (``"AABBC 10, ABCDE 21"``); ``secret`` shows the
     one game played against it instead (text only); ``title`` names the
-    HTML page; ``styled`` asks for the text guide in colour (rich).  Codes
+    HTML page; ``styled`` asks for the text guide in colour (rich); ``drawing``:
+    the DOT text is for GraphViz to draw, so at most
+    :data:`~strategytree.formats.graphviz.MAX_DOT_NODES` nodes (the text alone has
+    no limit).  Codes
     in and out (``path``, ``secret``, every format) are in ``alphabet``, by
     default the game's own (:class:`~strategytree.spelling.Alphabet`).
     """
@@ -223,16 +228,23 @@ def render(
     solved = int((tree.won[start:tree.end[start]] >= 0).sum())
     warning = _unsolved_warning(int(tree.visits[start]) - solved, solved, fmt)
     if fmt == "text":
+        legend = reply_legend(game)
         if styled:
             styled_guide = guide_rich(tree, depth=depth, path=path)
+            if legend:
+                from rich.text import Text
+
+                styled_guide = Text(legend + "\n", style="dim") + styled_guide
             return Guide("", styled=styled_guide, unsolved=bool(warning), warning=warning)
-        text = _banner(guide_text(tree, depth=depth, path=path), warning, "warning: ")
+        text = _banner(_banner(guide_text(tree, depth=depth, path=path), legend, ""),
+                       warning, "warning: ")
     elif fmt == "markdown":
         text = _banner(lookup_markdown(rows), warning, "> **warning:** ")
     elif fmt == "csv":
         text = lookup_csv(rows)  # read back as a table: the warning goes to the reader alone
     elif fmt == "dot":
-        text = _banner(to_dot(tree, start, depth), warning, "// warning: ")
+        limit = MAX_DOT_NODES if drawing else None
+        text = _banner(to_dot(tree, start, depth, limit=limit), warning, "// warning: ")
     else:
         text = to_html(tree, start, title=title)
         if warning:

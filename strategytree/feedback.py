@@ -344,13 +344,29 @@ def replies(game: Game, guess: int, secrets: np.ndarray | None = None) -> np.nda
     return replies_into(game, int(guess), secrets, out)
 
 
-def table(game: Game) -> np.ndarray:
+#: the replies worked out between two looks at a table's ``stopped`` (a few tens of ms)
+TABLE_CHUNK = 1 << 22
+
+
+def table(game: Game, stopped: Callable[[], bool] | None = None) -> np.ndarray:
     """The reply code of every allowed guess against every secret, an
-    ``(guesses, secrets)`` int8 array (compiled: ten times numpy's speed)."""
+    ``(guesses, secrets)`` int8 array (compiled: ten times numpy's speed).
+
+    ``stopped`` is asked between runs of rows (about :data:`TABLE_CHUNK` replies):
+    when it says True, the build ends with :class:`~strategytree.runner.Stopped`
+    (the table of a big game takes seconds: MM(5,8)'s is 1 GiB)."""
     if game.scoring == "table":
         return np.ascontiguousarray(game.table, dtype=np.int8)
     out = np.empty((len(game.guesses), len(game.secrets)), dtype=np.int8)
     gpos, gcnt = game.guess_bits
     spos, scnt = game.secret_bits
-    compiled().table_rows(gpos, gcnt, spos, scnt, game.pegs, out)
+    rows = len(game.guesses) if stopped is None else max(1, TABLE_CHUNK // max(1, out.shape[1]))
+    for start in range(0, len(game.guesses), rows):
+        if stopped is not None and stopped():
+            from .runner import Stopped
+
+            raise Stopped
+        end = start + rows
+        compiled().table_rows(gpos[start:end], gcnt[start:end], spos, scnt, game.pegs,
+                              out[start:end])
     return out

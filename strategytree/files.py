@@ -39,7 +39,8 @@ from .errors import OutputExistsError, StrategyTreeError
 
 __all__ = [
     "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_not_same", "check_outputs",
-    "check_writable", "is_stdout", "is_stream", "same_file", "target",
+    "check_writable", "is_stdout", "is_stream", "remove_stale", "same_file", "target",
+    "to_stdout",
     "write_bytes_atomic", "write_text_atomic",
 ]
 
@@ -96,6 +97,16 @@ def _stream_fd(path: PathLike) -> int | None:
         if (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino):
             return fd
     return None
+
+
+def to_stdout(path: PathLike | None) -> bool:
+    """True when writing to ``path`` writes to this process's standard output:
+    ``-``, ``/dev/stdout`` (or a link to it), or the file stdout is redirected to.
+
+    >>> to_stdout("-"), to_stdout("no-such-file.txt"), to_stdout(None)
+    (True, False, False)
+    """
+    return path is not None and _stream_fd(path) == 1
 
 
 def is_stream(path: PathLike) -> bool:
@@ -191,8 +202,10 @@ def atomic_path(path: PathLike, *, force: bool = True) -> Iterator[Path]:
     if not streamed and not force and real.exists():
         raise OutputExistsError(path)
     folder = None if streamed else real.parent
+    if folder is not None:
+        remove_stale(real)
     try:
-        fd, name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=folder)
+        fd, name = tempfile.mkstemp(prefix=_temporary_prefix(real), suffix=".tmp", dir=folder)
     except OSError as err:
         raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
     os.close(fd)
@@ -216,6 +229,64 @@ def atomic_path(path: PathLike, *, force: bool = True) -> Iterator[Path]:
         raise
     if streamed:
         tmp.unlink()
+
+
+def _temporary_prefix(real: Path) -> str:
+    """How the temporary files of ``real`` begin: ``.NAME.PID.`` (the process
+    writing it, so that a later run can tell one left behind by a process that
+    was killed, :func:`remove_stale`); a random part and ``.tmp`` follow."""
+    return f".{real.name}.{os.getpid()}."
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this machine (or may: not ours to signal)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True
+    except OSError:
+        return True
+    return True
+
+
+def remove_stale(real: Path) -> list[Path]:
+    """Remove the temporary files of ``real`` (``.NAME.PID.XXXXXXXX.tmp`` beside it)
+    left by a writer that was killed (SIGKILL, a power cut) while writing: those
+    whose process is gone.  Files of a process still running, and any file of
+    another pattern, are left alone.  Returns the files removed.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> left = folder / ".run.ckpt.999999999.abcd1234.tmp"  # no such process
+    >>> _ = left.write_text("half a checkpoint"); _ = (folder / ".run.ckpt.x.tmp").write_text("?")
+    >>> [p.name for p in remove_stale(folder / "run.ckpt")]
+    ['.run.ckpt.999999999.abcd1234.tmp']
+    >>> sorted(p.name for p in folder.iterdir())
+    ['.run.ckpt.x.tmp']
+    """
+    removed = []
+    prefix = f".{real.name}."
+    try:
+        names = [name for name in os.listdir(real.parent)
+                 if name.startswith(prefix) and name.endswith(".tmp")]
+    except OSError:
+        return removed
+    for name in names:
+        middle = name[len(prefix):-len(".tmp")].split(".")
+        if len(middle) != 2 or not middle[0].isdigit() or len(middle[0]) > 10:
+            continue  # not of our naming: not ours to remove
+        if _alive(int(middle[0])):
+            continue
+        stale = real.parent / name
+        try:
+            if stale.is_file() and not stale.is_symlink():
+                stale.unlink()
+                removed.append(stale)
+        except OSError:
+            pass
+    return removed
 
 
 def _stream_into(path: PathLike, tmp: Path) -> None:
@@ -282,7 +353,8 @@ def check_outputs(
     for k, output in enumerate(outputs):
         if output is not None and is_stdout(output) and not stdout:
             raise StrategyTreeError(
-                "- (the standard output) is taken by show, convert and format -o only; name a file"
+                "- (the standard output) is taken by show, convert, format and generate -o only; "
+                "name a file"
             )
         check_not_same(output, read)
         for other in outputs[:k]:

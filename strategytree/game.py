@@ -37,6 +37,7 @@ import numpy as np
 
 from .errors import CodeError, GameArgumentError, GameError
 from .feedback import encode, kernel_form, n_words, replies_numpy
+from .formats.source import available_memory
 from .words import plural
 
 T = TypeVar("T")
@@ -451,12 +452,7 @@ def all_codes(pegs: int, colors: int) -> np.ndarray:
     """Every code of ``pegs`` pegs over ``colors`` colours, in code order."""
     check_size(pegs, colors)
     n = colors**pegs
-    if n > MAX_CODES:
-        raise GameError(
-            f"{colors}^{pegs} = {n:,} codes is more than the {MAX_CODES:,} a game may "
-            "enumerate (its tables alone would take about "
-            f"{_table_bytes(n, pegs, colors) / 2**30:,.0f} GiB)"
-        )
+    _check_count(n, pegs, colors, f"{colors}^{pegs} = {n:,} codes")
     index = np.arange(n, dtype=np.int64)
     rows = np.empty((n, pegs), dtype=np.uint8)
     for i in range(pegs - 1, -1, -1):
@@ -468,15 +464,7 @@ def all_codes(pegs: int, colors: int) -> np.ndarray:
 def distinct_codes(pegs: int, colors: int) -> np.ndarray:
     """Every code whose pegs all differ in colour, in code order."""
     check_size(pegs, colors)
-    if pegs > colors:
-        raise GameError(f"{pegs} distinct colours cannot be drawn from {colors}")
-    n = math.perm(colors, pegs)
-    if n > MAX_CODES:
-        raise GameError(
-            f"{n:,} codes of {pegs} distinct colours is more than the {MAX_CODES:,} "
-            f"a game may enumerate (its tables alone would take about "
-            f"{_table_bytes(n, pegs, colors) / 2**30:,.0f} GiB)"
-        )
+    _check_distinct_count(pegs, colors)
     rows = np.zeros((1, 0), dtype=np.uint8)
     for _ in range(pegs):
         used = np.zeros((len(rows), colors), dtype=bool)
@@ -588,19 +576,8 @@ def resolve_game(
     strategytree.errors.GameArgumentError: preset='black-only' has no distinct variant
     (distinct=True)
     """
-    name = "mastermind" if preset is None else preset
-    chosen = GAMES.get(name)
-    if chosen is None:
-        raise GameArgumentError(f"{{preset}} is not a game; choose from {', '.join(PRESETS)}",
-                                preset=name)
+    chosen, pegs, colors = _chosen(preset, pegs, colors, distinct, distinct_guesses)
     notes: list[str] = []
-    pegs = _size(chosen, "pegs", pegs)
-    colors = _size(chosen, "colors", colors)
-    if chosen.distinct is False and (distinct or distinct_guesses):
-        given = "distinct_guesses" if distinct_guesses else "distinct"
-        raise GameArgumentError(
-            f"{{preset}} has no distinct variant ({{{given}}})", preset=name, **{given: True}
-        )
     secrets_distinct = bool(chosen.distinct or distinct or distinct_guesses)
     guesses_distinct = bool(chosen.distinct_guesses or distinct_guesses)
     if strategy is not None and pegs is None:
@@ -645,6 +622,105 @@ def similar_game(game: Game, pegs: int | None = None, colors: int | None = None)
         preset, game.pegs if pegs is None else pegs, game.colors if colors is None else colors,
         distinct=apart, distinct_guesses=both,
     )[0]
+
+
+def game_record(game: Game) -> dict[str, object] | None:
+    """The arguments of :func:`resolve_game` that make ``game`` again (``preset``,
+    ``pegs``, ``colors``, ``distinct``, ``distinct_guesses``): what a file records
+    of the game its tree was built for; None for a game no preset makes (a custom
+    feedback, a subset of codes, display other than the preset's).
+
+    >>> game_record(bagel())
+    {'preset': 'bagel', 'pegs': 3, 'colors': 10, 'distinct': True, 'distinct_guesses': True}
+    >>> game = resolve_game(**game_record(black_only(3, 5)))[0]
+    >>> game.name, game.scoring
+    ('black-only MM(3,5)', 'black-only')
+    """
+    if game.scoring == "table" or not game.symmetric:
+        return None
+    apart = len(game.secrets) < game.colors**game.pegs
+    both = len(game.guesses) < game.colors**game.pegs
+    if both and not apart:
+        return None  # guesses of distinct colours, secrets not: no preset plays that
+    if game.scoring == "black-only":
+        name = "black-only"
+    elif (chosen := GAMES.get(game.name)) is not None and chosen.named:
+        name = game.name
+    else:
+        name = "distinct" if apart else "mastermind"
+    chosen = GAMES[name]
+    if (chosen.distinct is not None and chosen.distinct != apart
+            or chosen.distinct_guesses is not None and chosen.distinct_guesses != both
+            or any(getattr(chosen, size) not in (None, getattr(game, size))
+                   for size in ("pegs", "colors"))
+            or (chosen.symbols, chosen.reply_words) != (game.symbols, game.reply_words)):
+        return None
+    return {"preset": name, "pegs": game.pegs, "colors": game.colors, "distinct": apart,
+            "distinct_guesses": both}
+
+
+def _chosen(preset: str | None, pegs: int | None, colors: int | None, distinct: bool,
+            distinct_guesses: bool) -> tuple[Preset, int | None, int | None]:
+    """The preset the arguments name and the sizes it fixes or they give, or the
+    :class:`~strategytree.errors.GameArgumentError` of arguments that contradict it."""
+    name = "mastermind" if preset is None else preset
+    chosen = GAMES.get(name.strip().lower())  # --game Mastermind, Bulls-And-Cows
+    if chosen is None:
+        raise GameArgumentError(f"{{preset}} is not a game; choose from {', '.join(PRESETS)}",
+                                preset=name)
+    pegs = _size(chosen, "pegs", pegs)
+    colors = _size(chosen, "colors", colors)
+    if chosen.distinct is False and (distinct or distinct_guesses):
+        given = "distinct_guesses" if distinct_guesses else "distinct"
+        raise GameArgumentError(
+            f"{{preset}} has no distinct variant ({{{given}}})", preset=name, **{given: True}
+        )
+    return chosen, pegs, colors
+
+
+def check_game_arguments(
+    preset: str | None = None,
+    pegs: int | None = None,
+    colors: int | None = None,
+    *,
+    distinct: bool = False,
+    distinct_guesses: bool = False,
+) -> None:
+    """Raise what :func:`resolve_game` would raise for these arguments (no strategy
+    to infer from), without making the game's tables: cheap for any size.
+
+    >>> check_game_arguments("mastermind", 9, 26)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.GameError: 26^9 = 5,429,503,678,976 codes is more than ...
+    """
+    chosen, pegs, colors = _chosen(preset, pegs, colors, distinct, distinct_guesses)
+    pegs = 4 if pegs is None else pegs
+    colors = 6 if colors is None else colors
+    check_size(pegs, colors)
+    if chosen.distinct or distinct or distinct_guesses:
+        _check_distinct_count(pegs, colors)
+    if not (chosen.distinct_guesses or distinct_guesses):  # every code is a guess
+        _check_count(colors**pegs, pegs, colors, f"{colors}^{pegs} = {colors**pegs:,} codes")
+
+
+def _check_count(n: int, pegs: int, colors: int, what: str) -> None:
+    """Refuse a game of ``n`` codes (``what``, in words) beyond :data:`MAX_CODES`."""
+    if n > MAX_CODES:
+        raise GameError(
+            f"{what} is more than the {MAX_CODES:,} a game may enumerate (its tables alone "
+            f"would take about {_table_bytes(n, pegs, colors) / 2**30:,.0f} GiB)"
+        )
+
+
+def _check_distinct_count(pegs: int, colors: int) -> int:
+    """The number of codes of ``pegs`` distinct colours of ``colors``, refused when
+    there are none or too many."""
+    if pegs > colors:
+        raise GameError(f"{pegs} distinct colours cannot be drawn from {colors}")
+    n = math.perm(colors, pegs)
+    _check_count(n, pegs, colors, f"{n:,} codes of {pegs} distinct colours")
+    return n
 
 
 def _size(chosen: Preset, what: str, given: int | None) -> int | None:
@@ -741,6 +817,35 @@ distinct_game = distinct
 
 
 # -- sizes -------------------------------------------------------------------
+#: the memory a run takes per secret of its game, at most, by what it does
+#: (measured as the peak of the process on MM(6,8) and MM(6,10), one core:
+#: replaying a strategy, ``check``, about 340 bytes a secret; building one,
+#: ``build``, a lookahead about 490 in its first minute)
+MEMORY_PER_SECRET = {"check": 400, "build": 600}
+#: the share of the memory available that a run may plan to take
+MEMORY_SHARE = 0.8
+
+
+def check_memory(game: Game, use: str = "check") -> None:
+    """Refuse (:class:`GameError`) a game whose secrets would take more memory than
+    the system has left for ``use`` (``"check"``: replaying a strategy, as
+    ``verify``, ``stats``, ``show`` and ``simulate`` do; ``"build"``: building one),
+    before anything is allocated: the estimate is :data:`MEMORY_PER_SECRET` bytes
+    a secret, and a run may plan to take :data:`MEMORY_SHARE` of what is free.
+
+    >>> check_memory(mastermind(4, 6))  # a few megabytes: nothing to say
+    """
+    need = len(game.secrets) * MEMORY_PER_SECRET[use]
+    free = available_memory()
+    if free is not None and need > MEMORY_SHARE * free:
+        doing = "checking a strategy of" if use == "check" else "building a strategy for"
+        raise GameError(
+            f"{doing} {game.name} ({len(game.secrets):,} secrets) takes about "
+            f"{need / 2**30:,.1f} GiB of memory, more than the {free / 2**30:,.1f} GiB "
+            "available: a smaller game, or a machine with more memory"
+        )
+
+
 def _table_bytes(n: int, pegs: int, colors: int) -> int:
     """About how many bytes a game of ``n`` codes keeps per table of codes:
     the codes, their keys, and two bit encodings (twice, for the kernels)."""

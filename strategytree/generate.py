@@ -51,16 +51,19 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .builders import build_greedy, draws_at_random
 from .errors import ArgumentError
-from .game import Game
+from .game import Game, check_memory
+from .literature import searched_gap
 from .lookahead import build_lookahead
 from .nodesearch import COMPLETE_ABOVE
 from .progress import ProgressCallback
+from .runner import Interrupted
 from .tree import Strategy
 
 if TYPE_CHECKING:
     from .verify import Report
 
-__all__ = ["DEFAULTS", "METHODS", "TAKES", "Built", "check_method", "generate", "generate_file"]
+__all__ = ["DEFAULTS", "METHODS", "TAKES", "Built", "check_method", "generate", "generate_file",
+           "stopped_text", "symmetry_cost"]
 
 #: the methods of :func:`generate`
 METHODS = ("greedy", "lookahead", "optimal")
@@ -160,6 +163,7 @@ def generate(
         complete=complete, complete_above=complete_above, finalists=finalists,
         exact_below=exact_below, max_guesses=max_guesses, checkpoint=checkpoint, client=client,
     )
+    check_memory(game, "build")  # before the tables of its secrets are made
     rule = rule or DEFAULTS["rule"]
     if method == "lookahead":
         return build_lookahead(
@@ -182,6 +186,22 @@ def generate(
     )
 
 
+def _kept(stopped: Interrupted, game: Game, output: str | os.PathLike[str],
+          indent: int | None, force: bool, checkpoint: object) -> Interrupted:
+    """What a stopped run leaves (:func:`generate_file`): the best strategy so far
+    written to ``output``, unless a checkpoint keeps the work; the verifier's report on it."""
+    from .formats.writing import write
+    from .verify import verify
+
+    best = stopped.result
+    if checkpoint is not None or not isinstance(best, Strategy):
+        return Interrupted(None)
+    write(best, output, indent=indent, force=force, game=game)
+    report = verify(best, game)
+    report.source = str(output)
+    return Interrupted(report)
+
+
 class Built(NamedTuple):
     """What :func:`generate_file` made."""
 
@@ -191,6 +211,12 @@ class Built(NamedTuple):
     """the verifier's report on it (its source the file written)"""
     seconds: float
     """the time the build took (writing and verifying not counted)"""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``generate --json`` shape: the ``verify`` object of the file
+        written (:meth:`~strategytree.verify.Report.to_dict`, its ``source`` the
+        output) and ``seconds``, the build time."""
+        return {**self.report.to_dict(), "seconds": round(self.seconds, 3)}
 
 
 def generate_file(
@@ -204,14 +230,79 @@ def generate_file(
 ) -> Built:
     """What ``strategytree generate`` does: :func:`generate` (``settings`` are its
     keyword arguments), timed, written to ``output`` atomically (an existing file
-    only with ``force``; ``indent``: nested guesses indented) and verified."""
-    from .formats.brace import dump
+    only with ``force``; ``indent``: nested guesses indented; a ``.json`` output is
+    a JSON tree that records the game, anything else the brace grammar) and verified
+    (the optimal method's report measures its gap from the optimum it proved,
+    :func:`~strategytree.literature.searched_gap`).
+
+    Stopped (Ctrl-C), the optimal method without a ``checkpoint`` writes the best
+    whole strategy it had to ``output`` (as ``improve`` does: the greedy one a big
+    search starts from, or a better one it found) and raises
+    :class:`~strategytree.runner.Interrupted` whose ``result`` is the verifier's
+    report on it (None when there was none, or with a checkpoint, which keeps the
+    work: a later run resumes it, and writes the optimum)."""
+    from .formats.writing import write
     from .verify import verify
 
     started = time.perf_counter()
-    strategy = generate(game, method, **settings)
+    try:
+        strategy = generate(game, method, **settings)
+    except Interrupted as stopped:
+        raise _kept(stopped, game, output, indent, force, settings.get("checkpoint")) from None
     seconds = time.perf_counter() - started
-    dump(strategy, output, indent=indent, force=force)
+    write(strategy, output, indent=indent, force=force, game=game)
     report = verify(strategy, game)
     report.source = str(output)
+    if method == "optimal" and report.valid:  # the search proved it: the gap is exact
+        report.gap = searched_gap(game, report.total, settings.get("max_guesses"))
     return Built(strategy, report, seconds)
+
+
+def stopped_text(kept: Report | None, output: object, checkpoint: object = None) -> str:
+    """What ``strategytree generate`` says of its output when stopped (``kept``:
+    the report on what :func:`generate_file` wrote there, or None)."""
+    from .files import to_stdout
+
+    if to_stdout(output):  # type: ignore[arg-type]
+        output = "the standard output"
+    if kept is not None:
+        return (f"the best strategy so far ({kept.total:,} guesses in total, max "
+                f"{kept.max_guesses}; not proven optimal) is written to {output}")
+    if checkpoint is not None:
+        return (f"{output} is not written: run the same command again (same --checkpoint) to "
+                "resume the search")
+    return f"nothing is written to {output}: the search had no whole strategy yet"
+
+
+#: from this many secrets, ``symmetry_cost`` warns of an exact search without symmetry
+NO_SYMMETRY_WARN = 500
+
+
+def symmetry_cost(game: Game, method: str, symmetry: bool) -> str | None:
+    """A warning for an exact search without symmetry (``symmetry`` False) on a game
+    where it costs much: the first guesses it tries against the classes symmetry
+    would leave (the least of the slowdown: it compounds at every level below);
+    None when there is nothing to fear (another method, a small game, no gain).
+
+    >>> from strategytree.game import mastermind
+    >>> print(symmetry_cost(mastermind(4, 6), "optimal", False))  # doctest: +NORMALIZE_WHITESPACE
+    without symmetry the exact search tries 1,296 first guesses where symmetry leaves 5
+    (259 times as many, and the gap grows at every level below): expect a run far longer,
+    for the same total (Ctrl-C keeps the best strategy found)
+    >>> symmetry_cost(mastermind(3, 3), "optimal", False) is None
+    True
+    """
+    if method != "optimal" or symmetry or len(game.secrets) < NO_SYMMETRY_WARN:
+        return None
+    import numpy as np
+
+    from .symmetry import Symmetry
+
+    every = len(game.guesses)
+    classes = len(Symmetry.of(game).representatives(np.arange(every)))
+    if every < 10 * classes:
+        return None
+    return (f"without symmetry the exact search tries {every:,} first guesses where symmetry "
+            f"leaves {classes:,} ({every // classes:,} times as many, and the gap grows at "
+            "every level below): expect a run far longer, for the same total (Ctrl-C keeps "
+            "the best strategy found)")

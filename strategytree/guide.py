@@ -179,7 +179,35 @@ class GuideTree(FlatTree):
 
 # -- the text guide -----------------------------------------------------------------
 def _plural(count: int) -> str:
-    return f"{count} secret" + ("" if count == 1 else "s")
+    return f"{count:,} secret" + ("" if count == 1 else "s")
+
+
+def reply_legend(game: Game) -> str | None:
+    """How the replies of ``game``'s guides read, in one line (None for a game
+    whose replies are numbered, :func:`~strategytree.game.custom`).
+
+    >>> from strategytree.game import mastermind, preset
+    >>> print(reply_legend(mastermind(4, 6)))
+    replies: 21 = 2 black (right colour, right place), 1 white (right colour, wrong place)
+    >>> print(reply_legend(preset("bulls-and-cows")))
+    replies: 21 = 2 bulls (right digit, right place), 1 cow (right digit, wrong place)
+    >>> print(reply_legend(preset("black-only")))
+    replies: 20 = 2 black (right colour, right place); the second digit is always 0
+    """
+    scoring = getattr(game, "scoring", "black-white")
+    if scoring == "table":
+        return None
+    words = game.reply_words
+    thing = "digit" if game.symbols == "digits" else "colour"
+    b, w = (2, 1) if game.pegs >= 3 else (1, 1) if game.pegs == 2 else (1, 0)
+    shown = f"{b}{0 if scoring == 'black-only' else w}"
+    black = f"{shown} = {words.count(b)} (right {thing}, right place)"
+    if scoring == "black-only":
+        return f"replies: {black}; the second digit is always 0"
+    if not w:
+        return f"replies: {black}"
+    white = words.count(b, w).split(", ")[1]
+    return f"replies: {black}, {white} (right {thing}, wrong place)"
 
 
 def guide_lines(

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -64,7 +65,7 @@ from .nodesearch import (
     set_key,
 )
 from .progress import ProgressCallback, Reporter
-from .runner import Stop, Stopped, run_in_thread
+from .runner import Interrupted, Stop, Stopped, run_in_thread
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 from .verify import Report, verify
@@ -91,25 +92,34 @@ class ImproveError(StrategyTreeError):
 
 
 def parse_budget(text: str | float | None) -> float | None:
-    """A time budget as seconds: ``90``, ``90s``, ``30m``, ``2h`` (None: no limit).
+    """A time budget as seconds: ``90``, ``90s``, ``30m``, ``2h``, ``1.5h`` or
+    several of them together, largest first (``1h30m``, ``2m30s``; None: no limit).
 
-    >>> parse_budget("30m"), parse_budget("1.5h"), parse_budget("45")
-    (1800.0, 5400.0, 45.0)
+    >>> parse_budget("30m"), parse_budget("1.5h"), parse_budget("45"), parse_budget("1h30m")
+    (1800.0, 5400.0, 45.0, 5400.0)
     """
     if text is None or isinstance(text, (int, float)):
         return None if text is None else float(text)
-    words = text.strip().lower()
-    scale = {"s": 1, "m": 60, "h": 3600}.get(words[-1:], None)
-    number = words[:-1] if scale else words
-    try:
-        seconds = float(number) * (scale or 1)
-    except ValueError:
-        raise ArgumentError(
-            "{budget}: expected a time such as 90s, 30m or 2h", budget=text
-        ) from None
+    words = "".join(text.split()).lower()
+    units = _BUDGET.fullmatch(words)
+    if units is not None and any(units.groups()):
+        seconds = sum(float(part) * scale
+                      for part, scale in zip(units.groups(), (3600, 60, 1)) if part)
+    else:
+        try:
+            seconds = float(words)  # plain seconds
+        except ValueError:
+            seconds = math.nan
     if not seconds > 0 or math.isinf(seconds):
-        raise ArgumentError("{budget}: expected a time such as 90s, 30m or 2h", budget=text)
+        raise ArgumentError(
+            "{budget}: expected a time such as 90s, 30m, 2h or 1h30m", budget=text
+        )
     return seconds
+
+
+#: a budget in hours, minutes and seconds (each optional, in that order)
+_NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)"
+_BUDGET = re.compile(rf"(?:({_NUMBER})h)?(?:({_NUMBER})m)?(?:({_NUMBER})s)?")
 
 
 class Improver(NodeSearch):
@@ -305,8 +315,9 @@ def improve(
     workers, side by side (:class:`~strategytree.nodesearch.cluster.PassOnCluster`).
 
     Raises :class:`ImproveError` (with the verifier's report) for an invalid
-    strategy; KeyboardInterrupt (Ctrl-C) once the run has stopped and handed
-    its best over to ``on_better`` and the checkpoint.
+    strategy; :class:`~strategytree.runner.Interrupted` (a KeyboardInterrupt:
+    Ctrl-C), whose ``result`` is the best strategy so far, once the run has
+    stopped and handed it over to ``on_better`` and the checkpoint.
     """
     if settings is None:
         settings = improve_settings(exact_below=exact_below, widths=widths, rules=rules,
@@ -378,7 +389,7 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
     hand_over(True)
     report_progress()
     if ended.interrupted:
-        raise KeyboardInterrupt
+        raise Interrupted(Strategy(run.index.node[0], source=source))
     return Strategy(run.index.node[0], source=source)
 
 
@@ -398,16 +409,35 @@ def improve_file(
 ) -> tuple[Report, float]:
     """:func:`improve` (``settings`` are its keyword arguments), each better strategy
     written to ``output`` atomically as it is found: the verifier's report on the
-    best (its source ``output``), and the seconds the run took."""
-    from .formats.brace import dump
+    best (its source ``output``), and the seconds the run took.  A ``.json`` output
+    is a JSON tree that records the game; anything else the brace grammar.  Stopped
+    (Ctrl-C), it raises :class:`~strategytree.runner.Interrupted` whose ``result``
+    is that pair, for the best so far, which is in ``output``."""
+    from .formats.writing import write
+
+    def keep(better: Strategy) -> None:
+        write(better, output, force=True, game=game)
 
     started = time.perf_counter()
-    best = improve(strategy, game, on_better=lambda better: dump(better, output, force=True),
-                   **settings)  # type: ignore[arg-type]
+    try:
+        best = improve(strategy, game, on_better=keep, **settings)  # type: ignore[arg-type]
+    except Interrupted as stopped:  # the best so far was written: say what it is
+        report = verify(stopped.result, game)  # type: ignore[arg-type]
+        report.source = str(output)
+        raise Interrupted((report, time.perf_counter() - started)) from None
     took = time.perf_counter() - started
     report = verify(best, game)
     report.source = str(output)
     return report, took
+
+
+def improved_json(before: Report, after: Report, seconds: float) -> dict[str, object]:
+    """The ``improve --json`` shape: the ``verify`` object of the improved file
+    (:meth:`~strategytree.verify.Report.to_dict`), ``before`` (``total`` and
+    ``max_guesses`` of the input), ``saved`` (guesses saved) and ``seconds``."""
+    return {**after.to_dict(), "before": {"total": before.total,
+                                          "max_guesses": before.max_guesses},
+            "saved": before.total - after.total, "seconds": round(seconds, 3)}
 
 
 def improved_text(before: Report, after: Report, seconds: float, output: object) -> str:

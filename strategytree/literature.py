@@ -19,7 +19,7 @@ optimum 5,625 (Koyama & Lai 1993) → +97 (1.7%)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import perm
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -255,16 +255,18 @@ class Gap:
         text = f"{what} ({self.source}) → {self.short}"
         if self.within is not None:
             k, best = self.within
-            text += f"; within {k} guesses: optimum {best:,} → {self.total - best:+,}"
+            excess = self.total - best
+            text += f"; within {k} guesses: optimum {best:,} → {excess:+,}" if excess else (
+                f"; within {k} guesses: optimum {best:,} → optimal")
         return text
 
     @property
     def short(self) -> str:
-        """The gap alone: ``+97 (1.7%)``, or ``at most 13.6% above the optimum``."""
+        """The gap alone: ``+97 (1.7%)``, ``optimal``, or ``at most 13.6% above the optimum``."""
         percent = f"{self.percent:.1f}" if self.percent >= 0.1 or not self.excess else (
             f"{self.percent:.2f}")
         if self.exact:
-            return f"{self.excess:+,} ({percent}%)"
+            return f"{self.excess:+,} ({percent}%)" if self.excess else "optimal"
         if not self.excess:
             return "optimal (it meets the bound)"
         return f"at most {percent}% above the optimum"
@@ -301,7 +303,7 @@ def gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
     >>> print(gap(mastermind(5, 8), 179863))
     lower bound ≥ 173,074 (three-level bound) → at most 3.9% above the optimum
     >>> print(gap(mastermind(4, 6), 5626, max_guesses=5))
-    optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → +0
+    optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → optimal
     """
     best, bound = optimum(game), best_known_lower_bound(game)
     if best is not None:
@@ -309,3 +311,26 @@ def gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
         within = (max_guesses, limited.low) if limited is not None and max_guesses else None
         return Gap(total, best.low, True, best.source, within, bound)
     return Gap(total, bound.total, False, bound.method, None, bound)
+
+
+#: where the optimum comes from when the exact search of the run found it
+THIS_SEARCH = "found by this exact search"
+
+
+def searched_gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
+    """:func:`gap` of a strategy the exact search just found (``generate --method
+    optimal``): its total is the optimum (without ``max_guesses``), or the optimum
+    among strategies that never need more than ``max_guesses`` guesses, so the gap
+    is exact even where no optimum was published.
+
+    >>> from strategytree.game import mastermind
+    >>> print(searched_gap(mastermind(3, 5), 451))
+    optimum 451 (found by this exact search) → optimal
+    >>> print(searched_gap(mastermind(4, 6), 5626, max_guesses=5))
+    optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → optimal
+    """
+    if max_guesses is None:
+        published = optimum(game)
+        source = THIS_SEARCH if published is None else f"{published.source}; {THIS_SEARCH}"
+        return Gap(total, total, True, source, None, best_known_lower_bound(game))
+    return replace(gap(game, total, max_guesses), within=(max_guesses, total))

@@ -101,6 +101,14 @@ def build_lookahead(
     if isinstance(also, str):
         also = parse_rules(also, argument="also")
     choosers = [GreedyChooser(game, name, symmetry=symmetry) for name in (rule, *also)]
+    names = [chooser.rule for chooser in choosers]
+    for i, name in enumerate(names[1:], 1):
+        if name in names[:i]:
+            said = ",".join(also)
+            if name == names[0]:
+                raise ArgumentError(f"{{also}} repeats {{rule}} ({name} is searched once "
+                                    "already): drop it", also=said, rule=rule)
+            raise ArgumentError(f"{{also}} names {name} twice", also=said)
     if any(chooser.randomised for chooser in choosers):
         if choosers[0].randomised:
             raise ArgumentError(

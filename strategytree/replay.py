@@ -34,7 +34,7 @@ from functools import cached_property
 import numpy as np
 
 from .feedback import pair_replier
-from .game import CodeIndex, Game, Reply, ReplyCode
+from .game import CodeIndex, Game, Reply, ReplyCode, check_memory
 from .tree import Node, Preorder, Strategy, Visitor, walk
 
 __all__ = ["FlatTree", "Replay", "replay", "reply_codes"]
@@ -86,6 +86,7 @@ class FlatTree:
     """
 
     def __init__(self, strategy: Strategy | Node, game: Game) -> None:
+        check_memory(game, "check")  # before the tables of its secrets are made
         self.game = game
         """the game whose guesses the tree's guesses were looked up in"""
         pre = strategy.preorder if isinstance(strategy, Strategy) else None

@@ -26,6 +26,7 @@ far.  Work that runs as coroutines (on a cluster) awaits its top with
 
 from __future__ import annotations
 
+import math
 import signal
 import threading
 import time
@@ -98,13 +99,22 @@ class Stop(threading.Event):
 
 
 class Cadence:
-    """When a checkpoint is due: :data:`SAVE_EVERY` seconds after the last save,
-    and a save that took long (a big cache) waits ten times as long (a run
-    spends at most a tenth of its time saving)."""
+    """When a checkpoint is due: at once (the first save comes right after a run's
+    setup, so that a run killed in its first seconds leaves its checkpoint), then
+    :data:`SAVE_EVERY` seconds after the last save, and a save that took long (a
+    big cache) waits ten times as long (a run spends at most a tenth of its time
+    saving).
+
+    >>> cadence = Cadence()
+    >>> cadence.due()
+    True
+    >>> cadence.saved(time.monotonic()); cadence.due()
+    False
+    """
 
     def __init__(self, every: float = SAVE_EVERY) -> None:
         self.least = self.every = every
-        self.last = time.monotonic()
+        self.last = -math.inf  # never saved: due at once
 
     def due(self) -> bool:
         """Whether a save is due."""

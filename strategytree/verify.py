@@ -186,14 +186,14 @@ class Ranked:
         return self.report.game if self.report is not None else None
 
     def to_dict(self) -> dict[str, Any]:
-        """One item of ``verify --json`` with several files: ``rank`` (None when not
-        ranked), ``reason`` and, for a file read, every field of :meth:`Report.to_dict`;
-        for an unreadable one ``source``, ``game`` (None), ``valid`` (False) and
-        ``unreadable`` (the reason again)."""
+        """One item of ``verify --json`` (a list, one item per file): ``rank`` (None when not
+        ranked), ``reason``, ``unreadable`` (why the file could not be read, else
+        None) and, for a file read, every field of :meth:`Report.to_dict`; for an
+        unreadable one ``source``, ``game`` (None) and ``valid`` (False)."""
         if self.report is None:
             return {"rank": None, "source": self.source, "game": None, "valid": False,
                     "reason": self.reason, "unreadable": self.reason}
-        return {"rank": self.rank, **self.report.to_dict()}
+        return {"rank": self.rank, **self.report.to_dict(), "unreadable": None}
 
 
 def rank(results: list[tuple[str, Report | str]]) -> list[Ranked]:
@@ -226,7 +226,8 @@ def rank(results: list[tuple[str, Report | str]]) -> list[Ranked]:
 
 
 def ranking_json(ranked: list[Ranked]) -> list[dict[str, Any]]:
-    """The ``verify --json`` output of several files: :meth:`Ranked.to_dict` of each."""
+    """The ``verify --json`` output, of one file or several: a list of
+    :meth:`Ranked.to_dict`, one per file, in the order of the ranking."""
     return [item.to_dict() for item in ranked]
 
 
@@ -239,10 +240,30 @@ def _path(
     With ``last_reply``, the node's own guess and that reply end the path;
     ``spell`` writes each guess (by default as the file does, in letters).
     """
-    steps = [f"{spell(g)} {r}" for g, r in tree.history(index)]
+    steps = [f"{short(spell(g))} {r}" for g, r in tree.history(index)]
     if last_reply is not None:
-        steps.append(f"{spell(tree.guess[index])} {last_reply}")
+        steps.append(f"{short(spell(tree.guess[index]))} {last_reply}")
+    if len(steps) > 2 * PATH_ENDS:  # a path thousands of guesses long: its ends
+        left = len(steps) - 2 * PATH_ENDS
+        steps[PATH_ENDS:-PATH_ENDS] = [f"... ({left:,} more) ..."]
     return ", ".join(steps)
+
+
+#: a path longer than twice this many steps is shown by its first and last steps
+PATH_ENDS = 10
+#: a guess longer than this is shown cut short (only a malformed guess can be)
+GUESS_SHOWN = 24
+
+
+def short(guess: str) -> str:
+    """A guess as messages show it: a malformed one of thousands of letters cut short.
+
+    >>> short("ABCD"), short("A" * 30)
+    ('ABCD', 'AAAAAAAAAAAAAAAAAAAA... (30 letters)')
+    """
+    if len(guess) <= GUESS_SHOWN:
+        return guess
+    return f"{guess[:GUESS_SHOWN - 4]}... ({len(guess):,} letters)"
 
 
 def _problem(strategy: Strategy, tree: FlatTree, kind: str, message: str, index: int) -> Problem:
@@ -317,15 +338,15 @@ def _static_problems(
     errors: list[Problem] = []
     invalid: list[Problem] = []
     for i in np.flatnonzero(~tree.formed).tolist():
-        guess = tree.guess[i]
+        guess = short(tree.guess[i])
         palette = LETTERS[:c]
-        strange = next((ch for ch in guess if ch not in LETTERS), None)
+        strange = next((ch for ch in tree.guess[i] if ch not in LETTERS), None)
         if strange is not None:
             message = f"guess {guess!r} uses {strange!r}, which is not a colour letter A..Z"
-        elif len(guess) != p:
-            message = f"guess {guess} has {len(guess)} pegs, expected {p}"
+        elif len(tree.guess[i]) != p:
+            message = f"guess {guess} has {len(tree.guess[i]):,} pegs, expected {p}"
         else:
-            bad = next(ch for ch in guess if ch not in palette)
+            bad = next(ch for ch in tree.guess[i] if ch not in palette)
             message = f"guess {guess} uses colour {bad}, beyond the {c} colours A..{palette[-1]}"
         errors.append(_problem(strategy, tree, "malformed-guess", message, i))
     # replies that can never be given (b + w > p, b = p - 1 and w = 1, the win, ...)
@@ -379,7 +400,7 @@ def _unsolved(tree: FlatTree, played: Replay, k: int) -> Unsolved:
     game = tree.game
     spelled = alphabet_for(game)
     node, reply = int(played.node[k]), int(played.reply[k])
-    guess = spelled.word(tree.guess[node])
+    guess = short(spelled.word(tree.guess[node]))
     if reply < 0:
         reason = f"guess {guess} cannot be played in {game.name}"
         path = _path(tree, node, spell=spelled.word)
@@ -516,7 +537,8 @@ def ranking_view(ranked: list[Ranked]) -> list[Any]:
                 continue
             status = "valid" if r.valid else "invalid"
             if r.valid and r.gap is not None:
-                status += f", {r.gap.short}" + (" above the optimum" if r.gap.exact else "")
+                above = r.gap.exact and r.gap.excess
+                status += f", {r.gap.short}" + (" above the optimum" if above else "")
             table.add_row(
                 "-" if item.rank is None else str(item.rank), escape(item.source), escape(r.game),
                 f"{r.total:,}", f"{r.average:.4f}", str(r.max_guesses), escape(status),

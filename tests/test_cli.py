@@ -130,7 +130,7 @@ def test_verify_json(here: Path) -> None:
     name = write(here, "mm23.txt", EXAMPLE)
     result = invoke(["verify", "--json", name])
     assert result.exit_code == 0
-    data = json.loads(result.stdout)
+    (data,) = json.loads(result.stdout)  # a list, of one file here
     for key in ("secrets", "solved", "total", "average", "max_guesses", "histogram",
                 "unsolved", "invalid_replies", "unreachable_branches", "errors"):
         assert key in data, key
@@ -215,7 +215,7 @@ def expected_guide(tree: st.Strategy, game: st.Game, depth: int | None) -> list[
             continue
         count = rep.visits[id(node)]
         want.append((f"{lead}guess {node.guess} ",
-                     f" {count} secret" + ("" if count == 1 else "s")))
+                     f" {count:,} secret" + ("" if count == 1 else "s")))
         if depth is not None and level >= depth:
             want.append(("  " * (level + 1) + "...", "..."))
             continue
@@ -242,7 +242,8 @@ def test_show_guide(here: Path, source, game: st.Game, depth: int | None) -> Non
         args.append("--distinct-guesses")
     result = invoke(args)
     assert result.exit_code == 0
-    lines = result.stdout.rstrip("\n").split("\n")
+    legend, *lines = result.stdout.rstrip("\n").split("\n")
+    assert legend.startswith("replies: ") and "black (right colour, right place)" in legend
     want = expected_guide(st.loads(text), game, depth)
     assert len(lines) == len(want)
     for line, (start, end) in zip(lines, want):
@@ -311,7 +312,7 @@ def test_console_script_verifies_a_corpus_file(tmp_path: Path, console_script: l
         env=env,
     )
     assert run.returncode == 0, run.stderr
-    data = json.loads(run.stdout)
+    (data,) = json.loads(run.stdout)
     assert data["total"] == total and data["valid"] is True
     assert "Traceback" not in run.stderr
 
@@ -370,4 +371,4 @@ def test_python_dash_m_runs_the_command_line(tmp_path: Path) -> None:
         capture_output=True, text=True, cwd=tmp_path, timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["total"] == st.verify(st.load(data)).total
+    assert json.loads(done.stdout)[0]["total"] == st.verify(st.load(data)).total

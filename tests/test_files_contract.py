@@ -150,7 +150,6 @@ def test_stdout_is_written_not_replaced(
 
 
 @pytest.mark.parametrize("args", [
-    ["generate", *GAME, "-o", "-"],
     ["stats", "s.txt", "--plot", "-"],
     ["simulate", "--strategy", "s.txt", "--csv", "-"],
 ])
@@ -287,7 +286,7 @@ def test_show_writes_any_suffix_when_the_format_is_named(
 ) -> None:
     done = run(console_script, "show", "s.txt", "--format", "text", "-o", "guide.out", cwd=folder)
     assert done.returncode == 0, done.stderr
-    assert (folder / "guide.out").read_text().startswith("guess AB")
+    assert (folder / "guide.out").read_text().splitlines()[1].startswith("guess AB")
 
 
 @pytest.mark.parametrize("suffix, magic",

@@ -255,9 +255,12 @@ def test_dot_refuses_a_tree_too_big_to_draw() -> None:
     tree = GuideTree.build(st.load(DATA / "arfst-4-6-6.txt"), st.mastermind(4, 6))
     assert len(tree) > MAX_DOT_NODES
     with pytest.raises(DrawingTooBig, match="to a depth"):
-        to_dot(tree)
-    nodes, edges = _dot_graph(to_dot(tree, depth=1))
+        to_dot(tree, limit=MAX_DOT_NODES)
+    nodes, edges = _dot_graph(to_dot(tree, depth=1, limit=MAX_DOT_NODES))
     assert len(edges) == len(nodes) - 1
+    # the text alone has no limit: every node of the tree
+    nodes, edges = _dot_graph(to_dot(tree))
+    assert len(nodes) == len(tree) and len(edges) == len(nodes) - 1
 
 
 # -- HTML ---------------------------------------------------------------------------------
@@ -323,9 +326,11 @@ def test_guides_of_other_games(name: str, pegs: int | None, colors: int | None) 
 def test_render_every_format() -> None:
     strategy = st.loads(EXAMPLE)
     tree = example()
-    assert render(strategy, MM23).text == guide_text(tree) + "\n"
+    legend = ("replies: 11 = 1 black (right colour, right place), "
+              "1 white (right colour, wrong place)")
+    assert render(strategy, MM23).text == legend + "\n" + guide_text(tree) + "\n"
     assert render(strategy, MM23, "text", depth=1, path="AB 10").text == (
-        guide_text(tree, depth=1, path="AB 10") + "\n")
+        legend + "\n" + guide_text(tree, depth=1, path="AB 10") + "\n")
     assert render(strategy, MM23, "markdown").text == lookup_markdown(lookup_rows(tree))
     assert render(strategy, MM23, "csv", path="AB 01").text == lookup_csv(
         lookup_rows(tree, tree.locate("AB 01")))
@@ -333,7 +338,8 @@ def test_render_every_format() -> None:
     assert render(strategy, MM23, "html", title="t").text == to_html(tree, title="t")
     styled = render(strategy, MM23, styled=True)
     assert styled.text == "" and styled.styled is not None
-    assert styled.styled.plain.rstrip() == guide_text(tree)
+    assert styled.styled.plain.splitlines()[0] == legend
+    assert styled.styled.plain.rstrip() == legend + "\n" + guide_text(tree)
     one = render(strategy, MM23, secret="CA")
     assert one.text.endswith("solved in 3 guesses\n") and not one.unsolved
 

@@ -33,11 +33,15 @@ def no_leftovers(folder: Path) -> None:
 
 
 # -- text -----------------------------------------------------------------------------------
+#: the first line of a text guide of MM(2,3): how its replies read
+LEGEND = "replies: 11 = 1 black (right colour, right place), 1 white (right colour, wrong place)"
+
+
 def test_show_text_is_plain_when_piped(here: Path) -> None:
     result = invoke(["show", "mm23.txt", "--path", "AB 10"])
     assert result.exit_code == 0
     assert "\x1b[" not in result.stdout
-    assert result.stdout.rstrip("\n") == guide_text(
+    assert result.stdout.rstrip("\n") == LEGEND + "\n" + guide_text(
         GuideTree.build(st.loads(EXAMPLE), st.mastermind(2, 3)), path="AB 10"
     )
 
@@ -49,15 +53,15 @@ def test_show_text_is_in_colour_on_a_terminal(here: Path, monkeypatch) -> None:
     assert result.exit_code == 0
     assert "\x1b[" in result.stdout
     plain = re.sub(r"\x1b\[[0-9;]*m", "", result.stdout)
-    assert [line.rstrip() for line in plain.rstrip("\n").split("\n")] == guide_text(
+    assert [line.rstrip() for line in plain.rstrip("\n").split("\n")] == [LEGEND, *guide_text(
         GuideTree.build(st.loads(EXAMPLE), st.mastermind(2, 3)), depth=1
-    ).split("\n")
+    ).split("\n")]
 
 
 def test_show_text_to_a_file(here: Path) -> None:
     result = invoke(["show", "mm23.txt", "-o", "guide.txt"])
     assert result.exit_code == 0
-    assert (here / "guide.txt").read_text().startswith("guess AB")
+    assert (here / "guide.txt").read_text().startswith(LEGEND + "\nguess AB")
     no_leftovers(here)
 
 
@@ -134,11 +138,15 @@ def test_show_dot(here: Path) -> None:
     assert (here / "tree.gv").read_text().count(" -> ") == 8
 
 
-def test_show_dot_refuses_a_big_tree(here: Path) -> None:
+def test_show_dot_writes_a_big_tree_and_refuses_to_draw_it(here: Path) -> None:
     shutil.copy(DATA / "arfst-4-6-6.txt", here / "k.txt")
     result = invoke(["show", "k.txt", "-f", "dot"])
+    assert result.exit_code == 0
+    assert result.stdout.count(" -> ") > 500
+    result = invoke(["show", "k.txt", "-o", "k.svg"])
     assert result.exit_code == 2
     assert "more than the 500" in result.stderr and "--depth" in result.stderr
+    assert not (here / "k.svg").exists()
     result = invoke(["show", "k.txt", "-f", "dot", "--depth", "1"])
     assert result.exit_code == 0
 

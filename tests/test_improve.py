@@ -362,8 +362,13 @@ def test_console_script_stopped_by_sigterm_writes_the_best_so_far(tmp_path: Path
     try:
         assert "improving" in run.stderr.readline()  # the search is under way
         run.send_signal(signal.SIGTERM)
-        run.wait(timeout=120)
+        _, said = run.communicate(timeout=120)
     finally:
         run.kill()
     assert run.returncode == 143
-    assert score(loads(target.read_text()), game) <= score(loads(source.read_text()), game)
+    saved = score(loads(target.read_text()), game)
+    assert saved <= score(loads(source.read_text()), game)
+    # it says what the file holds: the total saved in it, and where
+    lines = said.strip().splitlines()
+    assert f"-> {saved[0]:,}, max" in lines[-2] and f"written to {target}" in lines[-2], said
+    assert lines[-1] == "stopped by SIGTERM", said

@@ -227,12 +227,13 @@ def test_verify_text_ranks_per_game_and_gives_reasons(here: Path) -> None:
 # -- every command's JSON, from the console script ----------------------------------------
 def test_verify_json_of_one_file(tmp_path: Path, console_script: list[str]) -> None:
     path = (DATA / "arfst-4-6-6.txt").resolve()
-    code, data, _ = run(console_script, "verify", "--json", str(path), cwd=tmp_path)
+    code, ranking, _ = run(console_script, "verify", "--json", str(path), cwd=tmp_path)
     want = st.verify(st.load(path), mastermind(4, 6))
-    assert code == 0 and isinstance(data, dict)
+    assert code == 0 and isinstance(ranking, list)  # one shape, whatever the number of files
+    (data,) = ranking
     assert (data["total"], data["max_guesses"], data["valid"]) == (
         want.total, want.max_guesses, True)
-    assert data["reason"] is None and data["rank"] == 1  # the shape of an item of several
+    assert data["reason"] is None and data["rank"] == 1 and data["unreadable"] is None
     assert data["gap"]["optimum"] == published("MM(4,6)", "optimal").low
     assert data["gap"]["excess"] == want.total - 5625 == 0
 
@@ -322,8 +323,10 @@ def test_generate_show_secret_and_bound_json_in_digits(tmp_path: Path,
         (g, str(r)) for g, r in moves]
     assert all(m["guess"].isdigit() for m in data["moves"])
     code, data, _ = run(console_script, "bound", "-p", "2", "-c", "3", "--json", cwd=tmp_path)
-    assert code == 0 and data == {"game": "MM(2,3)", "max_guesses": 3, "none_within": 2,
-                                  "seconds": data["seconds"]}
+    assert code == 0 and data == {
+        "game": "MM(2,3)", "pegs": 2, "colors": 3, "measure": "max_guesses", "bound": 3,
+        "optimum": 3, "exact": True, "method": "exhaustive search", "complete": True,
+        "seconds": data["seconds"], "max_guesses": 3, "none_within": 2}
 
 
 def test_show_json_needs_a_secret(here: Path) -> None:

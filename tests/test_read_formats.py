@@ -34,8 +34,8 @@ def test_every_file_in_the_folder_is_checked() -> None:
     }
 
 
-def verified(args: list[str]) -> dict:
-    """The JSON report of ``verify`` run with ``args`` (which must succeed)."""
+def verified(args: list[str]) -> list[dict]:
+    """The JSON reports of ``verify`` run with ``args`` (which must succeed)."""
     result = invoke(["verify", "--json", *args])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
@@ -47,7 +47,7 @@ def test_verify_reads_each_format_detected_and_named(
 ) -> None:
     path = str(FORMATS_DATA / name)
     for args in ([path], ["--from", fmt, path]):
-        report = verified(args)
+        (report,) = verified(args)
         assert (report["total"], report["max_guesses"], report["valid"]) == (total, most, True)
 
 
@@ -148,7 +148,7 @@ def distinct_mmstrat(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_the_game_of_an_mmstrat_file_is_the_one_its_counts_tell(distinct_mmstrat: Path) -> None:
-    report = verified([str(distinct_mmstrat)])
+    (report,) = verified([str(distinct_mmstrat)])
     assert (report["total"], report["secrets"], report["valid"]) == (1446, 360, True)
     assert report["game_notes"] == ["pegs 4, colors 6, distinct colours (from the counts)"]
     stats = invoke(["stats", str(distinct_mmstrat)])
@@ -158,7 +158,7 @@ def test_the_game_of_an_mmstrat_file_is_the_one_its_counts_tell(distinct_mmstrat
 def test_the_game_the_options_give_is_the_one_an_mmstrat_file_is_read_in(
     distinct_mmstrat: Path,
 ) -> None:
-    report = verified(["--distinct-guesses", "-p", "4", "-c", "6", str(distinct_mmstrat)])
+    (report,) = verified(["--distinct-guesses", "-p", "4", "-c", "6", str(distinct_mmstrat)])
     assert (report["total"], report["secrets"], report["game_notes"]) == (1446, 360, [])
     wrong = invoke(["verify", "-p", "4", "-c", "6", str(distinct_mmstrat)])
     assert wrong.exit_code == 2

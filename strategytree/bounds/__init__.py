@@ -23,11 +23,36 @@ alone; the total bound compiles kernels).
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-__all__ = ["TotalBound", "counting_bound", "set_lower_bound", "total_lower_bound"]
+if TYPE_CHECKING:
+    from ..game import Game
+
+__all__ = ["TotalBound", "bound_json", "counting_bound", "set_lower_bound", "total_lower_bound"]
 
 _HOMES = {"counting_bound": "counting", "TotalBound": "total", "set_lower_bound": "total",
           "total_lower_bound": "total"}
+
+
+def bound_json(game: Game, measure: str, bound: int, *, optimum: int | None, method: str,
+               complete: bool, seconds: float | None, **more: object) -> dict[str, object]:
+    """The ``--json`` shape of a proven bound, the fields ``bound`` and ``bound
+    --total`` share: ``game`` (its name), ``pegs``, ``colors``, ``measure``
+    (``max_guesses`` or ``total``: what is bounded), ``bound`` (no strategy does
+    better), ``optimum`` (the least there is, when proved or published, else
+    None), ``exact`` (the bound is the optimum), ``method``, ``complete`` (False
+    when stopped early: the bound still holds) and ``seconds`` (to the
+    millisecond); then ``more``.
+
+    >>> from strategytree.game import mastermind
+    >>> bound_json(mastermind(2, 3), "total", 19, optimum=21, method="counting",
+    ...            complete=True, seconds=0.5)["exact"]
+    False
+    """
+    return {"game": game.name, "pegs": game.pegs, "colors": game.colors,
+            "measure": measure, "bound": bound, "optimum": optimum, "exact": bound == optimum,
+            "method": method, "complete": complete,
+            "seconds": None if seconds is None else round(seconds, 3), **more}
 
 
 def __getattr__(name: str) -> object:

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..feedback import replies as reply_row
 from ..game import Game
-from ..runner import Stop, until_stopped
+from ..runner import Stop, Stopped, until_stopped
 from ..search.bounds import INF
 from ..symmetry import Symmetry
 from .counting import lower_bounds, parts_by_replies
@@ -167,13 +167,21 @@ class RootBound:
 
     def deepen(self, depth: int, reached: list[int]) -> None:
         """Bound the root at depths 2 .. ``depth`` in turn (``reached[0]``: the last
-        complete); stops early when :attr:`stop` is set."""
+        complete), after :meth:`prepare`; stops early when :attr:`stop` is set."""
         import asyncio
 
         if self.perfect:
             self.root, reached[0] = 2 * self.n - 1, depth
             return
+        try:
+            self.prepare()
+        except Stopped:  # stopped while preparing: the one-level bound stands
+            return
         asyncio.run(self.levels(depth, reached))
+
+    def prepare(self) -> None:
+        """Build what the runs need (in the run's own thread: the reply table of a big
+        game takes seconds, counted in its time and stopped by its stop)."""
 
     async def levels(self, depth: int, reached: list[int]) -> None:
         self.open_slots()
@@ -275,12 +283,21 @@ class RootInProcess(RootBound):
 
     def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:
         super().__init__(game, symmetry, root)
-        self.bounder = SetBounder(game, symmetry, stop=self.stop)
+        self.symmetry = symmetry
+        self.bounder: SetBounder | None = None  # built by prepare, in the run's thread
         self.groups: dict[int, Symmetry] = {}
+
+    def prepare(self) -> None:
+        """The bounder, with the game's reply table (stopped by :attr:`stop`)."""
+        if self.bounder is None:
+            self.bounder = SetBounder(self.game, self.symmetry, stop=self.stop)
 
     @property
     def sets(self) -> int:
-        return self.bounder.sets
+        return self.bounder.sets if self.bounder is not None else 0
+
+    def detail(self) -> str:
+        return "building the table of replies" if self.bounder is None else super().detail()
 
     async def run(self, i, batch, d, lead, nxt):
         g = self.guesses.guesses[i]

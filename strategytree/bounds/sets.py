@@ -140,7 +140,7 @@ class SetBounder:
     def __post_init__(self) -> None:
         game = self.game
         n = len(game.secrets)
-        self.fb = reply_table(game)
+        self.fb = reply_table(game, self.stop.is_set)  # (a big game's takes seconds)
         if game.symmetric and np.array_equal(game.guesses, game.secrets):
             self.fbT = self.fb  # Mastermind's replies are symmetric: the table is its transpose
         else:

@@ -140,8 +140,9 @@ def total_lower_bound(
     (:class:`~strategytree.bounds.root.RootBound`), run by
     :func:`~strategytree.runner.run_in_thread`; ``progress`` is called every
     ``every`` seconds with a :class:`~strategytree.progress.Progress` (sets
-    bounded, the bound so far in ``detail``).  After ``seconds`` the run stops
-    with the bound proved so far (``complete`` False).  Ctrl-C raises
+    bounded, the bound so far in ``detail``).  After ``seconds`` (counted from the
+    call: building the game's reply table, seconds for a big game, is part of
+    them) the run stops with the bound proved so far (``complete`` False).  Ctrl-C raises
     :class:`~strategytree.runner.Interrupted`, a KeyboardInterrupt whose
     ``result`` is that bound.  ``checkpoint``: a file that keeps the bound of
     every part of a first guess as it is proved, and from which a later run (of
@@ -175,6 +176,8 @@ def total_lower_bound(
 
     report = Reporter(progress, UNIT, lambda: (root.sets, None, root.words(reached[0], depth)),
                       started=started)
+    if seconds is not None:  # the time spent so far counts (the reply table is built
+        seconds = max(0.001, seconds - (time.perf_counter() - started))  # in the run's own)
     ended = run_in_thread(lambda: root.deepen(depth, reached), "strategytree-bound", root.stop,
                           report=report, save=saved.save if saved is not None else None,
                           seconds=seconds, every=every)
@@ -245,18 +248,23 @@ class PartsKept:
 
 def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]:
     """What ``strategytree bound --total`` prints of ``result`` (asked for ``depth``
-    levels): its ``--json`` shape (:meth:`TotalBound.as_dict`, with the published
-    ``optimum`` when there is one) and its line of text (rich markup)."""
+    levels): its ``--json`` shape (the fields every bound has,
+    :func:`strategytree.bounds.bound_json`, with ``measure`` ``total`` and the
+    published ``optimum`` or None; then ``depth``, the depth reached,
+    and ``sets``, the sets bounded) and its line of text (rich markup)."""
     from rich.markup import escape
 
     from ..literature import optimum as published_optimum
+    from . import bound_json
 
     optimum = published_optimum(game)
-    answer = result.as_dict()
-    if optimum is not None:
-        answer["optimum"] = optimum.low
+    answer = bound_json(game, "total", result.bound, optimum=None if optimum is None
+                        else optimum.low, method=result.method, complete=result.complete,
+                        seconds=result.seconds, depth=result.depth, sets=result.sets)
     done = "" if result.complete else f", stopped before depth {depth}"
     known = "" if optimum is None else f"; optimum {optimum.low:,} ({optimum.source})"
+    if optimum is not None and result.bound == optimum.low:
+        known = f"; it is the optimum ({optimum.source}): the bound is tight"
     text = (f"{escape(result.game)}: every strategy takes at least {result.bound:,} guesses in "
             f"total ({result.method}{done}, proved in {result.seconds:.2f} s){escape(known)}")
     return answer, text

@@ -4,6 +4,7 @@ composed; :func:`.group.command` words the library's errors."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -54,16 +55,19 @@ def _game_and_strategy(
     return game, strategy
 
 
-def _reported(report: object, line: str, as_json: bool = False, **more: object) -> None:
-    """A report (:func:`strategytree.verify.report_view`) and ``line``, or the report
-    as JSON with ``more``; exit 1 when the strategy is invalid."""
+def _reported(report: object, line: str, shape: dict | None = None, *,
+              aside: bool = False) -> None:
+    """A report (:func:`strategytree.verify.report_view`) and ``line`` (on stderr when
+    ``aside``: stdout holds the tree), or its JSON ``shape`` when given; exit 1 when
+    the strategy is invalid."""
     from ..verify import report_view
 
-    if as_json:
-        t.print_json({**report.to_dict(), **more})  # type: ignore[attr-defined]
+    if shape is not None:
+        t.print_json(shape)
     else:
-        show(report_view(report))  # type: ignore[arg-type]
-        t.out.print(line, soft_wrap=True)
+        console = err if aside else t.out
+        show(report_view(report), console)  # type: ignore[arg-type]
+        console.print(line, soft_wrap=True)
     if not report.valid:  # type: ignore[attr-defined]
         raise typer.Exit(EXIT_INVALID)
 
@@ -84,7 +88,7 @@ def verify_command(
     ranked, unreadable = verify_files(files, lambda path: reading.read(path, options),
                                       strict=strict, examples=examples, word=t.words)
     if as_json:
-        t.print_json(ranked[0].to_dict() if len(files) == 1 else ranking_json(ranked))
+        t.print_json(ranking_json(ranked))
         for problem in unreadable:
             err.print(f"error: {t.words(problem)}", markup=False, soft_wrap=True)
     elif len(files) == 1 and unreadable:
@@ -107,8 +111,9 @@ def show_command(
     """Print a strategy as a guide a person can follow, or the game of one secret.
 
     An indented text guide; a lookup table, one row per game (markdown, csv); a
-    GraphViz graph (dot; -o FILE.svg draws it, up to 500 nodes); a page to play
-    the strategy by clicking (html).  Exit 1 when some secret is not solved.
+    GraphViz graph (dot; -o FILE.svg draws it: at most 500 nodes, see --depth,
+    --path); a page to play the strategy by clicking (html).  Exit 1 when some
+    secret is not solved.
     """
     from ..export import check_guide, guide_format, render, write_guide
 
@@ -122,7 +127,7 @@ def show_command(
     if as_json:
         return _show_secret(strategy, game, secret)
     guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
-                   styled=output is None and t.out.is_terminal)
+                   styled=output is None and t.out.is_terminal, drawing=drawing)
     if guide.warning:
         err.print(f"[yellow]warning:[/] {guide.warning}")
     if guide.styled is not None:
@@ -183,21 +188,31 @@ def generate_command(
     guesses in total (with --max-guesses K: within K).  Ctrl-C, SIGTERM or
     SIGHUP stop a search (exit 130, 143, 129), kept with --checkpoint.
     """
-    from ..generate import check_method, generate, generate_file
+    from ..files import to_stdout
+    from ..generate import check_method, generate, generate_file, stopped_text, symmetry_cost
+    from ..runner import Interrupted
 
     asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
     check_method(method, **asked, first=guesser.first, max_guesses=max_guesses,
                  checkpoint=checkpoint, client=where.workers or where.scheduler)
-    check_outputs([output], force=force, checkpoint=checkpoint)
+    check_outputs([output], force=force, checkpoint=checkpoint, stdout=True)
+    _json_needs_a_file(as_json, output)
     settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
     game = _warm_game(options, lambda small: generate(small, method, **settings))
     verb = "building" if method == "greedy" else "searching"
-    with t.running(verb, game, where, method != "greedy") as (client, status):
-        built = generate_file(game, output, method, indent=indent, force=force, **settings,
-                              first=guesser.first, checkpoint=checkpoint, progress=status,
-                              client=client)
-    _reported(built.report, f"built in {built.seconds:.2f} s, written to {escape(str(output))}",
-              as_json, seconds=built.seconds)
+    if (cost := symmetry_cost(game, method, not no_symmetry)) is not None:
+        err.print(f"[yellow]warning:[/] {escape(cost)}", soft_wrap=True)
+    try:
+        with t.running(verb, game, where, method != "greedy") as (client, status):
+            built = generate_file(game, output, method, indent=indent, force=force, **settings,
+                                  first=guesser.first, checkpoint=checkpoint, progress=status,
+                                  client=client)
+    except Interrupted as stopped:  # say what the output holds
+        t.say(stopped_text(stopped.result, output, checkpoint))
+        raise
+    where_to = "the standard output" if to_stdout(output) else escape(str(output))
+    _reported(built.report, f"built in {built.seconds:.2f} s, written to {where_to}",
+              built.to_dict() if as_json else None, aside=to_stdout(output))
 
 
 @command("bound", stops=True)
@@ -349,16 +364,17 @@ def _against_adversary(game: Game, strategy: Strategy | None, name: str, as_json
 def convert_command(
     *, file: o.StrategyFile, output: o.Output = None, reading: o.ReadOptions,
     target_format: o.TargetFormat = None, indent: o.Indent = None, force: o.Force = False,
-    options: o.FileGame,
+    options: o.FileGame, as_json: o.JsonOption = False,
 ) -> None:
     """Convert a strategy tree written by another solver into the brace grammar (or JSON).
 
     Reads fancidev's mmstrat text, arfst23's tables and YAML, mikemag's GraphViz
     trees, our JSON trees, lookup tables and DOT guides.
     """
-    from ..formats.writing import convert_file
+    from ..formats.writing import convert_file, written_json
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    _json_needs_a_file(as_json, output)
     if options.given:
         options.game()  # options that mean no game end the command before reading
     read, target = convert_file(
@@ -367,31 +383,50 @@ def convert_command(
         lenient=reading.lenient, indent=indent, force=force,
         max_bytes=reading.max_input_mb * 2**20, on_read=lambda read: t.say_repairs(read.strategy),
     )
-    if target is not None:
+    if as_json:
+        t.print_json(written_json(read, file, output, target))
+    elif target is not None:
         err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({read.fmt}): "
                   f"{plural(read.strategy.count_nodes(), 'guess')} in the tree", soft_wrap=True)
 
 
+def _json_needs_a_file(as_json: bool, output: Path | None) -> None:
+    """Refuse ``--json`` when the tree itself goes to stdout, where the report would."""
+    from ..files import to_stdout
+
+    if as_json and (output is None or to_stdout(output)):
+        where = "the tree goes" if output is None else f"-o {output} is"
+        raise StrategyTreeError(f"{where} the standard output, where --json prints the report: "
+                                "name a file (-o FILE), or drop --json")
+
+
 @command("format")
 def format_command(
-    *, file: o.StrategyFile, output: o.NewOutput, reading: o.ReadOptions,
-    indent: o.Indent = None, force: o.Force = False,
+    *, file: o.StrategyFile, output: o.Output = None, in_place: o.InPlace = False,
+    reading: o.ReadOptions, indent: o.Indent = None, force: o.Force = False,
+    as_json: o.JsonOption = False,
 ) -> None:
     """Write a strategy file back in the brace grammar, normalised (and repaired, with --lenient).
 
     No spaces, upper-case codes, two-digit replies, on one line or --indent'ed;
     the branches keep their order.  Each repair is reported on stderr.
+    --in-place rewrites a brace file itself (atomically; a link is kept).
     """
     from ..files import is_stdout
-    from ..formats.writing import normalise
+    from ..formats.writing import normalise, written_json
 
     check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
+    _json_needs_a_file(as_json, file if in_place else output)
     read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
-                     force=force, max_bytes=reading.max_input_mb * 2**20)
+                     force=force, max_bytes=reading.max_input_mb * 2**20, in_place=in_place)
     t.say_repairs(read.strategy)
-    if not is_stdout(output):
-        t.say(f"wrote {output} ({plural(len(read.strategy.repairs), 'repair')}) from {file} "
-              f"({read.fmt})")
+    repairs = plural(len(read.strategy.repairs), "repair")
+    if as_json:
+        t.print_json(written_json(read, file, file if in_place else output, "brace"))
+    elif in_place:
+        t.say(f"rewrote {file} in place ({repairs})")
+    elif not is_stdout(output):  # type: ignore[arg-type]
+        t.say(f"wrote {output} ({repairs}) from {file} ({read.fmt})")
 
 
 @command("improve", stops=True)
@@ -409,18 +444,23 @@ def improve_command(
     improves and when the --budget ends or the run is stopped (exit 130, 143,
     129); with --checkpoint, a later run resumes.  An invalid input: exit 1.
     """
-    from ..improve import improvable, improve_file, improved_text, parse_budget
+    from ..improve import improvable, improve_file, improved_json, improved_text, parse_budget
+    from ..runner import Interrupted
 
     check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
     seconds = parse_budget(budget)
     strategy, game, notes = reading.read(file, options)
     before = improvable(strategy, game, notes)
-    with t.running("improving", game, where) as (client, status):
-        report, took = improve_file(
-            strategy, game, output, exact_below=exact_below, widths=widths, finalists=finalists,
-            deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses, checkpoint=checkpoint,
-            progress=status, client=client,
-        )
-    _reported(report, improved_text(before, report, took, output), as_json,
-              before={"total": before.total, "max_guesses": before.max_guesses},
-              saved=before.total - report.total, seconds=round(took, 3))
+    try:
+        with t.running("improving", game, where) as (client, status):
+            report, took = improve_file(
+                strategy, game, output, exact_below=exact_below, widths=widths,
+                finalists=finalists, deepen=deepen, budget_seconds=seconds,
+                max_guesses=max_guesses, checkpoint=checkpoint, progress=status, client=client,
+            )
+    except Interrupted as stopped:  # the best so far is in the output: say what it holds
+        with contextlib.suppress(OSError, ValueError):  # (stderr gone after a hang-up)
+            err.print(improved_text(before, *stopped.result, output), soft_wrap=True)  # type: ignore[misc]
+        raise
+    _reported(report, improved_text(before, report, took, output),
+              improved_json(before, report, took) if as_json else None)

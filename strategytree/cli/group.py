@@ -4,6 +4,7 @@ and the console script's entry point (:func:`main`)."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import inspect
 import os
@@ -151,6 +152,10 @@ def main() -> None:
     except MemoryError:  # inputs are capped and estimated; this is the last guard
         say("error: out of memory (a smaller game, or a machine with more memory)")
         code = EXIT_UNREADABLE
+    except OSError as problem:
+        if problem.filename is not None or problem.errno not in _OUTPUT_ERRORS:
+            raise
+        code = _output_failed(problem)
     except SystemExit as stop:
         if stop.code is None or isinstance(stop.code, int):
             code = stop.code or 0
@@ -158,9 +163,31 @@ def main() -> None:
             raise  # a message to print: let Python do it
     else:
         code = 0
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):  # a closed pipe: nothing more can be said
-            pass
+    try:
+        sys.stdout.flush()  # what is still buffered must reach the output too
+    except OSError as problem:
+        code = _output_failed(problem) if code == EXIT_OK else code
+    except ValueError:  # closed
+        pass
+    try:
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: nothing more can be said
+        pass
     os._exit(code)
+
+
+#: what writing the standard output can meet: a full disk, a quota, a file too
+#: big, a device error, a closed pipe
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
+
+
+def _output_failed(problem: OSError) -> int:
+    """The standard output could not be written: one line on stderr (none for a
+    pipe whose reader has gone, as ``| head`` does), exit 2."""
+    try:
+        sys.stdout = open(os.devnull, "w")  # what is left in the buffer is dropped
+    except OSError:
+        pass
+    if problem.errno != errno.EPIPE:
+        say(f"error: cannot write the standard output: {problem.strerror or problem}")
+    return EXIT_UNREADABLE

@@ -148,11 +148,13 @@ Files = Annotated[list[Path], typer.Argument(help="Strategy files (any format, s
 Force = opt(bool, "--force", help="Overwrite an existing output file (a device, a FIFO or - "
             "is written into, never replaced).")
 JsonOption = opt(bool, "--json", help="Print the report as JSON on stdout, and nothing else "
-                 "there.")
+                 "there (its JSON Schema: docs/reference/json.md).")
 Indent = opt(Optional[int], "--indent", min=0, help="Indent nested guesses by this many spaces.")
 Output = opt(Optional[Path], "--output", "-o", help="Write to this file (atomically); - for "
              "stdout.")
-NewOutput = opt(Path, "--output", "-o", help="Write the strategy to this file (atomically).")
+NewOutput = opt(Path, "--output", "-o", help="Write the strategy to this file (atomically; "
+                "a .json file is a JSON tree that records the game); - for stdout (the report "
+                "then goes to stderr).")
 Plot = opt(Optional[Path], "--plot", help="Also draw the figures into this PNG (needs "
            "matplotlib).")
 
@@ -259,13 +261,15 @@ GuideFormat = opt(Optional[str], "--format", "-f", "--to", choices="guide", help
 GuideOutput = opt(Optional[Path], "--output", "-o", help="Write to this file (atomically; - for "
                   "stdout); .svg/.png/.pdf draw with GraphViz.")
 SecretJson = opt(bool, "--json", help="With --secret: print the game as JSON.")
+InPlace = opt(bool, "--in-place", help="Rewrite the file itself (atomically; a link is kept), "
+              "instead of -o.")
 NoSymmetry = opt(bool, "--no-symmetry", help="Score every candidate, not one per class of "
                  "equivalent guesses (slower).")
 Total = opt(bool, "--total", help="Prove a lower bound on the least total of any strategy.")
 TotalDepth = opt(int, "--depth", "-d", min=0, help="--total: levels of guesses worked out "
                  "exactly (0 counting, 1 the first guess, ...).")
-Seconds = opt(Optional[float], "--seconds", min=0.001, help="--total: stop after this long with "
-              "the bound proved so far.")
+Seconds = opt(Optional[float], "--seconds", min=0.001, help="--total: stop after this long "
+              "(building the table of replies counted) with the bound proved so far.")
 Breaker = opt(str, "--breaker", "-b", choices="breaker", help="Who guesses: the computer (you "
               "reply) or you (the computer keeps a secret).")
 Adversary = opt(bool, "--adversary", help="The computer replies so as to keep the most secrets "

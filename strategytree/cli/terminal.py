@@ -98,11 +98,11 @@ def say(text: str) -> None:
         pass
 
 
-def show(parts: list[Any]) -> None:
+def show(parts: list[Any], console: Console | None = None) -> None:
     """Print what the library composed: lines (rich markup or Text) as they are,
-    tables laid out to the width."""
+    tables laid out to the width (on ``console``, by default stdout's)."""
     for part in parts:
-        out.print(part, soft_wrap=not isinstance(part, Table))
+        (console or out).print(part, soft_wrap=not isinstance(part, Table))
 
 
 def print_json(data: object) -> None:

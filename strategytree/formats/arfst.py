@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..game import Reply
 from ..tree import Node, Strategy
-from .grammar import grammar_text, letters, parse
+from .grammar import grammar_text, letters, number, parse
 from .source import Source
 
 if TYPE_CHECKING:
@@ -80,10 +80,10 @@ def read_table(source: Source) -> Strategy:
             )
     if not rows:
         raise source.error(len(source.text), "the table has no rows")
-    number: dict[int, tuple[Node, Any]] = {}
+    rows_by: dict[int, tuple[Node, Any]] = {}
     for row in rows:
         ident, depth, guess, *cells = row.children
-        if int(ident) in number:
+        if number(ident, source, "row number") in rows_by:
             raise source.error(ident.start_pos, f"row {ident} is written twice")
         if len(cells) != len(patterns):
             raise source.error(
@@ -91,10 +91,11 @@ def read_table(source: Source) -> Strategy:
                 f"row {ident} has {len(cells)} replies; the header names {len(patterns)}",
             )
         node = Node(letters(str(guess), 0, source, guess.start_pos), (), guess.start_pos)
-        number[int(ident)] = (node, row)
+        number(depth, source, "depth")
+        rows_by[int(ident)] = (node, row)
     root_id = int(rows[0].children[0])
     used = {root_id}
-    for node, row in (number[int(r.children[0])] for r in rows):
+    for node, row in (rows_by[int(r.children[0])] for r in rows):
         ident, depth, guess, *cells = row.children
         branches = []
         for pattern, cell in zip(patterns, cells):
@@ -112,14 +113,14 @@ def read_table(source: Source) -> Strategy:
                     continue
                 branches.append((reply, Node(code, (), cell.start_pos)))
                 continue
-            target = int(cell[1:])
-            if target not in number:
+            target = number(cell, source, "row number", skip=1)
+            if target not in rows_by:
                 raise source.error(cell.start_pos, f"row {ident}: there is no row {cell[1:]}")
             if target in used:
                 raise source.error(
                     cell.start_pos, f"row {ident}: row {cell[1:]} is already used elsewhere"
                 )
-            child, child_row = number[target]
+            child, child_row = rows_by[target]
             if int(child_row.children[1]) != int(depth) + 1:
                 raise source.error(
                     cell.start_pos,
@@ -129,10 +130,10 @@ def read_table(source: Source) -> Strategy:
             used.add(target)
             branches.append((reply, child))
         node.branches = tuple(branches)
-    for ident, (_, row) in number.items():
+    for ident, (_, row) in rows_by.items():
         if ident not in used:
             raise source.error(row.children[0].start_pos, f"row {row.children[0]} is never reached")
-    return source.strategy(number[root_id][0])
+    return source.strategy(rows_by[root_id][0])
 
 
 # -- YAML -----------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import StrategyFileError
+from ..errors import ArgumentError, StrategyFileError
 from ..files import write_text_atomic
 from ..game import Reply
 from ..tree import Node, Preorder, Strategy, Visitor, walk
@@ -46,7 +46,7 @@ from .source import MAX_INPUT_BYTES, Input, read_text, source_name
 if TYPE_CHECKING:
     from lark import Lark
 
-__all__ = ["dump", "dumps", "load", "loads", "preorder"]
+__all__ = ["check_indent", "dump", "dumps", "indented_size", "load", "loads", "preorder"]
 
 #: how the grammar's terminals are named in messages
 _TERMINALS = {
@@ -313,9 +313,74 @@ class _Writer(Visitor):
 
 
 def dumps(strategy: Strategy | Node, indent: int | None = None) -> str:
-    """The strategy in the brace grammar: one line, or indented by ``indent`` spaces."""
+    """The strategy in the brace grammar: one line, or indented by ``indent`` spaces
+    (refused, :func:`check_indent`, when that would be out of proportion to the tree)."""
     root = strategy.root if isinstance(strategy, Strategy) else strategy
+    if indent is not None:
+        check_indent(root, indent)
     return "".join(walk(root, _Writer(indent)).parts)
+
+
+#: indented text may be this many times the size of the one-line text (a tree of
+#: a few levels takes 3 to 10 times as much indented) ...
+MAX_INDENT_GROWTH = 32
+#: ... or up to this size, whatever the one-line size
+MAX_INDENTED_BYTES = 64 * 2**20
+
+
+def indented_size(root: Node, indent: int) -> tuple[int, int, int]:
+    """``(one line, indented, depth)``: the size of the tree under ``root`` written
+    in the brace grammar on one line and indented by ``indent`` spaces (each
+    branch and each closing on a line of its own, as deep as its node), and the
+    guesses on its longest path.
+
+    >>> indented_size(loads("{AB:{02:BA,01:{BC:{01:CA}}}}").root, 2)
+    (28, 43, 3)
+    >>> tree = loads("{AB:{02:BA,01:{BC:{01:CA}}}}")
+    >>> len(dumps(tree)), len(dumps(tree, indent=2))
+    (28, 43)
+    """
+    flat = extra = deepest = 0
+    todo: list[tuple[Node, int, bool]] = [(root, 0, True)]
+    while todo:
+        node, depth, first = todo.pop()
+        deepest = max(deepest, depth)
+        flat += len(node.guess)
+        lines = 0
+        if depth:
+            flat += 3 + (not first)  # "bw:" and "," before all but the first
+            lines += 1
+        if node.branches:
+            flat += 5  # "{" ":{" "}}"
+            lines += 1
+            todo.extend((child, depth + 1, i == 0) for i, (_, child) in enumerate(node.branches))
+        extra += lines * (1 + indent * depth)
+    return flat, flat + extra, deepest + 1
+
+
+def check_indent(root: Node, indent: int) -> None:
+    """Refuse (:class:`~strategytree.errors.ArgumentError`) to indent a tree whose
+    indented text would be out of proportion to it: more than
+    :data:`MAX_INDENT_GROWTH` times its one-line size and more than
+    :data:`MAX_INDENTED_BYTES` (a tree thousands of levels deep would take
+    gigabytes, mostly spaces)."""
+    flat, indented, depth = indented_size(root, indent)
+    if indented > max(MAX_INDENT_GROWTH * flat, MAX_INDENTED_BYTES):
+        raise ArgumentError(
+            f"{{indent}} would write {_bytes(indented)} for a tree of {_bytes(flat)} on one "
+            f"line (it is {depth:,} guesses deep); the most written indented is "
+            f"{MAX_INDENT_GROWTH} times the one-line size or {MAX_INDENTED_BYTES // 2**20} MiB: "
+            "write it on one line (no indent)",
+            indent=indent,
+        )
+
+
+def _bytes(size: int) -> str:
+    """A size in bytes, in the unit that reads best."""
+    for unit, scale in (("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
+        if size >= scale:
+            return f"{size / scale:,.1f} {unit}"
+    return f"{size:,} bytes"
 
 
 def dump(

@@ -17,9 +17,17 @@ from ..game import LETTERS
 from .source import Offset, Source
 
 if TYPE_CHECKING:
-    from lark import Lark
+    from lark import Lark, Token
 
-__all__ = ["cache_file", "grammar_text", "letters", "parse"]
+__all__ = ["MAX_DIGITS", "cache_file", "grammar_text", "letters", "number", "parse", "quoted"]
+
+#: the most digits of a number read in a file (a count, a row number, a node id):
+#: 18 digits hold every number a strategy can mean, and a longer run of digits is
+#: refused before Python converts it (Python refuses above 4,300 digits, and the
+#: time it takes grows with the square of the length)
+MAX_DIGITS = 18
+#: the most characters of a value quoted from a file in a message
+QUOTED_CHARS = 24
 
 
 def grammar_text(name: str = "strategy") -> str:
@@ -70,18 +78,55 @@ def letters(
         colour = zero if ch == "0" and zero is not None else ord(ch) - 48 - base
         if not 0 <= colour < len(LETTERS):
             raise source.error(
-                offset + i, f"colour {ch} in {digits}: this format writes colours from {base}"
+                offset + i,
+                f"colour {ch} in {quoted(digits)[1:-1]}: this format writes colours from {base}",
             )
         out.append(LETTERS[colour])
     return "".join(out)
 
 
+def quoted(value: str, limit: int = QUOTED_CHARS) -> str:
+    """``value`` quoted for a message, cut to about ``limit`` characters (a value
+    read from a file may be megabytes long).
+
+    >>> quoted("AB"), quoted("A" * 100), quoted("")
+    ("'AB'", "'AAAAAAAAAAAAAAAAAAAA...' (100 characters)", "''")
+    """
+    if len(value) > limit:
+        return f"{value[:limit - 4] + '...'!r} ({len(value):,} characters)"
+    return repr(value)
+
+
 def _shown(value: str) -> str:
     if not value:
         return "the end of the file"
-    if len(value) > 24:
-        value = value[:20] + "..."
+    if len(value) > QUOTED_CHARS:
+        return repr(value[:QUOTED_CHARS - 4] + "...")
     return repr(value)
+
+
+def number(token: Token, source: Source, what: str = "number", skip: int = 0) -> int:
+    """The value of a run of digits read from the file (``token``, with its
+    position; its first ``skip`` characters are not digits), refused when longer
+    than :data:`MAX_DIGITS` digits.
+
+    >>> from lark import Token
+    >>> number(Token("COUNT", "12", start_pos=0), Source("12"))
+    12
+    >>> number(Token("COUNT", "9" * 30, start_pos=0), Source("9" * 30), "count")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.StrategyFileError: <string>:1:1: the count 99...9... has 30 digits; ...
+    """
+    text = str(token)[skip:].strip()
+    if len(text) > MAX_DIGITS:
+        raise source.error(
+            token.start_pos,
+            f"the {what} {text[:MAX_DIGITS]}... has {len(text):,} digits; a {what} has at "
+            f"most {MAX_DIGITS}",
+        )
+    return int(text)
 
 
 def parse(parser: Lark, source: Source, names: dict[str, str]) -> Any:

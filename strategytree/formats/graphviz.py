@@ -17,6 +17,7 @@ branches; a node without edges out is a known solution.
 
 from __future__ import annotations
 
+import gc
 import re
 from functools import cache
 from itertools import pairwise
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import DrawingTooBig
 from ..game import Reply
 from ..tree import Node, Strategy
-from .grammar import grammar_text, letters, parse
+from .grammar import grammar_text, letters, parse, quoted
 from .source import Source
 
 if TYPE_CHECKING:
@@ -106,6 +107,11 @@ def _text(token: Token) -> str:
     return value
 
 
+def _name(name: str) -> str:
+    """A node's name in a message (a long one cut short)."""
+    return name if len(name) <= 24 else quoted(name)
+
+
 def _guess(source: Source, label: Token, dialect: str) -> str:
     text = _text(label)
     if dialect == "mikemag":
@@ -126,12 +132,108 @@ def _guess(source: Source, label: Token, dialect: str) -> str:
                 "whole strategy",
             )
         wanted = "a guess in letters (or digits from 0), such as AABB"
-    raise source.error(label.start_pos, f"the label {text!r} is not {wanted}")
+    raise source.error(label.start_pos, f"the label {quoted(text)} is not {wanted}")
+
+
+# -- the fast reading of the statements that programs write ------------------------------
+_WS = r"[ \t\r\n\f]*"
+_ANY_ID = (r'(?:"[^"\\]*(?:\\.[^"\\]*)*"'  # a quoted string (runs between escapes)
+           r"|[A-Za-z_\u0080-\uffff][A-Za-z_0-9\u0080-\uffff]*"  # a name
+           r"|-?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?))")  # a numeral
+_ATTR = rf"{_ANY_ID}{_WS}={_WS}{_ANY_ID}"
+_ATTRS = rf"\[{_WS}(?:{_ATTR}(?:{_WS}[,;]?{_WS}{_ATTR})*)?{_WS}\]"
+_HEADER = re.compile(rf"{_WS}(?i:strict{_WS})?(?i:di)?(?i:graph)(?![A-Za-z_0-9\u0080-\uffff])"
+                     rf"{_WS}(?:{_ANY_ID}{_WS})?\{{")
+_STATEMENT = re.compile(
+    rf"{_WS}(?P<first>{_ANY_ID})"
+    rf"(?:(?P<edge>(?:{_WS}(?:->|--){_WS}{_ANY_ID})+)|{_WS}={_WS}(?P<value>{_ANY_ID}))?"
+    rf"{_WS}(?P<attrs>(?:{_ATTRS}{_WS})*);?"
+)
+_END = re.compile(rf"{_WS}\}}{_WS}")
+_ID = re.compile(_ANY_ID)
+_PAIR = re.compile(rf"(?P<key>{_ANY_ID}){_WS}={_WS}(?P<value>{_ANY_ID})")
+_KEYWORDS = {"node", "edge", "graph", "digraph", "subgraph", "strict"}
+
+
+class _Id(str):
+    """A DOT identifier read by :func:`_fast_statements`: what the reader uses of
+    lark's ``Token`` (its text, ``type`` and ``start_pos``), made in a fraction of the time."""
+
+    __slots__ = ("type", "start_pos")
+    type: str
+    start_pos: int
+
+
+def _token(text: str, start: int, end: int) -> Token:
+    value = _Id(text[start:end])
+    first = value[0]
+    value.type = "QUOTED" if first == '"' else "NUMERAL" if first in "-.0123456789" else "ID"
+    value.start_pos = start
+    return value  # type: ignore[return-value]
+
+
+def _fast_statements(text: str) -> list | None:
+    """The statements of a DOT graph as the grammar's transformer gives them, read
+    with regular expressions (statement by statement, in linear time), or None when
+    the text holds more than node, edge, attribute and assignment statements
+    (comments, subgraphs, ...) or is not DOT: then the grammar reads it (and words
+    its errors)."""
+    m = _HEADER.match(text)
+    if m is None:
+        return None
+    pos, n = m.end(), len(text)
+    out: list = []
+    while True:
+        end = _END.fullmatch(text, pos)
+        if end is not None:
+            return out
+        m = _STATEMENT.match(text, pos)
+        if m is None or m.end() == pos:
+            return None
+        pos = m.end()
+        first_end = m.end("first")
+        first = text[m.start("first"):first_end]
+        attrs: dict[str, Token] = {}
+        if m.group("attrs"):
+            for pair in _PAIR.finditer(text, m.start("attrs"), m.end("attrs")):
+                key = pair.group("key")
+                if key == "label" or key == '"label"':  # the only attribute read
+                    attrs["label"] = _token(text, pair.start("value"), pair.end("value"))
+        if first.lower() in _KEYWORDS:
+            if first.lower() in ("node", "edge", "graph") and m.group("attrs") \
+                    and m.group("edge") is None and m.group("value") is None:
+                continue  # an attribute statement: nothing of the tree
+            return None
+        a = _token(text, m.start("first"), first_end)
+        if m.group("value") is not None:
+            if m.group("attrs"):
+                return None
+            out.append(("assign", a, _token(text, m.start("value"), m.end("value"))))
+        elif m.group("edge") is not None:
+            ends = [a] + [_token(text, e.start(), e.end())
+                          for e in _ID.finditer(text, m.start("edge"), m.end("edge"))]
+            out.extend(("edge", x, y, attrs) for x, y in pairwise(ends))
+        else:
+            out.append(("node", a, attrs))
+        if pos >= n:
+            return None
 
 
 def read(source: Source, dialect: str = "dot") -> Strategy:
     """The strategy drawn in a DOT graph; ``dialect`` is one of :data:`DIALECTS`."""
-    statements = parse(_parser(), source, _NAMES)
+    collecting = gc.isenabled()
+    gc.disable()  # a large graph makes many objects, none of them garbage
+    try:
+        return _read(source, dialect)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _read(source: Source, dialect: str) -> Strategy:
+    statements = _fast_statements(source.text)
+    if statements is None:
+        statements = parse(_parser(), source, _NAMES)
     labels: dict[str, Token] = {}
     seen: dict[str, int] = {}  # where each node is first named
     edges: list[tuple[Token, Token, dict[str, Token]]] = []
@@ -152,7 +254,7 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
             root_name = _text(statement[2])
     for name, at in seen.items():
         if name not in labels:
-            raise source.error(at, f"node {name} has no label (its guess)")
+            raise source.error(at, f"node {_name(name)} has no label (its guess)")
     nodes = {
         name: Node(_guess(source, labels[name], dialect), (), labels[name].start_pos)
         for name in seen
@@ -162,10 +264,12 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
     for a, b, attrs in edges:
         if _text(b) in parent:
             raise source.error(
-                b.start_pos, f"node {_text(b)} has a second edge into it: a tree has one"
+                b.start_pos, f"node {_name(_text(b))} has a second edge into it: a tree has one"
             )
         if "label" not in attrs:
-            raise source.error(a.start_pos, f"the edge {_text(a)} -> {_text(b)} has no reply label")
+            raise source.error(
+                a.start_pos, f"the edge {_name(_text(a))} -> {_name(_text(b))} has no reply label"
+            )
         parent[_text(b)] = _text(a)
         children.setdefault(_text(a), []).append((attrs["label"], _text(b)))
     tops = [name for name in seen if name not in parent]
@@ -177,7 +281,7 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
         raise source.error(
             seen[tops[1]],
             f"a strategy has one first guess, but {len(tops)} nodes have no edge into them: "
-            + ", ".join(tops[:3]),
+            + ", ".join(map(_name, tops[:3])),
         )
     reached, todo = {tops[0]}, [tops[0]]
     while todo:
@@ -187,7 +291,8 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
             m = _REPLY.fullmatch(_text(label))
             if not m:
                 raise source.error(
-                    label.start_pos, f"edge label {_text(label)!r} is not a reply (two digits bw)"
+                    label.start_pos,
+                    f"edge label {quoted(_text(label))} is not a reply (two digits bw)",
                 )
             reply = Reply(int(m.group(1)), int(m.group(2)))
             if reply.black == len(node.guess) and nodes[child].guess == node.guess:
@@ -200,12 +305,14 @@ def read(source: Source, dialect: str = "dot") -> Strategy:
         node.branches = tuple(branches)
     lost = [name for name in seen if name not in reached]
     if lost:
-        raise source.error(seen[lost[0]], f"node {lost[0]} is not reached from the first guess")
+        raise source.error(
+            seen[lost[0]], f"node {_name(lost[0])} is not reached from the first guess"
+        )
     return source.strategy(nodes[tops[0]])
 
 
-#: the most nodes a DOT export draws: beyond this a drawing is a blur of labels
-#: (use a depth limit or a path to draw part of the tree)
+#: the most nodes drawn (svg, png, pdf): beyond this a drawing is a blur of labels
+#: (use a depth limit or a path to draw part of the tree); the DOT text has no limit
 MAX_DOT_NODES = 500
 
 
@@ -222,14 +329,15 @@ def _drawn(tree: GuideTree, start: int, depth: int | None) -> list[tuple[int, bo
 
 
 def to_dot(
-    tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int = MAX_DOT_NODES
+    tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int | None = None
 ) -> str:
     """The subtree at ``start`` as a GraphViz digraph, ``depth`` levels of replies deep.
 
     Each guess is an ellipse with how many secrets reach it, each known
     solution a green box, each reply an edge label; a subtree below ``depth``
     is one grey note.  Raises :class:`~strategytree.errors.DrawingTooBig`
-    above ``limit`` nodes.
+    above ``limit`` nodes (for a drawing, :data:`MAX_DOT_NODES`; None: the text
+    of any tree).
 
     >>> from strategytree.formats.brace import loads
     >>> from strategytree.game import mastermind
@@ -247,7 +355,7 @@ def to_dot(
     """
     drawn = _drawn(tree, start, depth)
     count = sum(2 if cut else 1 for _, cut in drawn)
-    if count > limit:
+    if limit is not None and count > limit:
         raise DrawingTooBig(
             f"the tree has {count:,} nodes to draw, more than the {limit} that can be read "
             "in a drawing; draw the top to a depth (e.g. 1) or the subtree after a path"

@@ -3,8 +3,13 @@
 A node is an object with its ``"guess"`` (letters) and, unless the guess is a
 known solution, its ``"branches"``: an object from each reply (two digits
 ``"bw"``, blacks then whites) to the next node, in the strategy's order.  The
-winning reply is implied, as in the brace grammar.  Nothing else is written;
-other keys are refused, so that a misspelt key is not silently ignored.
+winning reply is implied, as in the brace grammar.  The root may also record
+the ``"game"`` the tree was built for, written first: the arguments of
+:func:`~strategytree.game.resolve_game` (``preset``, ``pegs``, ``colors``,
+``distinct``, ``distinct_guesses``), so that a reader need not be told the game
+(trees written before this have no game, and are read as before).  Nothing
+else is written; other keys are refused, so that a misspelt key is not
+silently ignored.
 
 >>> from strategytree.formats.brace import loads
 >>> text = dumps(loads("{AB:{10:AA,01:{BC:{01:CA}}}}"))
@@ -13,6 +18,12 @@ other keys are refused, so that a misspelt key is not silently ignored.
 "branches": {"01": {"guess": "CA"}}}}}'
 >>> read(Source(text)) == loads("{AB:{10:AA,01:{BC:{01:CA}}}}")
 True
+>>> from strategytree.game import bagel
+>>> text = dumps(loads("ABC"), game=bagel())
+>>> text[:52], text[-17:]
+('{"game": {"preset": "bagel", "pegs": 3, "colors": 10', ', "guess": "ABC"}')
+>>> read_with_record(Source(text))[1]["preset"]
+'bagel'
 """
 
 from __future__ import annotations
@@ -22,15 +33,19 @@ import re
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from ..game import Reply
+from ..errors import ArgumentError, StrategyTreeError
+from ..game import Game, Reply, check_game_arguments, game_record
 from ..tree import Node, Strategy, Visitor, walk
-from .grammar import grammar_text, parse
+from .grammar import grammar_text, parse, quoted
 from .source import Source
 
 if TYPE_CHECKING:
     from lark import Lark, Token
 
-__all__ = ["dumps", "read"]
+__all__ = ["GAME_KEYS", "GameRecord", "dumps", "read", "read_with_record"]
+
+#: a game as a file records it: the arguments of :func:`~strategytree.game.resolve_game`
+GameRecord = dict[str, object]
 
 _NAMES = {
     "STRING": "a string",
@@ -95,10 +110,25 @@ def _where(value: Any) -> int:
     return value.pos if isinstance(value, _Object) else value.start_pos
 
 
+#: the keys of a recorded game, and the JSON type of each (all but the flags required)
+GAME_KEYS = {"preset": "STRING", "pegs": "NUMBER", "colors": "NUMBER",
+             "distinct": "TRUE FALSE", "distinct_guesses": "TRUE FALSE"}
+
+
 def read(source: Source) -> Strategy:
-    """The strategy of a JSON tree."""
+    """The strategy of a JSON tree (the game it records, if any, is checked and
+    left out: :func:`read_with_record` gives it)."""
+    return read_with_record(source)[0]
+
+
+def read_with_record(source: Source) -> tuple[Strategy, GameRecord | None]:
+    """The strategy of a JSON tree and the game its root records, checked (a
+    game :func:`~strategytree.game.resolve_game` can make, whose tables are not
+    made here) and with both flags; None for a tree that records none, as
+    written before games were recorded."""
     top = parse(_parser(), source, _NAMES)
     root = Node("", ())
+    recorded: GameRecord | None = None
     todo: list[tuple[Node, Any]] = [(root, top)]
     while todo:
         node, value = todo.pop()
@@ -107,13 +137,17 @@ def read(source: Source) -> Strategy:
         fields: dict[str, tuple[Token, Any]] = {}
         for key, item in value.pairs:
             name = _string(key)
-            if name not in ("guess", "branches"):
+            if name == "game" and node is not root:
+                raise source.error(key.start_pos, 'only the root records the "game"')
+            if name not in ("guess", "branches", "game"):
                 raise source.error(
-                    key.start_pos, f'unknown key {name!r}: a node has "guess" and "branches"'
+                    key.start_pos, f'unknown key {quoted(name)}: a node has "guess" and "branches"'
                 )
             if name in fields:
-                raise source.error(key.start_pos, f"key {name!r} is written twice")
+                raise source.error(key.start_pos, f"key {quoted(name)} is written twice")
             fields[name] = (key, item)
+        if "game" in fields:
+            recorded = _game(source, fields["game"][1])
         if "guess" not in fields:
             raise source.error(value.pos, 'this node has no "guess"')
         guess = fields["guess"][1]
@@ -138,22 +172,72 @@ def read(source: Source) -> Strategy:
             m = _REPLY.fullmatch(_string(key))
             if m is None:
                 raise source.error(
-                    key.start_pos, f"{_string(key)!r} is not a reply (two digits bw)"
+                    key.start_pos, f"{quoted(_string(key))} is not a reply (two digits bw)"
                 )
             child = Node("", ())
             branches.append((Reply(int(m.group(1)), int(m.group(2))), child))
             todo.append((child, item))
         node.branches = tuple(branches)
-    return source.strategy(root)
+    return source.strategy(root), recorded
+
+
+def _quoted(value: object) -> str:
+    """A recorded value as JSON, a few dozen characters at most."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:36] + '..."'
+
+
+_GAME_SHAPE = ('"game" is an object such as {"preset": "mastermind", "pegs": 4, "colors": 6, '
+               '"distinct": false, "distinct_guesses": false}')
+
+
+def _game(source: Source, value: Any) -> GameRecord:
+    """The game a root records (see :data:`GAME_KEYS`), checked, or an error where
+    it is written."""
+    if not isinstance(value, _Object):
+        raise source.error(_where(value), _GAME_SHAPE)
+    given: dict[str, object] = {}
+    for key, item in value.pairs:
+        name = _string(key)
+        kinds = GAME_KEYS.get(name)
+        if kinds is None:
+            raise source.error(key.start_pos, f"unknown key {name!r} in the game: "
+                               f"it has {', '.join(map(repr, GAME_KEYS))}")
+        if name in given:
+            raise source.error(key.start_pos, f"key {name!r} is written twice")
+        if isinstance(item, _Object) or item.type not in kinds.split():
+            kind = {"STRING": "a string", "NUMBER": "a whole number"}.get(kinds, "true or false")
+            raise source.error(_where(item), f"the game's {name!r} is {kind}")
+        if item.type == "STRING":
+            given[name] = _string(item)
+        elif item.type == "NUMBER":
+            if not str(item).isdigit() or len(str(item)) > 3:
+                raise source.error(item.start_pos, f"the game's {name!r} is a whole number")
+            given[name] = int(str(item))
+        else:
+            given[name] = item.type == "TRUE"
+    missing = [name for name in ("preset", "pegs", "colors") if name not in given]
+    if missing:
+        raise source.error(value.pos, f"the game records no {missing[0]!r}: {_GAME_SHAPE}")
+    given = {"distinct": False, "distinct_guesses": False, **given}
+    try:
+        check_game_arguments(**given)  # type: ignore[arg-type]
+    except ArgumentError as problem:
+        raise source.error(value.pos, "the game recorded is no game: " + problem.worded(
+            lambda name, v: f"{name} {_quoted(v)}")) from None
+    except StrategyTreeError as problem:
+        raise source.error(value.pos, f"the game recorded is no game: {problem}") from None
+    return {name: given[name] for name in GAME_KEYS}
 
 
 class _Writer(Visitor):
     """Writes the JSON tree as the strategy is walked."""
 
-    def __init__(self, indent: int | None) -> None:
+    def __init__(self, indent: int | None, game: str = "") -> None:
         self.parts: list[str] = []
         self.indent = indent
         self.first: list[bool] = []
+        self.game = game
 
     def _break(self, depth: int) -> str:
         return "" if self.indent is None else "\n" + " " * (self.indent * depth)
@@ -166,7 +250,7 @@ class _Writer(Visitor):
             self.first[-1] = False
             out.append(self._break(depth))
             out.append(f'"{reply.black}{reply.white}": ')
-        out.append(f'{{"guess": "{node.guess}"')
+        out.append(f'{{{self.game if reply is None else ""}"guess": "{node.guess}"')
         if node.branches:
             out.append(', "branches": {')
             self.first.append(True)
@@ -179,7 +263,16 @@ class _Writer(Visitor):
         self.parts.append("}")
 
 
-def dumps(strategy: Strategy | Node, indent: int | None = None) -> str:
-    """The strategy as a JSON tree: one line, or indented by ``indent`` spaces."""
+def dumps(strategy: Strategy | Node, indent: int | None = None, *,
+          game: Game | GameRecord | None = None) -> str:
+    """The strategy as a JSON tree: one line, or indented by ``indent`` spaces;
+    its root records ``game`` (a game a preset makes, :func:`~strategytree.game.game_record`,
+    or a record as :func:`read_with_record` gives it)."""
     root = strategy.root if isinstance(strategy, Strategy) else strategy
-    return "".join(walk(root, _Writer(indent)).parts)
+    if indent is not None:
+        from .brace import check_indent
+
+        check_indent(root, indent)  # the same lines as the brace grammar's, near enough
+    record = game_record(game) if isinstance(game, Game) else game
+    head = "" if record is None else f'"game": {json.dumps(record)}, '
+    return "".join(walk(root, _Writer(indent, head)).parts)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from ..game import Reply
 from ..tree import Node, Strategy
-from .grammar import grammar_text, letters, parse
+from .grammar import grammar_text, letters, number, parse
 from .source import Source
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def read(source: Source) -> Strategy:
         last, won = moves[-1]
         if won != Reply(len(last), 0):
             raise source.error(last.start_pos, f"the game ends with {last} {won}, not with the win")
-        if int(count) != len(moves):
+        if number(count, source, "number of guesses") != len(moves):
             raise source.error(count.start_pos, f"the game has {len(moves)} guesses, not {count}")
         if str(secret) != str(last):
             raise source.error(secret.start_pos, f"the game wins with {last}, not {secret}")

@@ -23,7 +23,7 @@ import numpy as np
 from ..errors import CodeError, GameError
 from ..game import MAX_COLORS, MAX_PEGS, Game, Reply, distinct, mastermind
 from ..tree import Node, Strategy
-from .grammar import grammar_text, letters, parse
+from .grammar import grammar_text, letters, number, parse, quoted
 from .source import Source
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ def reply_layout(pegs: int) -> list[list[Reply]]:
 def game_of(source: Source, count: Token, guess: Token) -> Game:
     """The game a file is for: its pegs from the first guess, its colours from the
     number of secrets (``c ** pegs`` for Mastermind, else codes of distinct colours)."""
-    pegs, n = len(guess), int(count)
+    pegs, n = len(guess), number(count, source, "count")
     for colors in range(1, MAX_COLORS + 1):
         try:
             if pegs <= MAX_PEGS and colors**pegs == n:
@@ -118,63 +118,77 @@ def game_of(source: Source, count: Token, guess: Token) -> Game:
 
 
 class _Builder:
-    """Builds nodes from the parts, replaying the secrets of the game as it goes."""
+    """Builds nodes from the parts, replaying the secrets of the game as it goes,
+    with a stack of the parts still to build (no recursion: a file nested
+    hundreds of thousands of levels deep is read as any other)."""
 
     def __init__(self, source: Source, game: Game, named: dict[str, tuple[Token, Any]]) -> None:
         self.source, self.game, self.named = source, game, named
         self.used: set[str] = set()
-        self.open: list[str] = []
 
-    def part(self, part: tuple, secrets: np.ndarray) -> Node | None:
-        """The node of one part (None for an empty part)."""
+    def build(self, body: tuple, secrets: np.ndarray) -> Node:
+        """The node of the ``(GUESS...)`` ``body`` played on ``secrets``, and everything below."""
+        root = Node("")
+        todo: list[tuple[Node, tuple, np.ndarray]] = [(root, body, secrets)]
+        while todo:
+            node, body, secrets = todo.pop()
+            todo.extend(reversed(self.guessed(node, body, secrets)))
+        return root
+
+    def part(self, part: tuple, secrets: np.ndarray) -> tuple[Node | None, tuple | None]:
+        """The node of one part (None for an empty part), and the ``(GUESS...)``
+        to build into it (None when it is built)."""
         kind, count, body = part
         self.check_count(count, secrets)
         if kind == "inline":
-            return self.guessed(body, secrets)
+            return Node(""), body
         if kind == "named":
-            return self.subtree(body, secrets)
+            return Node(""), self.subtree(body)
         if len(secrets) >= 2:
             raise self.source.error(
                 count.start_pos, f"a part of {len(secrets)} secrets needs a guess: '(GUESS...)'"
             )
         if not len(secrets):
-            return None
-        return Node(self.game.code_text(self.game.secrets[secrets[0]]), (), count.start_pos)
+            return None, None
+        return Node(self.game.code_text(self.game.secrets[secrets[0]]), (), count.start_pos), None
 
     def check_count(self, count: Token, secrets: np.ndarray) -> None:
-        if int(count) != len(secrets):
+        counted = number(count, self.source, "count")
+        if counted != len(secrets):
             raise self.source.error(
                 count.start_pos,
-                f"the file counts {int(count)} secrets here, but {len(secrets)} of "
+                f"the file counts {counted} secrets here, but {len(secrets)} of "
                 f"{self.game.name} remain after the guesses and replies before "
                 "(is it the right game?)",
             )
 
-    def subtree(self, name: Token, secrets: np.ndarray) -> Node:
+    def subtree(self, name: Token) -> tuple:
+        """The ``(GUESS...)`` of the subtree ``name`` (used once only)."""
         key = str(name)
         if key not in self.named:
             raise self.source.error(
                 name.start_pos, f"subtree {key} is never written ('{key} = (...)')"
             )
-        if key in self.open or key in self.used:
+        if key in self.used:
             raise self.source.error(name.start_pos, f"subtree {key} is used twice")
         self.used.add(key)
-        self.open.append(key)
-        node = self.guessed(self.named[key][1], secrets)
-        self.open.pop()
-        return node
+        return self.named[key][1]
 
-    def guessed(self, body: tuple, secrets: np.ndarray) -> Node:
-        """The node of a ``(GUESS...)``: its guess, and a branch per reply that a secret gives."""
+    def guessed(
+        self, node: Node, body: tuple, secrets: np.ndarray
+    ) -> list[tuple[Node, tuple, np.ndarray]]:
+        """Fill ``node`` from a ``(GUESS...)``: its guess, and a branch per reply that a
+        secret gives; the nodes below still to build, with their ``(GUESS...)`` and secrets."""
         code, groups = body
         game, source = self.game, self.source
         guess = letters(str(code), 1, source, code.start_pos, zero=TENTH)
         try:
             row = game.parse_code(guess)
         except CodeError as err:
-            raise source.error(code.start_pos, f"guess {code}: {err}") from None
+            raise source.error(code.start_pos, f"guess {quoted(str(code))[1:-1]}: {err}") from None
         if game.guess_index(row)[0] < 0:
             raise source.error(code.start_pos, f"guess {code} is not allowed in {game.name}")
+        node.guess, node.pos = guess, code.start_pos
         replies = np.asarray(game.feedback(row, game.secrets[secrets]))
         layout = reply_layout(game.pegs)
         branches: list[tuple[Reply, Node]] = []
@@ -191,7 +205,9 @@ class _Builder:
                     branches.append(
                         (reply, Node(game.code_text(game.secrets[part[0]]), (), code.start_pos))
                     )
-            return Node(guess, tuple(branches), code.start_pos)
+            node.branches = tuple(branches)
+            return []
+        todo = []
         for reply, part in self.placed(code, groups, layout):
             sub = secrets[replies == game.reply_code(reply)]
             if reply.black == game.pegs:
@@ -199,10 +215,13 @@ class _Builder:
                 if part[0] != "bare":
                     raise source.error(part[1].start_pos, "nothing is guessed after the win")
                 continue
-            node = self.part(part, sub)
-            if node is not None:
-                branches.append((reply, node))
-        return Node(guess, tuple(branches), code.start_pos)
+            child, below = self.part(part, sub)
+            if child is not None:
+                branches.append((reply, child))
+            if below is not None:
+                todo.append((child, below, sub))
+        node.branches = tuple(branches)
+        return todo
 
     def placed(self, code: Token, groups: list[list[tuple]], layout: list[list[Reply]]) -> list:
         """``(reply, part)`` for each part written after guess ``code``."""
@@ -216,7 +235,7 @@ class _Builder:
             )
         out = []
         for blacks, (group, replies) in enumerate(zip(groups, layout)):
-            if blacks == pegs - 1 and len(group) == 2 and int(group[0][1]) == 0:
+            if blacks == pegs - 1 and len(group) == 2 and str(group[0][1]).lstrip("0") == "":
                 group = group[1:]  # Knuth's tables also write the impossible reply (pegs - 1, 1)
             if len(group) != len(replies):
                 raise self.source.error(
@@ -253,7 +272,7 @@ def read_with_game(source: Source, game: Game | None = None) -> tuple[Strategy, 
     builder = _Builder(source, game, named)
     everything = np.arange(len(game.secrets))
     builder.check_count(count, everything)
-    root = builder.guessed(body, everything)
+    root = builder.build(body, everything)
     for key, (name, _) in named.items():
         if key not in builder.used:
             raise source.error(name.start_pos, f"subtree {key} is written but never used")

@@ -110,9 +110,10 @@ def detect(text: str) -> str:
     return "brace"
 
 
-#: the first line of the text guide ``show`` writes (the whole tree, after a path, one game)
+#: the first line of the text guide ``show`` writes (its legend of the replies; the whole
+#: tree, after a path, one game)
 _TEXT_GUIDE = re.compile(
-    r"(?:guess [0-9A-Za-z]+ +[0-9,]+ secrets?|after [0-9A-Za-z]+ |it is |1\. )")
+    r"(?:replies: [0-9]+ = |guess [0-9A-Za-z]+ +[0-9,]+ secrets?|after [0-9A-Za-z]+ |it is |1\. )")
 #: the header of ``show``'s Markdown lookup table
 _MARKDOWN_GUIDE = re.compile(r"\|\s*game\s*\|\s*guesses\s*\|\s*secret\s*\|")
 
@@ -145,6 +146,9 @@ class Read(NamedTuple):
     game: Game | None
     """the game it was read in, for a format whose reader needs one (:data:`GAME_FORMATS`):
     the one given, or the one the file tells; None for the other formats"""
+    record: dict[str, object] | None = None
+    """the game a JSON tree records (the arguments of
+    :func:`~strategytree.game.resolve_game`, checked; its tables not made), else None"""
 
 
 def reads(
@@ -208,15 +212,16 @@ def reads_all(
             game = _completed(options, mmstrat.told_game(where))
         strategy, told = mmstrat.read_with_game(where, game)
         return Read(strategy, kind, told)
+    if kind == "json":
+        from . import jsontree
+
+        strategy, record = jsontree.read_with_record(where)
+        return Read(strategy, kind, None, record)
     return Read(_other(where, kind), kind, None)
 
 
 def _other(where: Source, kind: str) -> Strategy:
-    """The strategy of a format that needs no game."""
-    if kind == "json":
-        from . import jsontree
-
-        return jsontree.read(where)
+    """The strategy of a format that needs no game (nor records one)."""
     if kind in ("arfst-table", "arfst-yaml"):
         from . import arfst
 
@@ -301,8 +306,10 @@ def read_strategy(
     :func:`~strategytree.game.resolve_game` takes them) decide the game; what
     they leave open is inferred from the file.  A format whose reader needs the
     game (mmstrat) is read in the game the options give when they give one,
-    else in the game its counts tell.  Options that mean no game raise
-    :class:`GameOptionsError`.
+    else in the game its counts tell.  A JSON tree that records its game is
+    read in it; options that ask for another game (other codes or scoring)
+    raise :class:`~strategytree.errors.GameArgumentError` naming them.  Options
+    that mean no game raise :class:`GameOptionsError`.
     """
     choice = dict(
         preset=preset, pegs=pegs, colors=colors, distinct=distinct,
@@ -316,6 +323,8 @@ def read_strategy(
     found = read_file(
         path, fmt, lenient=lenient, max_bytes=max_bytes, options=choice if given else None
     )
+    if found.record is not None:
+        return _recorded(found, choice if given else None)
     if found.game is None:
         game, notes = _resolved(choice, found.strategy)
         if not given:
@@ -333,6 +342,35 @@ def read_strategy(
     kind = ", distinct colours" if len(told.secrets) < told.colors**told.pegs else ""
     notes = [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
     return Loaded(found.strategy, found.fmt, game, notes)
+
+
+def _recorded(found: Read, choice: dict[str, object] | None) -> Loaded:
+    """A JSON tree read in the game it records (``found.record``), or in the game
+    the options ``choice`` give, what they leave open taken from the record,
+    when it is the same game (the same codes and scoring); options that ask for
+    another game are refused, naming them."""
+    record = found.record or {}
+    recorded = _resolved(dict(record))[0]
+    note = "the game recorded in the file"
+    if choice is None:
+        return Loaded(found.strategy, found.fmt, recorded, [note])
+    given = {name: value for name, value in choice.items()
+             if value not in (None, False) and (name != "preset" or value != "mastermind")}
+    try:
+        asked: Game | None = games.resolve_game(**{**record, **given})[0]  # type: ignore[arg-type]
+    except ArgumentError:
+        asked = None  # e.g. --colors 8 on a Bagel tree: no such Bagel
+    if asked is not None and (asked.digest, asked.scoring) == (recorded.digest, recorded.scoring):
+        return Loaded(found.strategy, found.fmt, asked, [note])
+    differ = {name: value for name, value in given.items() if record.get(name) != value}
+    named = differ or given
+    options = " ".join(f"{{{name}}}" for name in named)
+    one = len(named) == 1
+    raise GameArgumentError(
+        f"{found.strategy.source} records the game {recorded.name}, but {options} "
+        f"{'asks' if one else 'ask'} for "
+        f"{'another game' if asked is None else asked.name}: drop {'it' if one else 'them'} "
+        "to play the game recorded", **named)
 
 
 def _check_pegs(strategy: Strategy, game: Game, choice: dict[str, object]) -> None:

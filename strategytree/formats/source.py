@@ -128,22 +128,31 @@ def _regular_size(path: Path) -> int:
 
 
 def _read_capped(source: BinaryIO, name: str, max_bytes: int) -> bytearray:
-    """All of ``source``, read in chunks; :class:`InputTooLargeError` past ``max_bytes``."""
+    """All of ``source``, read in chunks; :class:`InputTooLargeError` past ``max_bytes``.
+
+    A pipe's size is known only once read: past :data:`MAX_INPUT_BYTES` (a larger
+    ``max_bytes``), the memory its reading would take is checked as it grows, so
+    that it is refused as soon as it is too big, not once held whole (below, the
+    size cap speaks first, and the memory is checked once read)."""
     data = bytearray()
     while chunk := source.read(min(CHUNK, max_bytes + 1 - len(data))):
         data += chunk.encode("utf-8") if isinstance(chunk, str) else chunk
         if len(data) > max_bytes:
             raise InputTooLargeError(name, max_bytes)
+        if len(data) > MAX_INPUT_BYTES:
+            _check_memory(len(data), name, so_far=True)
     return data
 
 
-def _check_memory(size: int, name: str) -> None:
-    """Refuse a file whose reading could take more memory than the system has left."""
+def _check_memory(size: int, name: str, *, so_far: bool = False) -> None:
+    """Refuse a file whose reading could take more memory than the system has left
+    (``so_far``: ``size`` bytes have come in, and more may follow)."""
     need = size * MEMORY_PER_BYTE
     free = available_memory()
     if free is not None and need > free * 0.8:
         raise StrategyFileError(
-            f"the file is {size / 2**20:,.0f} MiB; reading it could take up to "
+            f"the file is {'at least ' if so_far else ''}{size / 2**20:,.0f} MiB; reading it "
+            "could take up to "
             f"{need / 2**30:,.1f} GiB of memory, more than the {free / 2**30:,.1f} GiB available",
             source=name,
         )

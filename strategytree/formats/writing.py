@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..errors import ArgumentError
 from ..files import write_text_atomic
 from ..game import Game
 from ..tree import Strategy
@@ -24,7 +25,8 @@ from .reading import GAME_FORMATS, Read, checked_format, read_file, reads
 from .source import MAX_INPUT_BYTES, Input
 
 __all__ = [
-    "SUFFIXES", "WRITABLE", "convert_file", "normalise", "normalised", "write", "writes"
+    "SUFFIXES", "WRITABLE", "check_in_place", "convert_file", "normalise", "normalised", "write",
+    "writes", "written_json",
 ]
 
 #: the formats that can hold any tree, and so can be written
@@ -33,13 +35,17 @@ WRITABLE = ("brace", "json")
 SUFFIXES = {".json": "json"}
 
 
-def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None) -> str:
-    """The strategy written in ``fmt`` (one of :data:`WRITABLE`), on one line or indented."""
+def writes(strategy: Strategy, fmt: str = "brace", *, indent: int | None = None,
+           game: Game | dict[str, object] | None = None) -> str:
+    """The strategy written in ``fmt`` (one of :data:`WRITABLE`), on one line or
+    indented; a JSON tree records ``game``, the game it was built for (a game, or
+    a record as :attr:`~strategytree.formats.reading.Read.record`; the brace
+    grammar cannot hold one)."""
     kind = checked_format(fmt, WRITABLE)
     if kind == "json":
         from . import jsontree
 
-        return jsontree.dumps(strategy, indent=indent)
+        return jsontree.dumps(strategy, indent=indent, game=game)
     return brace.dumps(strategy, indent=indent)
 
 
@@ -50,12 +56,14 @@ def write(
     *,
     indent: int | None = None,
     force: bool = False,
+    game: Game | dict[str, object] | None = None,
 ) -> Path:
     """Write the strategy to ``path`` atomically, in ``fmt`` (by default from the
-    suffix: ``.json`` is JSON, anything else the brace grammar).  An existing file
-    is refused unless ``force``."""
+    suffix: ``.json`` is JSON, recording ``game``; anything else the brace
+    grammar).  An existing file is refused unless ``force``."""
     kind = SUFFIXES.get(Path(path).suffix.lower(), "brace") if fmt is None else fmt
-    return write_text_atomic(path, writes(strategy, kind, indent=indent) + "\n", force=force)
+    text = writes(strategy, kind, indent=indent, game=game)
+    return write_text_atomic(path, text + "\n", force=force)
 
 
 def normalised(
@@ -82,7 +90,7 @@ def normalised(
 
 def normalise(
     path: Input,
-    output: str | os.PathLike[str],
+    output: str | os.PathLike[str] | None = None,
     fmt: str | None = None,
     game: Game | None = None,
     *,
@@ -90,15 +98,53 @@ def normalise(
     indent: int | None = None,
     force: bool = False,
     max_bytes: int = MAX_INPUT_BYTES,
+    in_place: bool = False,
 ) -> Read:
     """Write the strategy file at ``path`` (read by :func:`read_file`, repaired
     when ``lenient``) to ``output`` in the brace grammar, as :func:`normalised`
     writes it: atomically, or streamed into ``-`` (the standard output), a
-    device or a FIFO; an existing file is refused unless ``force``.  Returns
-    what was read (the repairs made are ``read.strategy.repairs``)."""
+    device or a FIFO; an existing file is refused unless ``force``.  With
+    ``in_place`` (and no ``output``), the file ``path`` itself is rewritten,
+    atomically (a link's target is replaced and the link kept): only a regular
+    file in the brace grammar is (:func:`check_in_place`).  Returns what was
+    read (the repairs made are ``read.strategy.repairs``)."""
+    if in_place:
+        check_in_place(path, output)
+    elif output is None:
+        raise ArgumentError("{output} or {in_place} is needed", output="FILE", in_place=True)
     read = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
-    write(read.strategy, output, "brace", indent=indent, force=force)
+    if in_place:
+        if read.fmt != "brace":
+            raise ArgumentError(
+                f"{{in_place}} rewrites brace files only, and {path} is {read.fmt}: "
+                "write it elsewhere with -o, or convert it", in_place=True)
+        write(read.strategy, path, "brace", indent=indent, force=True)  # type: ignore[arg-type]
+    else:
+        write(read.strategy, output, "brace", indent=indent, force=force)  # type: ignore[arg-type]
     return read
+
+
+def check_in_place(path: Input, output: str | os.PathLike[str] | None = None) -> None:
+    """Raise :class:`~strategytree.errors.ArgumentError` unless the file at ``path``
+    can be rewritten in place: no other ``output`` is given, and it is a regular
+    file (through links), not ``-`` (stdin), a pipe or a device.
+
+    >>> check_in_place("-")  # doctest: +NORMALIZE_WHITESPACE
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: in_place=True rewrites a regular file, not -
+    (stdin, a pipe or a device); write to a file with -o
+    """
+    if output is not None:
+        raise ArgumentError("{in_place} rewrites the input itself: drop {output}",
+                            in_place=True, output=output)
+    name = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if name is None or name == "-" or not os.path.isfile(name):
+        if name is not None and name != "-" and not os.path.exists(name):
+            return  # reading it says it is not there
+        raise ArgumentError(
+            f"{{in_place}} rewrites a regular file, not {name or 'a stream'} (stdin, a pipe or "
+            "a device); write to a file with -o", in_place=True)
 
 
 def convert_file(
@@ -118,7 +164,8 @@ def convert_file(
     in the game ``game_options`` give (as :func:`~strategytree.game.resolve_game` takes
     them), the missing values from the file, when its format needs a game; for other
     formats the options given are refused),
-    ``on_read`` told, and written in format ``to`` to ``output`` (:func:`write`; by
+    ``on_read`` told, and written in format ``to`` to ``output`` (a JSON tree
+records the game the file was read in or records, if any) (:func:`write`; by
     default in the format its suffix names, else brace) or printed (``output`` None or
     ``-``: brace unless ``to``).  Returns what was read and the format written to the
     file (None when printed)."""
@@ -133,9 +180,25 @@ def convert_file(
         refuse_inert(told, (), where)
     if on_read is not None:
         on_read(read)
+    game = read.game if read.game is not None else read.record
     if output is None or is_stdout(output):
-        sys.stdout.write(writes(read.strategy, to or "brace", indent=indent) + "\n")
+        sys.stdout.write(writes(read.strategy, to or "brace", indent=indent, game=game) + "\n")
         return read, None
     target = to or SUFFIXES.get(Path(output).suffix.lower(), "brace")
-    write(read.strategy, output, target, indent=indent, force=force)
+    write(read.strategy, output, target, indent=indent, force=force, game=game)
     return read, target
+
+
+def written_json(read: Read, source: object, output: object, target: str) -> dict[str, Any]:
+    """The ``--json`` shape of ``convert`` and ``format`` (a file read and written
+    again): ``source`` and ``output`` (the files), ``from`` and ``to`` (their
+    formats), ``game`` (the game the file was read in or records, as a JSON tree
+    records it: ``preset``, ``pegs``, ``colors``, ``distinct``, ``distinct_guesses``;
+    None when its format tells none), ``guesses`` (nodes in the tree) and
+    ``repairs`` (what lenient reading changed, one line each)."""
+    from ..game import game_record
+
+    game = read.record if read.game is None else game_record(read.game)
+    return {"source": str(source), "from": read.fmt, "output": str(output), "to": target,
+            "game": game,
+            "guesses": read.strategy.count_nodes(), "repairs": list(read.strategy.repairs)}

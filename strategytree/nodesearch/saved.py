@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from .. import checkpoint as saved_runs
+from ..errors import StrategyTreeError
 from ..game import Game
 from ..runner import Cadence
 from ..tree import Node, Strategy
@@ -137,7 +138,15 @@ class Saved:
         tree, done = arrays.get("tree"), arrays.get("done")
         if tree is None or done is None or tree.dtype != np.uint8 or done.ndim != 2:
             raise saved_runs.CheckpointError(f"{self.path}: not a checkpoint of improve")
-        strategy = loads(tree.tobytes().decode("ascii"), source=str(self.path))
+        try:
+            strategy = loads(tree.tobytes().decode("ascii"), source=str(self.path))
+        except (UnicodeDecodeError, StrategyTreeError):
+            raise saved_runs.CheckpointError(
+                f"{self.path}: not a usable checkpoint: damaged (its tree is not a strategy); "
+                "use another file"
+            ) from None
+        if done.shape[1] != 18:
+            raise saved_runs.CheckpointError(f"{self.path}: not a checkpoint of improve")
         return strategy, {bytes(row) for row in done}
 
     def save(self, root: Node, done: set[bytes]) -> None:

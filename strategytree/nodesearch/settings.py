@@ -129,10 +129,11 @@ class SearchSettings:
         widths = parse_counts(widths, "widths")
         finalists = parse_counts(finalists, "finalists")
         complete = parse_counts(complete, "complete", least=1)
+        given = deepen if isinstance(deepen, str) else ",".join(map(str, deepen))
         deepen = parse_counts(deepen, "deepen")
         if deepen and (len(deepen) != 2 or not all(deepen)):
             raise ArgumentError("{deepen} must be a width and a count of finalists, each at "
-                                "least 1 (e.g. 50,5)", deepen=deepen)
+                                "least 1 (e.g. 50,5)", deepen=given)
         check_whole(complete_above, 2, complete_above=complete_above)
         if max_guesses is not None:
             check_whole(max_guesses, 1, max_guesses=max_guesses)

@@ -47,8 +47,10 @@ __all__ = ["Search", "bound_text", "build_optimal", "prove_bound", "prove_bound_
 PY_LEVELS = 2
 #: sets smaller than this are not written to a checkpoint (cheap to redo)
 CHECKPOINT_MIN_SET = 6
-#: from this many secrets, a greedy strategy's total is the first "best so far" shown
-GREEDY_FIRST = 3000
+#: from this many secrets (a tenth of it without symmetry), a greedy strategy is the
+#: first "best so far": its total shown, the tree kept for a run stopped before the
+#: search has a whole strategy of its own
+GREEDY_FIRST = 2000
 #: from this many secrets (and without a checkpoint), the root's parts are solved
 #: by as many threads as there are cores, up to THREADS
 PARALLEL_FIRST = 3000
@@ -103,10 +105,16 @@ class Saver:
         self.known = np.zeros((0, 4), dtype=np.int64)
         self.tasks_saved = 0
 
-    def save(self, p: Problem, tasks: np.ndarray | None = None) -> None:
+    def save(self, p: Problem, tasks: np.ndarray | None = None, *, whole: bool = False) -> None:
         """Write the cache's rows new since the last save; ``tasks``: every finished
-        task so far, as rows (those past the last save are written)."""
+        task so far, as rows (those past the last save are written).  With ``whole``
+        (the search is done), the rows of the small sets too: a run resumed from
+        the checkpoint then has the very cache the search ended with, and writes
+        the same tree."""
         rows, self.known = p.cache.changed(CHECKPOINT_MIN_SET, self.known)
+        if whole:
+            every = p.cache.rows(0)
+            rows = np.concatenate([every[(every[:, 4] >> 1) < CHECKPOINT_MIN_SET], rows])
         arrays = {"rows": rows}
         if tasks is not None:
             arrays["tasks"] = tasks[0 if not self.started else self.tasks_saved :]
@@ -141,6 +149,15 @@ class Search:
         self.saver = saver
         self.tasks: TaskRunner | None = None  # set: the levels below the root run as tasks
         self.best: int | None = None
+        self.best_tree: Node | None = None
+        """a whole strategy of total :attr:`best`, when one is known (for a run stopped)"""
+        self.at_root: list = []
+        """the first guess under way: [its text, its rank in the order tried, the first
+        guesses to try, secrets in its parts solved, secrets in its parts] (for the
+        progress shown)"""
+        self.lock = threading.Lock()
+        self.keep_trees = False
+        """True: each better whole strategy found is kept as :attr:`best_tree`"""
         self.cadence = Cadence()
         """when the checkpoint is next due"""
         self.threads = 1  # more: the root's parts are solved side by side (see side_by_side)
@@ -168,6 +185,7 @@ class Search:
                     if i is None:
                         return
                     costs[i] = search.node(parts[i], d, INF, group, played, 1)
+                    self.solved_at_root(len(parts[i]))
             except BaseException as failure:
                 failures.append(failure)
                 self.p.stats[STOP] = 1  # the others stop too
@@ -208,11 +226,14 @@ class Search:
             return opened
         cands, lbg, order, lb = opened
         best, best_guess, fail = limit, -1, INF
-        for i in order:
+        for rank, i in enumerate(order, 1):
             if lbg[i] >= best:
                 fail = min(fail, int(lbg[i]))
                 break
             g = int(cands[i])
+            if level == 0:
+                shown = str(g) if p.game is None else p.game.code_text(p.game.guesses[g])
+                self.at_root = [shown, rank, len(order), 0, len(S) - 1]
             if level + 1 < self.py_levels:
                 total = self.guess(S, d, g, int(lbg[i]), best, sym, played, level)
             else:
@@ -221,7 +242,7 @@ class Search:
             if total < best:
                 best, best_guess = total, g
                 if level == 0:
-                    self.found(best)
+                    self.found(best, self.tree(S, d, g) if self.keep_trees else None)
                 if best <= lb:
                     break
             else:
@@ -266,10 +287,16 @@ class Search:
         self.p.put(S, d, fail, -1, False)
         return fail
 
-    def found(self, total: int) -> None:
-        """A whole strategy of ``total`` guesses was found: the best so far?"""
+    def found(self, total: int, tree: Node | None = None) -> None:
+        """A whole strategy of ``total`` guesses (``tree``) was found: the best so far?"""
         if self.best is None or total < self.best:
-            self.best = total
+            self.best, self.best_tree = total, tree
+
+    def solved_at_root(self, secrets: int) -> None:
+        """A part of ``secrets`` secrets of the first guess under way is solved."""
+        with self.lock:
+            if self.at_root:
+                self.at_root[3] += secrets
 
     def split(
         self, S: np.ndarray, g: int, sym: Symmetry | None, played: int
@@ -301,6 +328,8 @@ class Search:
                 if c > known[i]:
                     total += c - known[i]
                     known[i] = c
+                if level == 0 and phase == 1:
+                    self.solved_at_root(len(part))
         return total
 
     def root(self, S: np.ndarray, d: int, limit: int, sym: Symmetry | None) -> int:
@@ -310,8 +339,17 @@ class Search:
         return self.node(S, d, limit, sym, 0, 0)
 
     def detail(self) -> str:
-        """More words for the progress shown (the cluster's tasks and workers)."""
-        return self.tasks.detail() if self.tasks is not None else ""
+        """More words for the progress shown: the cluster's tasks and workers, or the
+        first guess under way and how much of it is solved (in secrets: its parts
+        are solved largest first, the first guess tried is most often the best)."""
+        if self.tasks is not None:
+            return self.tasks.detail()
+        if not self.at_root:
+            return ""
+        text, rank, every, done, whole = self.at_root
+        share = f"{100 * done // max(1, whole)}%"
+        return (f"first guess {text}, the {_ordinal(rank)} of at most {every:,} to try: "
+                f"{share} of its parts solved")
 
     def check(self) -> None:
         """Stop when asked; save a checkpoint when one is due."""
@@ -320,15 +358,18 @@ class Search:
         if self.saver is not None and self.cadence.due():
             self.save()
 
-    def save(self) -> None:
-        """Save the checkpoint; a big one less often (at most 10% of the time)."""
+    def save(self, *, whole: bool = False) -> None:
+        """Save the checkpoint (``whole``: every row, the search being done, see
+        :meth:`Saver.save`); a big one less often (at most 10% of the time)."""
         if self.saver is not None:
             started = time.monotonic()
-            self.saver.save(self.p, self.tasks.records() if self.tasks is not None else None)
+            tasks = self.tasks.records() if self.tasks is not None else None
+            self.saver.save(self.p, tasks, whole=whole)
             self.cadence.saved(started)
 
-    def tree(self, S: np.ndarray, d: int) -> Node:
-        """The strategy the cache holds for ``S`` (solving again what it lacks)."""
+    def tree(self, S: np.ndarray, d: int, first: int | None = None) -> Node:
+        """The strategy the cache holds for ``S`` (solving again what it lacks),
+        opening with guess ``first`` when given (its parts solved)."""
         p = self.p
         game = p.game
         text = game.code_text
@@ -337,14 +378,14 @@ class Search:
         while todo:
             node, S, d = todo.pop()
             n = len(S)
-            if n <= 2:
+            if n <= 2 and node is not root or first is None and n <= 2:
                 g = int(p.tables.as_guess[S[0]])
                 node.guess = text(game.guesses[g])
                 if n == 2:
                     leaf = Node(text(game.secrets[S[1]]))
                     node.branches = ((game.reply(int(p.tables.fb[g, S[1]])), leaf),)
                 continue
-            g = int(p.best_entry(S, d)[1])
+            g = first if node is root and first is not None else int(p.best_entry(S, d)[1])
             node.guess = text(game.guesses[g])
             branches = []
             for r, part in p.parts(S, g):
@@ -353,6 +394,12 @@ class Search:
                 todo.append((child, part, d - 1))
             node.branches = tuple(branches)
         return root
+
+
+def _ordinal(k: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ..., ``11th``, ``21st``."""
+    last = "th" if 10 <= k % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(k % 10, "th")
+    return f"{k}{last}"
 
 
 def run(
@@ -398,7 +445,10 @@ def build_optimal(
     :class:`~strategytree.progress.Progress` (sets searched, best total so far);
     with ``checkpoint`` the search state is saved there every few seconds and on
     Ctrl-C, and read back when the search starts again.  Ctrl-C raises
-    KeyboardInterrupt once the search has stopped.  Raises :class:`SearchError`
+    :class:`~strategytree.runner.Interrupted` (a KeyboardInterrupt) once the
+    search has stopped, its ``result`` the best whole strategy known by then (a
+    greedy one the search started from, in big games, or the best it found), or
+    None.  Raises :class:`SearchError`
     when no strategy fits ``max_guesses``, and
     :class:`~strategytree.checkpoint.CheckpointError` for a checkpoint that is
     damaged or of another search.
@@ -414,6 +464,7 @@ def build_optimal(
         saved = load_checkpoint(Path(checkpoint), p, header)
         saver = Saver(Path(checkpoint), header)
     search = Search(p, saver)
+    search.keep_trees = True
     if client is not None:
         from .tasks import Tasks  # the Dask layer: imported only when used
 
@@ -423,26 +474,35 @@ def build_optimal(
     sym = Symmetry.of(game, symmetry)
     if saver is None and client is None and len(S) >= PARALLEL_FIRST:
         search.threads = max(1, min(THREADS, os.cpu_count() or 1))
+    source = f"<optimal{'' if max_guesses is None else f' max {max_guesses}'} {game.name}>"
 
     def work() -> Node | None:
-        if len(S) >= GREEDY_FIRST and max_guesses is None:
+        search.save()  # right after the setup: a run killed at once leaves its checkpoint
+        if len(S) >= (GREEDY_FIRST if symmetry else GREEDY_FIRST // 10):
             # a whole strategy to show as the best so far within a second (the
-            # search finds its first one only when the root's parts are solved)
-            search.best = verify(build_greedy(game, rule="expected"), game).total
+            # search finds its first one only when the root's parts are solved),
+            # and to keep if the run is stopped before then
+            greedy = build_greedy(game, rule="expected")
+            report = verify(greedy, game)
+            if max_guesses is None or report.max_guesses <= max_guesses:
+                search.found(report.total, greedy.root)
         cost = search.root(S, d, INF, sym)
         if cost >= INF:
             return None
         search.best = cost
-        search.save()
+        search.save(whole=True)
         return search.tree(S, d)
 
-    root = run(work, p, search, progress)
+    try:
+        root = run(work, p, search, progress)
+    except Interrupted:
+        best = search.best_tree
+        raise Interrupted(None if best is None else Strategy(best, source=source)) from None
     if root is None:
         raise SearchError(
             f"no strategy for {game.name} solves every secret within {max_guesses} guesses"
         )
-    limit = "" if max_guesses is None else f" max {max_guesses}"
-    return Strategy(root, source=f"<optimal{limit} {game.name}>")
+    return Strategy(root, source=source)
 
 
 def prove_bound(
@@ -483,11 +543,15 @@ def prove_bound(
 
 
 def bound_json(game: Game, guesses: int, seconds: float | None = None) -> dict[str, object]:
-    """The ``bound --json`` shape of :func:`prove_bound`'s answer: ``game``,
-    ``max_guesses`` (the fewest guesses that solve every secret), ``none_within``
-    (``max_guesses - 1``: no strategy solves every secret within it) and ``seconds``."""
-    return {"game": game.name, "max_guesses": guesses, "none_within": guesses - 1,
-            "seconds": seconds}
+    """The ``bound --json`` shape of :func:`prove_bound`'s answer: the fields every
+    bound has (:func:`strategytree.bounds.bound_json`: ``measure`` is
+    ``max_guesses``, ``bound`` and ``optimum`` are both the fewest guesses that
+    solve every secret, proved), then ``max_guesses`` (the same figure) and
+    ``none_within`` (``max_guesses - 1``: no strategy solves every secret within it)."""
+    from ..bounds import bound_json as shape
+
+    return shape(game, "max_guesses", guesses, optimum=guesses, method="exhaustive search",
+                 complete=True, seconds=seconds, max_guesses=guesses, none_within=guesses - 1)
 
 
 def prove_bound_table(
