@@ -299,7 +299,7 @@ def test_generate_optimal_stopped_writes_the_best_so_far(folder: Path, console_s
     check = run(console_script, "verify", "out.txt", "--json", cwd=folder)
     import json
 
-    total = json.loads(check.stdout)["total"]
+    total = json.loads(check.stdout)[0]["total"]
     assert check.returncode == 0
     assert f"the best strategy so far ({total:,} guesses in total" in lines[-2]
     assert "is written to out.txt" in lines[-2]
