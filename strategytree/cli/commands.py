@@ -31,12 +31,17 @@ if TYPE_CHECKING:
 # runs: ``strategytree --help`` and a mistyped option never wait for it.
 
 
-def _warm_game(options: GameOptions, warm: Callable[[Game], object]) -> Game:
+def _warm_game(options: GameOptions, warm: Callable[[Game], object],
+               first: str | None = None) -> Game:
     """The game of ``options``, its kernels compiled first
-    (:func:`~strategytree.progress.compiled_first`: not counted in the times reported)."""
+    (:func:`~strategytree.progress.compiled_first`: not counted in the times reported);
+    an opening guess ``first`` that is not one of its guesses is refused before."""
     from ..progress import compiled_first
+    from ..spelling import guess_index
 
     game, _ = options.game()
+    if first is not None:
+        guess_index(game, first)
     compiled_first(game, warm, t.say)
     return game
 
@@ -198,7 +203,7 @@ def generate_command(
     check_outputs([output], force=force, checkpoint=checkpoint, stdout=True)
     _json_needs_a_file(as_json, output)
     settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
-    game = _warm_game(options, lambda small: generate(small, method, **settings))
+    game = _warm_game(options, lambda small: generate(small, method, **settings), guesser.first)
     verb = "building" if method == "greedy" else "searching"
     if (cost := symmetry_cost(game, method, not no_symmetry)) is not None:
         err.print(f"[yellow]warning:[/] {escape(cost)}", soft_wrap=True)
