@@ -116,7 +116,8 @@ class StrategyFileError(StrategyTreeError):
         self.line = line
         self.column = column
         self.lenient_hint = lenient_hint
-        super().__init__(self.worded(lambda name, value: "a lenient reading, lenient=True,"))
+        lenient = "a lenient reading, lenient=True,"
+        super().__init__(StrategyFileError.worded(self, lambda name, value: lenient))
 
     def worded(self, flag: Flag) -> str:
         """The message, naming the lenient reading as ``flag("lenient", True)``."""
@@ -155,6 +156,10 @@ class StrategyError(StrategyTreeError):
 
 class ExportError(StrategyTreeError):
     """A guide cannot be exported as asked (too big to draw, no ``dot`` binary, ...)."""
+
+
+class GuideArgumentError(ArgumentError, ExportError):
+    """Arguments of a guide that do not go together (a secret's game in a table, ...)."""
 
 
 class DrawingTooBig(ExportError):

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._page import PAGE
-from .errors import ArgumentError, ExportError
+from .errors import ExportError, GuideArgumentError
 from .files import atomic_path
 from .formats.graphviz import MAX_DOT_NODES, to_dot
 from .formats.lookup import lookup_csv, lookup_markdown, lookup_rows
@@ -174,10 +174,11 @@ def check_guide(fmt: str, *, secret: str | None = None, depth: int | None = None
                 path: str | None = None) -> None:
     """Refuse arguments of :func:`render` that do not go together (before any file is read).
 
-    >>> check_guide("csv", depth=2)
+    >>> check_guide("csv", depth=2)  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
-    strategytree.errors.ArgumentError: depth=2 applies to the text and dot formats, not format='csv'
+    strategytree.errors.GuideArgumentError: depth=2 applies to the text and dot formats,
+    not format='csv'
     """
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
@@ -185,11 +186,11 @@ def check_guide(fmt: str, *, secret: str | None = None, depth: int | None = None
         others = {name: value for name, value in (
             ("format", None if fmt == "text" else fmt), ("path", path), ("depth", depth)
         ) if value is not None}
-        raise ArgumentError("{secret} shows one game as text; drop "
+        raise GuideArgumentError("{secret} shows one game as text; drop "
                             + " and ".join(f"{{{name}}}" for name in others),
                             secret=secret, **others)
     if depth is not None and fmt in ("markdown", "csv", "html"):
-        raise ArgumentError("{depth} applies to the text and dot formats, not {format}",
+        raise GuideArgumentError("{depth} applies to the text and dot formats, not {format}",
                             depth=depth, format=fmt)
 
 
