@@ -6,7 +6,13 @@ its median printed beside each side's median wall and CPU time. Our commands run
 warm numba cache (one untimed run first). The peers are built by
 ``../shared/peers/build.sh`` (fancidev's ``mmstrat`` and mikemag's MM(5,8) entropy solver):
 
-    python benchmarks/peers.py --peers DIR [--runs N] [--big] [--only JOB,...]
+    python benchmarks/peers.py --peers DIR [--runs N] [--big] [--only JOB,...] [--cpu-name NAME]
+
+``--cpu-name haswell`` times our code compiled for an older target (numba's
+``NUMBA_CPU_NAME``, with a numba cache of its own, so the native kernels are neither used nor
+overwritten). Our commands run with ``PYTHONDONTWRITEBYTECODE`` removed from their
+environment: an installed package has its bytecode, and compiling our modules from source
+on every run would add about 0.1 s of CPU to each start-up.
 
 Jobs: ``bulls`` (Bulls and Cows optimal), ``mm47`` and ``mm46`` (optimal), ``greedy58``
 (MM(5,8) entropy), and with ``--big`` ``greedy68`` (MM(6,8) entropy; minutes each run).
@@ -57,10 +63,12 @@ def jobs(big: bool) -> list[Job]:
     return found
 
 
-def timed(argv: list[str], cwd: str | None = None) -> tuple[float, float]:
+def timed(argv: list[str], cwd: str | None = None,
+          env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall and CPU (user + system) seconds of one whole process; fails loudly on an error."""
     start = time.perf_counter()
-    child = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
     code = os.waitstatus_to_exitcode(status)
@@ -70,13 +78,23 @@ def timed(argv: list[str], cwd: str | None = None) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def compare(job: Job, peers: Path, runs: int, folder: str) -> None:
+def our_env(cpu_name: str | None, folder: str) -> dict[str, str]:
+    """The environment of our commands: bytecode written as an install has it; with
+    ``cpu_name``, numba compiles for that CPU into a cache folder of its own."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if cpu_name:
+        env["NUMBA_CPU_NAME"] = cpu_name
+        env["NUMBA_CACHE_DIR"] = str(Path(folder) / f"numba-{cpu_name}")
+    return env
+
+
+def compare(job: Job, peers: Path, runs: int, folder: str, env: dict[str, str]) -> None:
     ours = [sys.executable, "-m", "strategytree",
             *(f"{folder}/{job.name}.txt" if a == "OUT" else a for a in job.ours)]
-    timed(ours)  # warm the numba cache: a user's second run
+    timed(ours, env=env)  # warm the numba cache: a user's second run
     for label, (argv, cwd) in job.peers.items():
         theirs = [str(peers / "bin" / argv[0]), *argv[1:]]
-        pairs = [(timed(ours), timed(theirs, str(peers / cwd) if cwd else None))
+        pairs = [(timed(ours, env=env), timed(theirs, str(peers / cwd) if cwd else None))
                  for _ in range(runs)]
         ratio = statistics.median(a[0] / b[0] for a, b in pairs)
         wall_a = statistics.median(a[0] for a, _ in pairs)
@@ -94,6 +112,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="pairs per job and peer (default 3)")
     parser.add_argument("--big", action="store_true", help="also MM(6,8) entropy (minutes a run)")
     parser.add_argument("--only", default="", help="comma-separated job names")
+    parser.add_argument("--cpu-name", default=None,
+                        help="compile ours for this LLVM CPU (e.g. haswell: AVX2, no AVX-512), "
+                             "with a numba cache of its own")
     options = parser.parse_args()
     if not options.peers or not (Path(options.peers) / "bin" / "mmstrat").exists():
         parser.error("--peers DIR: the folder where ../shared/peers/build.sh put bin/mmstrat")
@@ -101,12 +122,15 @@ def main() -> None:
         parser.error("--runs: at least 1")
     chosen = [j for j in jobs(options.big) if not options.only or j.name in options.only.split(",")]
     print_machine()
-    print(f"{options.runs} pairs each, whole process, medians; wall seconds (CPU seconds)")
+    target = options.cpu_name or "native"
+    print(f"ours compiled for: {target}; {options.runs} pairs each, whole process, medians; "
+          "wall seconds (CPU seconds)")
     print("| job | peer | ours | theirs | ours / theirs |")
     print("|---|---|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as folder:
         for job in chosen:
-            compare(job, Path(options.peers), options.runs, folder)
+            compare(job, Path(options.peers), options.runs, folder,
+                    our_env(options.cpu_name, folder))
 
 
 if __name__ == "__main__":
