@@ -107,6 +107,10 @@ RESULTS: tuple[Result, ...] = (
            "examples/mm49.txt"),
     Result("MM(5,8)", 178308, 7, "best known", "python benchmarks/record.py", "2026-11-27",
            "examples/mm58.txt"),
+    Result("MM(5,6)", 36730, 6, "best known",
+           "strategytree generate -m lookahead -p 5 -c 6 -w 12,12,12,8,6,4,2 --also parts "
+           "--exact-below 400 -o la.txt; strategytree improve la.txt -n 500 -o mm56.txt",
+           "2026-11-28", "examples/mm56.txt"),
     # -- the small games without a published optimum in FIGURES (issue 39)
     _solved(2, 2, 8, 3), _solved(2, 3, 21, 3), _solved(2, 4, 45, 4), _solved(2, 5, 81, 4),
     _solved(2, 6, 132, 5), _solved(2, 7, 198, 5), _solved(2, 8, 284, 6),
@@ -222,6 +226,9 @@ BOUNDS: tuple[Bound, ...] = (
     #    optimum?"): three levels exact, counting below, 1,562 s, 115,166 sets bounded
     Bound("MM(5,8)", 173074, THREE_LEVELS,
           "strategytree bound --total -p 5 -c 8 --depth 3 (strategytree.bounds.total)"),
+    # -- issue 39: about a minute (tests/test_literature.py recomputes it, marked slow)
+    Bound("MM(5,6)", 36187, THREE_LEVELS,
+          "strategytree bound --total -p 5 -c 6 --depth 3 (strategytree.bounds.total)"),
 )
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import strategytree as st
 from strategytree.bounds.total import total_lower_bound
-from strategytree.literature import RESULTS, Result, gap, optimum, published
+from strategytree.literature import BOUNDS, RESULTS, Result, gap, optimum, published
 from strategytree.search import build_optimal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,3 +79,11 @@ def test_each_small_optimum_is_what_the_exact_search_finds(result: Result) -> No
 def test_the_bound_at_full_depth_meets_each_small_optimum(result: Result) -> None:
     pegs, colors = pegs_and_colors(result.game)
     assert total_lower_bound(st.mastermind(pegs, colors), depth=8).bound == result.total
+
+
+@pytest.mark.slow
+def test_the_stored_mm56_bound_is_what_bound_total_proves() -> None:
+    stored = [b for b in BOUNDS if b.game == "MM(5,6)"]
+    assert len(stored) == 1 and "--depth 3" in stored[0].source
+    result = total_lower_bound(st.mastermind(5, 6), depth=3)
+    assert result.complete and result.bound == stored[0].total
