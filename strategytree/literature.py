@@ -354,7 +354,9 @@ def searched_gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
 
     >>> from strategytree.game import mastermind
     >>> print(searched_gap(mastermind(3, 5), 451))
-    optimum 451 (found by this exact search) → optimal
+    optimum 451 (strategytree exact search, 2026-11-28; found by this exact search) → optimal
+    >>> print(searched_gap(mastermind(3, 11), 7441).source)
+    found by this exact search
     >>> print(searched_gap(mastermind(4, 6), 5626, max_guesses=5))
     optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → optimal
     """
