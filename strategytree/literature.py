@@ -87,17 +87,41 @@ class Result(NamedTuple):
     """the command that made it"""
     date: str
     """when (ISO date)"""
-    file: str
-    """the shipped strategy, relative to the project's root"""
+    file: str | None = None
+    """the shipped strategy, relative to the project's root (None: a small game, whose
+    optimum the tests find again)"""
 
 
-#: our own results: each a file the verifier scores (tests/test_literature.py)
+def _solved(pegs: int, colors: int, total: int, max_guesses: int) -> Result:
+    """The optimum of the small game MM(pegs,colors), found by the exact search in a
+    second or two (``benchmarks/frontier.py``; ``tests/test_literature.py`` finds it again)."""
+    return Result(f"MM({pegs},{colors})", total, max_guesses, "optimal",
+                  f"strategytree generate --method optimal -p {pegs} -c {colors}", "2026-11-28")
+
+
+#: our own results: each a file the verifier scores, or a small game's optimum that the
+#: tests find again (tests/test_literature.py)
 RESULTS: tuple[Result, ...] = (
     Result("MM(4,9)", 34666, 8, "optimal",
            "strategytree generate --method optimal -p 4 -c 9 --workers 2", "2026-11-23",
            "examples/mm49.txt"),
     Result("MM(5,8)", 178308, 7, "best known", "python benchmarks/record.py", "2026-11-27",
            "examples/mm58.txt"),
+    Result("MM(5,6)", 36730, 6, "best known",
+           "strategytree generate -m lookahead -p 5 -c 6 -w 12,12,12,8,6,4,2 --also parts "
+           "--exact-below 400 -o la.txt; strategytree improve la.txt -n 500 -o mm56.txt",
+           "2026-11-28", "examples/mm56.txt"),
+    # -- the small games without a published optimum in FIGURES (issue 39)
+    _solved(2, 2, 8, 3), _solved(2, 3, 21, 3), _solved(2, 4, 45, 4), _solved(2, 5, 81, 4),
+    _solved(2, 6, 132, 5), _solved(2, 7, 198, 5), _solved(2, 8, 284, 6),
+    _solved(2, 9, 388, 6), _solved(2, 10, 517, 7),
+    _solved(3, 2, 18, 3), _solved(3, 3, 73, 4), _solved(3, 4, 206, 4), _solved(3, 5, 451, 5),
+    _solved(3, 6, 854, 5), _solved(3, 7, 1474, 6), _solved(3, 8, 2359, 6),
+    _solved(3, 9, 3596, 7), _solved(3, 10, 5242, 7),
+    _solved(4, 2, 44, 4), _solved(4, 3, 246, 4), _solved(4, 4, 905, 5), _solved(4, 5, 2463, 6),
+    _solved(5, 2, 97, 4), _solved(5, 3, 816, 5), _solved(5, 4, 3954, 6),
+    _solved(5, 5, 13496, 6),
+    _solved(6, 2, 224, 5), _solved(6, 3, 2649, 5),
 )
 
 
@@ -163,7 +187,9 @@ def optimum(game: Game, max_guesses: int | None = None) -> Figure | None:
     found = published(key, "optimal")
     result = ours(key)
     if found is None and result is not None and result.proven == "optimal":
-        source = f"strategytree exact search, {result.date}, {result.file}"
+        source = f"strategytree exact search, {result.date}"
+        if result.file:
+            source += f", {result.file}"
         return Figure(key, "optimal", result.total, result.total, result.max_guesses, source)
     return found
 
@@ -200,6 +226,9 @@ BOUNDS: tuple[Bound, ...] = (
     #    optimum?"): three levels exact, counting below, 1,562 s, 115,166 sets bounded
     Bound("MM(5,8)", 173074, THREE_LEVELS,
           "strategytree bound --total -p 5 -c 8 --depth 3 (strategytree.bounds.total)"),
+    # -- issue 39: about a minute (tests/test_literature.py recomputes it, marked slow)
+    Bound("MM(5,6)", 36187, THREE_LEVELS,
+          "strategytree bound --total -p 5 -c 6 --depth 3 (strategytree.bounds.total)"),
 )
 
 
@@ -325,7 +354,9 @@ def searched_gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
 
     >>> from strategytree.game import mastermind
     >>> print(searched_gap(mastermind(3, 5), 451))
-    optimum 451 (found by this exact search) → optimal
+    optimum 451 (strategytree exact search, 2026-11-28; found by this exact search) → optimal
+    >>> print(searched_gap(mastermind(3, 11), 7441).source)
+    found by this exact search
     >>> print(searched_gap(mastermind(4, 6), 5626, max_guesses=5))
     optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → optimal
     """

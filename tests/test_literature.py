@@ -3,17 +3,31 @@ and verify's gap reads them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 import strategytree as st
-from strategytree.literature import RESULTS, Result, gap, optimum, published
+from strategytree.bounds.total import total_lower_bound
+from strategytree.literature import BOUNDS, RESULTS, Result, gap, optimum, published
+from strategytree.search import build_optimal
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize("result", RESULTS, ids=lambda r: r.game)
+SHIPPED = [result for result in RESULTS if result.file]
+SOLVED = [result for result in RESULTS if not result.file]
+
+
+def pegs_and_colors(key: str) -> tuple[int, int]:
+    """``MM(5,6)`` -> (5, 6)."""
+    match = re.fullmatch(r"MM\((\d+),(\d+)\)", key)
+    assert match, key
+    return int(match[1]), int(match[2])
+
+
+@pytest.mark.parametrize("result", SHIPPED, ids=lambda r: r.game)
 def test_each_result_is_what_its_file_scores(result: Result) -> None:
     strategy = st.load(ROOT / result.file)
     report = st.verify(strategy)
@@ -40,3 +54,36 @@ def test_the_gap_of_our_optimum_is_exact() -> None:
 
 def test_a_best_known_result_is_no_optimum() -> None:
     assert optimum(st.mastermind(5, 8)) is None
+
+
+def test_every_result_is_shipped_or_found_again() -> None:
+    assert len(SHIPPED) + len(SOLVED) == len(RESULTS) and len(SOLVED) >= 20
+    assert all(r.proven == "optimal" for r in SOLVED)
+    assert len({r.game for r in RESULTS}) == len(RESULTS)  # one result a game
+
+
+@pytest.mark.parametrize("result", SOLVED, ids=lambda r: r.game)
+def test_each_small_optimum_is_what_the_exact_search_finds(result: Result) -> None:
+    pegs, colors = pegs_and_colors(result.game)
+    assert f"-p {pegs} -c {colors}" in result.command
+    game = st.mastermind(pegs, colors)
+    report = st.verify(build_optimal(game), game)
+    assert report.valid
+    assert (report.total, report.max_guesses) == (result.total, result.max_guesses)
+    # and verify's gap reads it
+    assert optimum(game).low == result.total
+    assert gap(game, result.total + 1).exact
+
+
+@pytest.mark.parametrize("result", [r for r in SOLVED if r.total < 300], ids=lambda r: r.game)
+def test_the_bound_at_full_depth_meets_each_small_optimum(result: Result) -> None:
+    pegs, colors = pegs_and_colors(result.game)
+    assert total_lower_bound(st.mastermind(pegs, colors), depth=8).bound == result.total
+
+
+@pytest.mark.slow
+def test_the_stored_mm56_bound_is_what_bound_total_proves() -> None:
+    stored = [b for b in BOUNDS if b.game == "MM(5,6)"]
+    assert len(stored) == 1 and "--depth 3" in stored[0].source
+    result = total_lower_bound(st.mastermind(5, 6), depth=3)
+    assert result.complete and result.bound == stored[0].total
