@@ -17,6 +17,7 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from . import notebook as notebook  # registers how a strategy and a report show in Jupyter
 from .errors import (
     CodeError,
     GameError,

@@ -37,7 +37,7 @@ import numpy as np
 
 from .errors import CodeError, GameArgumentError, GameError
 from .feedback import encode, kernel_form, n_words, replies_numpy
-from .formats.source import available_memory
+from .memory import too_much
 from .words import plural
 
 T = TypeVar("T")
@@ -822,22 +822,18 @@ distinct_game = distinct
 #: replaying a strategy, ``check``, about 340 bytes a secret; building one,
 #: ``build``, a lookahead about 490 in its first minute)
 MEMORY_PER_SECRET = {"check": 400, "build": 600}
-#: the share of the memory available that a run may plan to take
-MEMORY_SHARE = 0.8
-
-
 def check_memory(game: Game, use: str = "check") -> None:
     """Refuse (:class:`GameError`) a game whose secrets would take more memory than
     the system has left for ``use`` (``"check"``: replaying a strategy, as
     ``verify``, ``stats``, ``show`` and ``simulate`` do; ``"build"``: building one),
     before anything is allocated: the estimate is :data:`MEMORY_PER_SECRET` bytes
-    a secret, and a run may plan to take :data:`MEMORY_SHARE` of what is free.
+    a secret, and a run may plan to take :data:`strategytree.memory.MEMORY_SHARE` of what is free.
 
     >>> check_memory(mastermind(4, 6))  # a few megabytes: nothing to say
     """
     need = len(game.secrets) * MEMORY_PER_SECRET[use]
-    free = available_memory()
-    if free is not None and need > MEMORY_SHARE * free:
+    free = too_much(need)
+    if free is not None:
         doing = "checking a strategy of" if use == "check" else "building a strategy for"
         raise GameError(
             f"{doing} {game.name} ({len(game.secrets):,} secrets) takes about "

@@ -1,7 +1,8 @@
 """How a strategy and a verifier's report show themselves in a Jupyter notebook.
 
 :class:`~strategytree.tree.Strategy` and :class:`~strategytree.verify.Report`
-have a ``_repr_html_`` that calls :func:`strategy_html` and :func:`report_html`:
+have a ``_repr_html_`` that calls :func:`strategy_html` and :func:`report_html`
+(registered in :mod:`strategytree.display` when the package is imported):
 the totals, the histogram of guesses per secret as bars, the gap to the
 optimum; for a small strategy also the interactive guide of
 ``strategytree show --format html``, in a frame.  The game of a strategy is
@@ -19,9 +20,9 @@ True
 
 from __future__ import annotations
 
-from html import escape
 from typing import TYPE_CHECKING
 
+from .display import register
 from .words import plural
 
 if TYPE_CHECKING:
@@ -37,6 +38,8 @@ GUIDE_NODES = 5_000
 
 def report_html(report: Report) -> str:
     """A verifier's report as HTML: the game, totals, validity, the gap and a histogram."""
+    from html import escape
+
     if report.valid:
         verdict = '<span style="color:#276b1c">valid</span>'
     else:
@@ -71,6 +74,8 @@ def report_html(report: Report) -> str:
 def strategy_html(strategy: Strategy, game: Game | None = None) -> str:
     """A strategy as HTML: its report (:func:`report_html`) and, when it has at most
     :data:`GUIDE_NODES` nodes, the interactive guide in a frame."""
+    from html import escape
+
     from .export import to_html
     from .guide import GuideTree
     from .verify import verify
@@ -88,3 +93,7 @@ def strategy_html(strategy: Strategy, game: Game | None = None) -> str:
     page = escape(page, quote=True).replace("\n", "&#10;")  # one line: fits in Markdown too
     return html + (f'<iframe srcdoc="{page}" title="interactive guide" '
                    f'style="width:100%;height:28em;border:1px solid #ddd"></iframe>')
+
+
+register("strategytree.tree.Strategy", strategy_html)
+register("strategytree.verify.Report", report_html)

@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
-from importlib import import_module
 from typing import NamedTuple
 
 import numpy as np
 
+from .display import html
 from .game import Reply
 
 __all__ = ["Node", "Preorder", "Reply", "Strategy", "Visitor", "walk"]
@@ -248,9 +248,9 @@ class Strategy:
         return f"Strategy({self.root_guess!r}, source={self.source!r})"
 
     def _repr_html_(self) -> str:
-        """How Jupyter shows a strategy: :func:`strategytree.notebook.strategy_html`."""
-        # loaded by name on first display: tree.py stays below the verifier in the imports
-        return import_module("strategytree.notebook").strategy_html(self)
+        """How Jupyter shows a strategy: :func:`strategytree.notebook.strategy_html`
+        (registered in :mod:`strategytree.display`)."""
+        return html(self)
 
     def locate(self, node: Node | int) -> tuple[int, int] | None:
         """The 1-based (line, column) where ``node``'s guess was written (or the

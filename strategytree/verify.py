@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from importlib import import_module
 from typing import Any
 
 import numpy as np
 
+from .display import html
 from .errors import StrategyTreeError
 from .game import LETTERS, Game, Reply, resolve_game
 from .literature import Gap, gap
@@ -139,9 +139,9 @@ class Report:
         return "; ".join(parts)
 
     def _repr_html_(self) -> str:
-        """How Jupyter shows a report: :func:`strategytree.notebook.report_html`."""
-        # loaded by name on first display: the notebook module imports this one
-        return import_module("strategytree.notebook").report_html(self)
+        """How Jupyter shows a report: :func:`strategytree.notebook.report_html`
+        (registered in :mod:`strategytree.display`)."""
+        return html(self)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``verify --json`` shape of one file: every field (histogram keys as

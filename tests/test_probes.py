@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import strategytree as st
-from strategytree import checkpoint
+from strategytree import checkpoint, memory
 from strategytree.errors import ArgumentError
 from strategytree.formats.grammar import MAX_DIGITS
 from strategytree.formats.reading import reads
@@ -333,7 +333,7 @@ class _Endless:
 def test_a_pipe_is_refused_for_memory_as_it_comes_in(monkeypatch) -> None:
     from strategytree.formats import source
 
-    monkeypatch.setattr(source, "available_memory", lambda: 1000 * 2**20)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1000 * 2**20)
     monkeypatch.setattr(source, "MAX_INPUT_BYTES", 2 * 2**20)  # the default cap, made small
     pipe = _Endless()
     with pytest.raises(st.StrategyFileError, match="at least 7 MiB; reading it could take"):
@@ -348,7 +348,7 @@ def test_a_game_too_big_for_the_memory_left_is_refused_with_the_figure(monkeypat
                                                                         words) -> None:
     from strategytree import game as games
 
-    monkeypatch.setattr(games, "available_memory", lambda: 4 * 2**30)
+    monkeypatch.setattr(memory, "available_memory", lambda: 4 * 2**30)
     big = SimpleNamespace(name="MM(6,17)", secrets=range(17**6))  # what the estimate reads
     with pytest.raises(st.GameError) as refused:
         games.check_memory(big, use)
@@ -361,10 +361,9 @@ def test_a_game_too_big_for_the_memory_left_is_refused_with_the_figure(monkeypat
 def test_verify_and_generate_ask_before_they_allocate(tmp_path: Path, monkeypatch) -> None:
     from typer.testing import CliRunner
 
-    from strategytree import game as games
     from strategytree.cli import app
 
-    monkeypatch.setattr(games, "available_memory", lambda: 2**20)  # 1 MiB: nothing fits
+    monkeypatch.setattr(memory, "available_memory", lambda: 2**20)  # 1 MiB: nothing fits
     six = tmp_path / "six.txt"
     six.write_text("{ABCDEF:{10:AAAAAA}}\n")
     runner = CliRunner()

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 import strategytree as st
+from strategytree import memory
 from strategytree.cli import app
-from strategytree.formats import source
 
 FUZZ = Path(__file__).parent / "data" / "fuzz"
 runner = CliRunner()
@@ -62,7 +62,7 @@ def test_a_line_of_megabytes_is_an_error_with_a_position(tmp_path: Path) -> None
 def test_a_file_too_big_for_memory_is_refused(tmp_path: Path, monkeypatch) -> None:
     path = tmp_path / "big.txt"
     path.write_text("{AB:{10:AA}}" + " " * 100_000)
-    monkeypatch.setattr(source, "available_memory", lambda: 1_000_000)
+    monkeypatch.setattr(memory, "available_memory", lambda: 1_000_000)
     with pytest.raises(st.StrategyFileError, match="memory"):
         st.load(path)
     result = runner.invoke(app, ["verify", str(path)])

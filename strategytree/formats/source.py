@@ -19,13 +19,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, BinaryIO
 
 from ..errors import InputTooLargeError, StrategyFileError
+from ..memory import too_much
 
 if TYPE_CHECKING:
     from ..tree import Node, Strategy
 
 __all__ = [
     "CHUNK", "MAX_INPUT_BYTES", "MEMORY_PER_BYTE", "STDIN", "Input", "Offset", "Source",
-    "available_memory", "read_text", "source_name",
+    "read_text", "source_name",
 ]
 
 #: the most bytes of a strategy file read unless asked for more (a whole MM(5,8)
@@ -40,17 +41,6 @@ CHUNK = 1 << 20
 #: of a file in a dialect builds node objects, up to this
 MEMORY_PER_BYTE = 120
 
-
-def available_memory() -> int | None:
-    """Bytes of memory the system can still give (Linux), or None if unknown."""
-    try:
-        with open("/proc/meminfo", encoding="ascii") as info:
-            for line in info:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError):
-        pass
-    return None
 
 #: what is read: a path, ``-`` (the standard input), or an open stream (binary or text)
 Input = str | os.PathLike[str] | IO[bytes] | IO[str]
@@ -148,8 +138,8 @@ def _check_memory(size: int, name: str, *, so_far: bool = False) -> None:
     """Refuse a file whose reading could take more memory than the system has left
     (``so_far``: ``size`` bytes have come in, and more may follow)."""
     need = size * MEMORY_PER_BYTE
-    free = available_memory()
-    if free is not None and need > free * 0.8:
+    free = too_much(need)
+    if free is not None:
         raise StrategyFileError(
             f"the file is {'at least ' if so_far else ''}{size / 2**20:,.0f} MiB; reading it "
             "could take up to "
