@@ -26,12 +26,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._page import PAGE
-from .errors import ExportError, GuideArgumentError
+from .errors import ExportError, GuideArgumentError, StrategyTreeError
 from .files import atomic_path
 from .formats.graphviz import MAX_DOT_NODES, to_dot
 from .formats.lookup import lookup_csv, lookup_markdown, lookup_rows
 from .game import Game
 from .guide import GuideTree, guide_rich, guide_text, play_secret, played_text, reply_legend
+from .outcome import INVALID, OK, CommandOutcome
 from .spelling import Alphabet
 from .tree import Strategy
 from .words import plural
@@ -39,8 +40,8 @@ from .words import plural
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
 
-__all__ = ["FORMATS", "Guide", "check_guide", "guide_format", "html_data", "render", "render_dot",
-           "to_html", "write_guide"]
+__all__ = ["FORMATS", "Guide", "check_guide", "check_show", "guide_format", "html_data", "render",
+           "render_dot", "show_outcome", "to_html", "write_guide"]
 
 #: the formats of a guide, and the file suffixes that choose them
 FORMATS = ("text", "markdown", "csv", "dot", "html")
@@ -298,3 +299,47 @@ def write_guide(
         return "drew"
     write_text_atomic(output, guide.text, force=force)
     return "wrote"
+
+
+# -- what ``strategytree show`` does ---------------------------------------------------
+def check_show(fmt: str | None, output: str | os.PathLike[str] | None, *,
+               secret: str | None = None, depth: int | None = None, path: str | None = None,
+               as_json: bool = False) -> tuple[str, bool]:
+    """Before the strategy is read: the guide's format and whether GraphViz draws it
+    (:func:`guide_format`), the arguments checked (:func:`check_guide`); the game of
+    one ``secret`` alone is printed ``as_json``, on the standard output."""
+    kind, drawing = guide_format(fmt, output)
+    check_guide(kind, secret=secret, depth=depth, path=path)
+    if as_json and (secret is None or output is not None):
+        raise StrategyTreeError("--json prints the game of one --secret on stdout; add --secret"
+                                if secret is None else "--json prints to stdout; drop -o")
+    return kind, drawing
+
+
+def show_outcome(
+    strategy: Strategy,
+    game: Game,
+    fmt: str = "text",
+    output: str | os.PathLike[str] | None = None,
+    *,
+    as_json: bool = False,
+    force: bool = False,
+    **how: object,
+) -> CommandOutcome:
+    """What ``strategytree show`` does: the guide of :func:`render` (``how`` are its
+    keyword arguments) printed (styled), or written to ``output``
+    (:func:`write_guide`); ``as_json``, the game of one ``secret`` as
+    :func:`~strategytree.guide.played_json` has it.  Exit 1 when a secret is not solved."""
+    if as_json:
+        from .guide import played_json
+
+        secret: str = how["secret"]  # type: ignore[assignment]
+        played = played_json(game, secret, *play_secret(strategy, game, secret))
+        return CommandOutcome(data=played, status=OK if played["solved"] else INVALID)
+    guide = render(strategy, game, fmt, **how)  # type: ignore[arg-type]
+    notes = [f"[yellow]warning:[/] {guide.warning}"] if guide.warning else []
+    shown = [guide.styled] if guide.styled is not None else []
+    drawing = bool(how.get("drawing"))
+    if not shown and (done := write_guide(guide, output, drawing=drawing, force=force)):
+        notes.append(f"{done} {output}")
+    return CommandOutcome(shown, notes=notes, status=INVALID if guide.unsolved else OK)

@@ -38,7 +38,8 @@ from pathlib import Path
 from .errors import OutputExistsError, StrategyTreeError
 
 __all__ = [
-    "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_not_same", "check_outputs",
+    "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_json_output", "check_not_same",
+    "check_outputs",
     "check_writable", "is_stdout", "is_stream", "remove_stale", "same_file", "target",
     "to_stdout",
     "write_bytes_atomic", "write_text_atomic",
@@ -107,6 +108,15 @@ def to_stdout(path: PathLike | None) -> bool:
     (True, False, False)
     """
     return path is not None and _stream_fd(path) == 1
+
+
+def check_json_output(as_json: bool, output: PathLike | None) -> None:
+    """Refuse a JSON report (``as_json``) when the strategy itself goes to the
+    standard output (``output`` None, or :func:`to_stdout`), where the report would."""
+    if as_json and (output is None or to_stdout(output)):
+        where = "the tree goes" if output is None else f"-o {output} is"
+        raise StrategyTreeError(f"{where} the standard output, where --json prints the report: "
+                                "name a file (-o FILE), or drop --json")
 
 
 def is_stream(path: PathLike) -> bool:

@@ -60,10 +60,11 @@ from .runner import Interrupted
 from .tree import Strategy
 
 if TYPE_CHECKING:
+    from .outcome import CommandOutcome
     from .verify import Report
 
 __all__ = ["DEFAULTS", "METHODS", "TAKES", "Built", "check_method", "generate", "generate_file",
-           "stopped_text", "symmetry_cost"]
+           "generate_outcome", "stopped_text", "symmetry_cost"]
 
 #: the methods of :func:`generate`
 METHODS = ("greedy", "lookahead", "optimal")
@@ -272,6 +273,33 @@ def stopped_text(kept: Report | None, output: object, checkpoint: object = None)
         return (f"{output} is not written: run the same command again (same --checkpoint) to "
                 "resume the search")
     return f"nothing is written to {output}: the search had no whole strategy yet"
+
+
+def generate_outcome(
+    game: Game, output: str | os.PathLike[str], method: str = "greedy", *,
+    as_json: bool = False, **settings: Any,
+) -> CommandOutcome:
+    """What ``strategytree generate`` does: :func:`generate_file` (``settings`` are
+    its keyword arguments), then the report on the file written and how long the
+    build took, or its JSON (:meth:`Built.to_dict`); the report goes to stderr
+    when the strategy went to the standard output.  Stopped (Ctrl-C), what the
+    output holds (:func:`stopped_text`) and the stop
+    (:func:`~strategytree.runner.stopped_outcome`)."""
+    from rich.markup import escape
+
+    from .files import to_stdout
+    from .runner import stopped_outcome
+    from .verify import report_outcome
+
+    checkpoint = settings.get("checkpoint")
+    try:
+        built = generate_file(game, output, method, **settings)
+    except Interrupted as stopped:
+        return stopped_outcome(stopped_text(stopped.result, output, checkpoint),
+                               checkpoint=checkpoint)
+    where = "the standard output" if to_stdout(output) else escape(str(output))
+    return report_outcome(built.report, f"built in {built.seconds:.2f} s, written to {where}",
+                          built.to_dict() if as_json else None, aside=to_stdout(output))
 
 
 #: from this many secrets, ``symmetry_cost`` warns of an exact search without symmetry

@@ -64,14 +64,15 @@ from .nodesearch import (
     copy_tree,
     set_key,
 )
+from .outcome import CommandOutcome
 from .progress import ProgressCallback, Reporter
 from .runner import Interrupted, Stop, Stopped, run_in_thread
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 from .verify import Report, verify
 
-__all__ = ["DEFAULT_WIDTHS", "RULES", "ImproveError", "Improver", "improve", "improve_settings",
-           "parse_budget"]
+__all__ = ["DEFAULT_WIDTHS", "RULES", "ImproveError", "Improver", "improve", "improve_outcome",
+           "improve_settings", "parse_budget"]
 
 #: the rules whose best guesses are tried at a large node
 RULES = ("entropy", "expected", "minimax", "parts")
@@ -429,6 +430,30 @@ def improve_file(
     report = verify(best, game)
     report.source = str(output)
     return report, took
+
+
+def improve_outcome(
+    strategy: Strategy, game: Game, output: str | os.PathLike[str], before: Report | None = None,
+    *, as_json: bool = False, **settings: object,
+) -> CommandOutcome:
+    """What ``strategytree improve`` does: :func:`improve_file` (``settings`` are its
+    keyword arguments) on a strategy whose report is ``before`` (by default
+    :func:`improvable`'s); the report on the file written and :func:`improved_text`,
+    or :func:`improved_json`.  Stopped (Ctrl-C), what the output holds (the best so
+    far) and the stop (:func:`~strategytree.runner.stopped_outcome`)."""
+    from rich.text import Text
+
+    from .runner import stopped_outcome
+    from .verify import report_outcome
+
+    before = before if before is not None else improvable(strategy, game)
+    try:
+        report, took = improve_file(strategy, game, output, **settings)
+    except Interrupted as stopped:  # the best so far is in the output: say what it holds
+        said = Text.from_markup(improved_text(before, *stopped.result, output))  # type: ignore[misc]
+        return stopped_outcome(said, checkpoint=settings.get("checkpoint"))
+    return report_outcome(report, improved_text(before, report, took, output),
+                          improved_json(before, report, took) if as_json else None)
 
 
 def improved_json(before: Report, after: Report, seconds: float) -> dict[str, object]:

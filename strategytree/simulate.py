@@ -35,6 +35,7 @@ from . import feedback
 from .builders import GreedyChooser, draws_at_random
 from .errors import ArgumentError, StrategyError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
+from .outcome import INVALID, OK, CommandOutcome
 from .play import Alphabet, Outcome, alphabet_for, moves_text
 from .progress import Progress, ProgressCallback
 from .replay import FlatTree, replay
@@ -58,6 +59,7 @@ __all__ = [
     "plot_histogram",
     "simulate",
     "simulation_json",
+    "simulate_outcome",
     "simulate_runs",
     "spread",
     "summary",
@@ -701,3 +703,41 @@ def simulation_view(simulations: list[Simulation], alphabet: str = "auto") -> li
                        f"{moves_text(game, g.moves, shown)}: {g.reason}")
                   for _, g in s.unsolved[:5]]
     return parts
+
+
+def simulate_outcome(
+    game: Game,
+    strategy: Strategy | None = None,
+    name: str = "the strategy",
+    *,
+    adversary: bool = False,
+    as_json: bool = False,
+    alphabet: str = "auto",
+    started: float | None = None,
+    **play: Any,
+) -> CommandOutcome:
+    """What ``strategytree simulate`` does: :func:`play_games` (``play`` are its
+    keyword arguments), or with ``adversary`` one game :func:`against_adversary`
+    (``name`` names the strategy; of ``play``, the rule's arguments alone are
+    used); their view or JSON, timed from ``started`` (a
+    ``time.perf_counter()``; default now), and the files written.  Exit 1 when
+    some game is not solved."""
+    from rich.markup import escape
+
+    started = time.perf_counter() if started is None else started
+    if adversary:
+        rule = {key: play[key] for key in ("rule", "pool", "seed", "first") if key in play}
+        outcome, what = against_adversary(game, strategy, name, **rule)
+        seconds = time.perf_counter() - started
+        return CommandOutcome.either(as_json, adversary_json(game, outcome, what, seconds),
+                                     adversary_view(game, outcome, what, seconds, alphabet))
+    results = play_games(game, strategy, alphabet=alphabet, **play)
+    elapsed = time.perf_counter() - started
+    written = [f"{what} {escape(str(path))}" for what, path in (
+        ("games written to", play.get("csv")), ("histogram drawn to", play.get("plot")))
+        if path is not None]
+    status = INVALID if any(r.unsolved for r in results) else OK
+    if as_json:
+        return CommandOutcome(data=simulation_json(results, elapsed), notes=written, status=status)
+    shown = [*simulation_view(results, alphabet), f"played in {elapsed:.2f} s", *written]
+    return CommandOutcome(shown, status=status)

@@ -26,13 +26,15 @@ from .errors import StrategyTreeError
 from .game import Game
 from .guide import GuideTree
 from .literature import Gap, gap
+from .outcome import INVALID, OK, CommandOutcome
 from .tree import Strategy
 from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when a report is asked for
     from rich.console import RenderableType
 
-__all__ = ["Branch", "GuessStats", "file_stats", "guess_stats", "plot_stats", "stats_report"]
+__all__ = ["Branch", "GuessStats", "file_stats", "guess_stats", "plot_stats", "stats_outcome",
+           "stats_report"]
 
 
 @dataclass(frozen=True)
@@ -283,3 +285,23 @@ def file_stats(
     if plot is not None:
         plot_stats(stats, plot, title=title)
     return stats
+
+
+def stats_outcome(
+    strategy: Strategy,
+    game: Game,
+    source: str | os.PathLike[str],
+    plot: str | os.PathLike[str] | None = None,
+    *,
+    as_json: bool = False,
+) -> CommandOutcome:
+    """What ``strategytree stats`` prints of the strategy read from ``source``
+    (:func:`file_stats`, drawn into ``plot`` when given): :func:`stats_report`,
+    or its JSON; exit 1 when some secret is not solved."""
+    from rich.markup import escape
+
+    stats = file_stats(strategy, game, plot, title=Path(source).name)
+    drawn = [f"plot written to {escape(str(plot))}"] if plot is not None else []
+    return CommandOutcome.either(as_json, stats.to_dict(), stats_report(stats, str(source), plot),
+                                 notes=drawn if as_json else [],
+                                 status=INVALID if stats.unsolved else OK)

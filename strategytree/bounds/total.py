@@ -48,6 +48,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..game import Game
+from ..outcome import CommandOutcome
 from ..progress import ProgressCallback, Reporter
 from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread
 from ..search.bounds import INF
@@ -56,8 +57,8 @@ from .counting import counting_bound, parts_by_replies
 from .root import RootBound, RootGuesses, RootInProcess
 from .sets import SetBounder
 
-__all__ = ["SetBounder", "TotalBound", "bound_total", "set_lower_bound", "total_answer",
-           "total_lower_bound"]
+__all__ = ["SetBounder", "TotalBound", "set_lower_bound", "total_answer", "total_lower_bound",
+           "total_outcome"]
 
 #: what the progress of a bound counts
 UNIT = "sets bounded"
@@ -270,12 +271,20 @@ def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]
     return answer, text
 
 
-def bound_total(game: Game, depth: int = 3, **run: Any) -> tuple[dict, str, bool]:
-    """:func:`total_lower_bound` (``run`` its keywords) finished, or stopped by Ctrl-C
-    with the bound proved so far: :func:`total_answer`'s JSON shape and text, and
-    whether it was stopped (the caller then ends as an interrupted run does)."""
+def total_outcome(game: Game, depth: int = 3, *, as_json: bool = False,
+                  **run: Any) -> CommandOutcome:
+    """What ``strategytree bound --total`` does: :func:`total_lower_bound` (``run``
+    its keywords) finished, or stopped by Ctrl-C with the bound proved so far;
+    :func:`total_answer`'s text or JSON, and when stopped the stop
+    (:func:`~strategytree.runner.stopped_outcome`: its notes and exit status)."""
+    from ..runner import stopped_outcome
+
     try:
-        result, stopped = total_lower_bound(game, depth, **run), False
+        result, stopped = total_lower_bound(game, depth, **run), None
     except Interrupted as interrupted:
-        result, stopped = interrupted.result, True
-    return (*total_answer(result, game, depth), stopped)
+        result, stopped = interrupted.result, stopped_outcome(checkpoint=run.get("checkpoint"))
+    answer, text = total_answer(result, game, depth)
+    if stopped is None:
+        return CommandOutcome.either(as_json, answer, [text])
+    return CommandOutcome.either(as_json, answer, [text], notes=stopped.notes,
+                                 status=stopped.status)

@@ -50,6 +50,16 @@ def opt(kind: Any, *flags: str, choices: str | None = None, **more: Any) -> Any:
     return Annotated[kind, typer.Option(*flags, **more)]
 
 
+def given(ctx: typer.Context, **values: object) -> dict[str, object]:
+    """``values`` (options by parameter name) with None for each one left at its
+    default: what the library's checks of options without effect read."""
+    return {
+        name: None if (source := ctx.get_parameter_source(name)) is None
+        or source.name in ("DEFAULT", "DEFAULT_MAP") else value
+        for name, value in values.items()
+    }
+
+
 class Bundle:
     """Options that go together, declared once: the ``Annotated`` metadata of a
     command's parameter, which :func:`~strategytree.cli.group.command` spreads
@@ -81,14 +91,13 @@ class GameOptions(NamedTuple):
         return bool(self.pegs or self.colors or self.distinct or self.distinct_guesses
                     or self.preset != "mastermind")
 
-    def game(self, strategy: Strategy | None = None) -> tuple[Game, list[str]]:
-        """The game the options mean (:func:`~strategytree.game.resolve_game`, with
-        ``strategy`` to infer the rest from); options that contradict each other
-        end the command (exit 2)."""
+    def game(self) -> Game:
+        """The game the options mean (:func:`~strategytree.game.resolve_game`); options
+        that contradict each other end the command (exit 2)."""
         from ..game import resolve_game
 
         return resolve_game(self.preset, self.pegs, self.colors, distinct=self.distinct,
-                            distinct_guesses=self.distinct_guesses, strategy=strategy)
+                            distinct_guesses=self.distinct_guesses)[0]
 
 
 def _game(pegs: str, colors: str) -> Any:
@@ -125,9 +134,14 @@ class Reading(NamedTuple):
         (:func:`~strategytree.formats.reading.read_strategy`)."""
         from ..formats.reading import read_strategy
 
-        loaded = read_strategy(path, self.source_format, **options._asdict(), lenient=self.lenient,
-                               max_bytes=self.max_input_mb * 2**20)
+        loaded = read_strategy(path, **self.settings, **options._asdict())
         return loaded.strategy, loaded.game, loaded.notes
+
+    @property
+    def settings(self) -> dict[str, Any]:
+        """The keyword arguments of the library's readers: ``fmt``, ``lenient``, ``max_bytes``."""
+        return {"fmt": self.source_format, "lenient": self.lenient,
+                "max_bytes": self.max_input_mb * 2**20}
 
 
 ReadOptions = Annotated[Reading, Bundle(

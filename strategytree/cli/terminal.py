@@ -3,6 +3,7 @@ exit codes, library errors worded in flags, a long run's cluster, progress and s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -16,10 +17,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..errors import StrategyTreeError
+from ..outcome import INVALID, OK, UNREADABLE
 from ..runner import CTRL_C_STATUS, stop_status, stop_words
 
 if TYPE_CHECKING:
     from ..game import Game
+    from ..outcome import CommandOutcome
     from .options import Cluster
 
 #: the width of what goes to a pipe or a file: no line is wrapped for a terminal nobody
@@ -38,7 +41,7 @@ def _width(stream: object) -> int | None:
 out = Console(highlight=False, emoji=False, width=_width(sys.stdout))
 err = Console(stderr=True, highlight=False, emoji=False, width=_width(sys.stderr))
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = OK, INVALID, UNREADABLE
 #: a run stopped by Ctrl-C (SIGTERM, SIGHUP: :data:`strategytree.runner.STOP_SIGNALS`)
 EXIT_INTERRUPTED = CTRL_C_STATUS
 #: the flag of each library argument whose flag is not its name
@@ -79,17 +82,6 @@ class PlayConsole:
         out.print(text, markup=False, soft_wrap=True)
 
 
-def say_repairs(strategy: object) -> None:
-    """The repairs a lenient reading made, one ``repaired:`` line each on stderr."""
-    from ..verify import SHOWN_PROBLEMS
-
-    repairs = strategy.repairs  # type: ignore[attr-defined]
-    for repair in repairs[:SHOWN_PROBLEMS]:
-        say(f"repaired: {repair}")
-    if len(repairs) > SHOWN_PROBLEMS:
-        say(f"repaired: ... and {len(repairs) - SHOWN_PROBLEMS:,} more")
-
-
 def say(text: str) -> None:
     """One plain line on stderr (nothing if stderr is gone, as after a hang-up)."""
     try:
@@ -105,30 +97,37 @@ def show(parts: list[Any], console: Console | None = None) -> None:
         (console or out).print(part, soft_wrap=not isinstance(part, Table))
 
 
-def print_json(data: object) -> None:
-    """A report built by the library, as JSON: the only thing on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")  # ASCII: safe in any locale
+def warn(text: str | None) -> None:
+    """A ``warning:`` line on stderr, when there is one."""
+    if text is not None:
+        err.print(f"[yellow]warning:[/] {escape(text)}", soft_wrap=True)
 
 
-def given(ctx: typer.Context, **values: object) -> dict[str, object]:
-    """``values`` (options by parameter name) with None for each one left at its
-    default: what the library's checks of options without effect read."""
-    return {
-        name: None if (source := ctx.get_parameter_source(name)) is None
-        or source.name in ("DEFAULT", "DEFAULT_MAP") else value
-        for name, value in values.items()
-    }
+def end(outcome: CommandOutcome) -> None:
+    """Print what the library composed (:class:`~strategytree.outcome.CommandOutcome`:
+    JSON alone on stdout, or its lines; then its notes on stderr, unless stderr is
+    gone, as after a hang-up) and end with its exit status."""
+    if outcome.data is not None:
+        sys.stdout.write(json.dumps(outcome.data, indent=2) + "\n")  # ASCII: safe in any locale
+    show(outcome.shown, err if outcome.aside else out)
+    with contextlib.suppress(OSError, ValueError):
+        show(outcome.notes, err)
+    if outcome.status != EXIT_OK:
+        raise typer.Exit(outcome.status)
 
 
 @contextmanager
-def running(verb: str, game: Game, where: Cluster | None = None,
-            used: bool = True) -> Iterator[tuple[object, Callable[[object], None]]]:
+def running(verb: str, game: Game, where: Cluster | None = None, used: bool = True, *,
+            shown: bool = True) -> Iterator[tuple[object, Callable[[object], None] | None]]:
     """A long run's Dask client (of --workers / --scheduler / $STRATEGYTREE_SCHEDULER;
     None: in this process, and always without ``where`` or when not ``used``; the
     dashboard's address is printed when one is up) and its progress display
-    (:func:`strategytree.progress.displayed`)."""
+    (:func:`strategytree.progress.displayed`; None unless ``shown``)."""
     from ..progress import displayed
 
+    if not shown:
+        yield None, None
+        return
     if where is None or not used:
         with displayed(verb, game.name, err, say) as status:
             yield None, status
@@ -144,6 +143,5 @@ def running(verb: str, game: Game, where: Cluster | None = None,
 def interrupted(checkpoint: Path | None = None) -> typer.Exit:
     """Say that a long run was stopped (and where its work is kept); exit 130
     (143 for SIGTERM, 129 for SIGHUP: :func:`strategytree.runner.stop_status`)."""
-    kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
-    say(f"{stop_words()}{kept}")
+    say(stop_words(checkpoint))
     return typer.Exit(stop_status())

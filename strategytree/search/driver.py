@@ -25,13 +25,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
 from ..builders import build_greedy
 from ..checkpoint import Checkpoint, CheckpointError, header, load
 from ..game import Game
+from ..outcome import CommandOutcome
 from ..progress import ProgressCallback, Reporter
 from ..runner import Cadence, Interrupted, Stop, Stopped, run_in_thread
 from ..symmetry import Symmetry
@@ -41,7 +42,8 @@ from .bounds import INF, UNLIMITED, split_table
 from .compiled import NODES, STOP
 from .problem import Problem, SearchError
 
-__all__ = ["Search", "bound_text", "build_optimal", "prove_bound", "prove_bound_table"]
+__all__ = ["Search", "bound_outcome", "bound_text", "build_optimal", "prove_bound",
+           "prove_bound_table"]
 
 #: the first levels of the search run in Python, with the full symmetry group
 PY_LEVELS = 2
@@ -596,3 +598,13 @@ def bound_text(game: Game, guesses: int, seconds: float) -> str:
     below = f"; none within {guesses - 1}" if guesses > 1 else ""
     return (f"{escape(game.name)}: {plural(guesses, 'guess')} solve{'s' * (guesses == 1)} every "
             f"secret{below} (proved in {seconds:.2f} s)")
+
+
+def bound_outcome(game: Game, *, as_json: bool = False, **settings: Any) -> CommandOutcome:
+    """What ``strategytree bound`` does: :func:`prove_bound` (``settings`` are its
+    keyword arguments), timed; :func:`bound_text` or :func:`bound_json`."""
+    started = time.perf_counter()
+    guesses = prove_bound(game, **settings)
+    elapsed = time.perf_counter() - started
+    return CommandOutcome.either(as_json, bound_json(game, guesses, elapsed),
+                                 [bound_text(game, guesses, elapsed)])
