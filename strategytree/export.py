@@ -23,7 +23,7 @@ import subprocess
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._page import PAGE
 from .errors import ExportError, GuideArgumentError, StrategyTreeError
@@ -317,29 +317,39 @@ def check_show(fmt: str | None, output: str | os.PathLike[str] | None, *,
 
 
 def show_outcome(
-    strategy: Strategy,
-    game: Game,
-    fmt: str = "text",
+    source: str | os.PathLike[str],
+    fmt: str | None = None,
     output: str | os.PathLike[str] | None = None,
     *,
+    read: dict[str, Any] | None = None,
     as_json: bool = False,
     force: bool = False,
-    **how: object,
+    styled: bool = False,
+    **how: Any,
 ) -> CommandOutcome:
-    """What ``strategytree show`` does: the guide of :func:`render` (``how`` are its
-    keyword arguments) printed (styled), or written to ``output``
+    """What ``strategytree show`` does: its arguments checked (:func:`check_show`;
+    the output, an existing file only with ``force``), the strategy at ``source``
+    read (:func:`~strategytree.formats.reading.read_strategy`, ``read`` its
+    keywords), the guide of :func:`render` (``how`` the rest of its keywords)
+    printed (``styled``: the text guide in colour) or written to ``output``
     (:func:`write_guide`); ``as_json``, the game of one ``secret`` as
     :func:`~strategytree.guide.played_json` has it.  Exit 1 when a secret is not solved."""
+    from .files import check_outputs
+    from .formats.reading import read_strategy
+
+    check_outputs([output], force=force, inputs={"the input": source}, stdout=True)
+    kind, drawing = check_show(fmt, output, as_json=as_json, **how)
+    loaded = read_strategy(source, **(read or {}))
+    strategy, game, secret = loaded.strategy, loaded.game, how.get("secret")
     if as_json:
         from .guide import played_json
 
-        secret: str = how["secret"]  # type: ignore[assignment]
         played = played_json(game, secret, *play_secret(strategy, game, secret))
         return CommandOutcome(data=played, status=OK if played["solved"] else INVALID)
-    guide = render(strategy, game, fmt, **how)  # type: ignore[arg-type]
+    guide = render(strategy, game, kind, **how, title=Path(source).name, drawing=drawing,
+                   styled=styled and output is None)
     notes = [f"[yellow]warning:[/] {guide.warning}"] if guide.warning else []
     shown = [guide.styled] if guide.styled is not None else []
-    drawing = bool(how.get("drawing"))
     if not shown and (done := write_guide(guide, output, drawing=drawing, force=force)):
         notes.append(f"{done} {output}")
     return CommandOutcome(shown, notes=notes, status=INVALID if guide.unsolved else OK)

@@ -37,7 +37,7 @@ from .errors import ArgumentError, StrategyError, StrategyTreeError, refuse_iner
 from .game import CodeIndex, Game, ReplyCode
 from .outcome import INVALID, OK, CommandOutcome
 from .play import Alphabet, Outcome, alphabet_for, moves_text
-from .progress import Progress, ProgressCallback
+from .progress import QUIET, Progress, ProgressCallback, Watch
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
@@ -714,24 +714,30 @@ def simulate_outcome(
     as_json: bool = False,
     alphabet: str = "auto",
     started: float | None = None,
+    watch: Watch = QUIET,
     **play: Any,
 ) -> CommandOutcome:
-    """What ``strategytree simulate`` does: :func:`play_games` (``play`` are its
-    keyword arguments), or with ``adversary`` one game :func:`against_adversary`
-    (``name`` names the strategy; of ``play``, the rule's arguments alone are
-    used); their view or JSON, timed from ``started`` (a
-    ``time.perf_counter()``; default now), and the files written.  Exit 1 when
-    some game is not solved."""
+    """What ``strategytree simulate`` does: :func:`play_games` (``play`` its keywords;
+    a rule's kernels compiled first, told on ``watch`` with the progress), or with
+    ``adversary`` one game :func:`against_adversary` (``name`` names the strategy;
+    of ``play``, the rule's arguments alone are used); their view or JSON, timed
+    from ``started`` (a ``time.perf_counter()``; default now), and the files
+    written.  Exit 1 when some game is not solved."""
     from rich.markup import escape
 
     started = time.perf_counter() if started is None else started
+    rule = {key: play[key] for key in ("rule", "pool", "seed", "first") if key in play}
     if adversary:
-        rule = {key: play[key] for key in ("rule", "pool", "seed", "first") if key in play}
         outcome, what = against_adversary(game, strategy, name, **rule)
         seconds = time.perf_counter() - started
         return CommandOutcome.either(as_json, adversary_json(game, outcome, what, seconds),
                                      adversary_view(game, outcome, what, seconds, alphabet))
-    results = play_games(game, strategy, alphabet=alphabet, **play)
+    if strategy is None:
+        rule.pop("first", None)
+        watch.warm(game, lambda small: play_games(small, **rule))
+        started = time.perf_counter()
+    with watch.running("playing", game, cluster=False) as (_, progress):
+        results = play_games(game, strategy, alphabet=alphabet, progress=progress, **play)
     elapsed = time.perf_counter() - started
     written = [f"{what} {escape(str(path))}" for what, path in (
         ("games written to", play.get("csv")), ("histogram drawn to", play.get("plot")))

@@ -288,20 +288,26 @@ def file_stats(
 
 
 def stats_outcome(
-    strategy: Strategy,
-    game: Game,
-    source: str | os.PathLike[str],
+    path: str | os.PathLike[str],
     plot: str | os.PathLike[str] | None = None,
     *,
+    read: dict[str, Any] | None = None,
+    force: bool = False,
     as_json: bool = False,
 ) -> CommandOutcome:
-    """What ``strategytree stats`` prints of the strategy read from ``source``
-    (:func:`file_stats`, drawn into ``plot`` when given): :func:`stats_report`,
-    or its JSON; exit 1 when some secret is not solved."""
+    """What ``strategytree stats`` does: the strategy at ``path`` read
+    (:func:`~strategytree.formats.reading.read_strategy`, ``read`` its keywords),
+    :func:`file_stats` (drawn into ``plot`` when given: an existing file only with
+    ``force``); :func:`stats_report`, or its JSON; exit 1 when some secret is not solved."""
     from rich.markup import escape
 
-    stats = file_stats(strategy, game, plot, title=Path(source).name)
+    from .files import check_outputs
+    from .formats.reading import read_strategy
+
+    check_outputs([plot], force=force, inputs={"the input": path})
+    loaded = read_strategy(path, **(read or {}))
+    stats = file_stats(loaded.strategy, loaded.game, plot, title=Path(path).name)
     drawn = [f"plot written to {escape(str(plot))}"] if plot is not None else []
-    return CommandOutcome.either(as_json, stats.to_dict(), stats_report(stats, str(source), plot),
+    return CommandOutcome.either(as_json, stats.to_dict(), stats_report(stats, str(path), plot),
                                  notes=drawn if as_json else [],
                                  status=INVALID if stats.unsolved else OK)

@@ -455,20 +455,27 @@ def verify_files(
 
 def verify_outcome(
     paths: list[Any],
-    read: Callable[[Any], tuple[Strategy, Game, list[str]]],
+    read: dict[str, Any] | None = None,
     *,
     strict: bool = False,
     examples: int = 5,
     as_json: bool = False,
     word: Callable[[StrategyTreeError], str] = str,
 ) -> CommandOutcome:
-    """What ``strategytree verify`` prints of :func:`verify_files`: one file's
-    report, or the ranking (or its JSON, and one ``error:`` line per file not
-    read); exit 2 if a file is unreadable (one file alone: its error is raised),
-    1 if one is invalid."""
+    """What ``strategytree verify`` does: :func:`verify_files` of ``paths``, each
+    read by :func:`~strategytree.formats.reading.read_strategy` (``read`` its
+    keywords); one file's report, or the ranking (or its JSON, and one ``error:``
+    line per file not read, ``word`` wording it); exit 2 if a file is unreadable
+    (one file alone: its error is raised), 1 if one is invalid."""
     from rich.markup import escape
 
-    ranked, unreadable = verify_files(paths, read, strict=strict, examples=examples, word=word)
+    from .formats.reading import read_strategy
+
+    def read_one(path: Any) -> tuple[Strategy, Game, list[str]]:
+        loaded = read_strategy(path, **(read or {}))
+        return loaded.strategy, loaded.game, loaded.notes
+
+    ranked, unreadable = verify_files(paths, read_one, strict=strict, examples=examples, word=word)
     if len(paths) == 1 and unreadable and not as_json:
         raise unreadable[0]
     invalid = not all(item.report.valid for item in ranked if item.report is not None)

@@ -1,11 +1,10 @@
 """The commands of ``strategytree``: each gathers its options (declared in
-:mod:`.options`), calls the library's ``*_outcome`` function and prints what it
+:mod:`.options`), calls the library's ``*_outcome`` function, and prints what it
 composed (:func:`.terminal.end`); :func:`.group.command` words the library's errors."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,33 +25,19 @@ if TYPE_CHECKING:
 # runs: ``strategytree --help`` and a mistyped option never wait for it.
 
 
-def _game(options: GameOptions, warm: Callable[[Game], object] | None = None,
-          first: str | None = None) -> Game:
-    """The game of ``options``; an opening guess ``first`` that is not one of its
-    guesses refused; with ``warm``, its kernels compiled first
-    (:func:`~strategytree.progress.compiled_first`: not counted in the times reported)."""
-    from ..progress import compiled_first
-    from ..spelling import guess_index
-
-    game = options.game()
-    if first is not None:
-        guess_index(game, first)
-    if warm is not None:
-        compiled_first(game, warm, t.say)
-    return game
-
-
 def _game_and_strategy(ctx: typer.Context, strategy_file: Path | None, reading: o.Reading,
                        options: GameOptions) -> tuple[Game, Strategy | None]:
     """The strategy file read (if any), and the game of the options and the file.
     Without a file, the options of reading one are refused (exit 2)."""
+    from ..formats.reading import read_strategy
+
     if strategy_file is not None:
-        strategy, game, _ = reading.read(strategy_file, options)
-        return game, strategy
+        loaded = read_strategy(strategy_file, **reading.of(options))
+        return loaded.game, loaded.strategy
     asked = given(ctx, **reading._asdict())
     refuse_inert({"fmt": asked.pop("source_format"), **asked}, (), "without {strategy}",
                  strategy="FILE")
-    return _game(options), None
+    return options.game(), None
 
 
 @command("verify")
@@ -68,8 +53,8 @@ def verify_command(
     """
     from ..verify import verify_outcome
 
-    t.end(verify_outcome(files, lambda path: reading.read(path, options), strict=strict,
-                         examples=examples, as_json=as_json, word=t.words))
+    t.end(verify_outcome(files, reading.of(options), strict=strict, examples=examples,
+                         as_json=as_json, word=t.words))
 
 
 @command("show")
@@ -86,15 +71,10 @@ def show_command(
     --path); a page to play the strategy by clicking (html).  Exit 1 when some
     secret is not solved.
     """
-    from ..export import check_show, show_outcome
+    from ..export import show_outcome
 
-    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
-    kind, drawing = check_show(fmt, output, secret=secret, depth=depth, path=path,
-                               as_json=as_json)
-    strategy, game, _ = reading.read(file, options)
-    t.end(show_outcome(strategy, game, kind, output, as_json=as_json, force=force, depth=depth,
-                       path=path, secret=secret, title=file.name, drawing=drawing,
-                       styled=output is None and t.out.is_terminal))
+    t.end(show_outcome(file, fmt, output, read=reading.of(options), as_json=as_json, force=force,
+                       styled=t.out.is_terminal, secret=secret, depth=depth, path=path))
 
 
 @command("stats")
@@ -109,9 +89,7 @@ def stats_command(
     """
     from ..stats import stats_outcome
 
-    check_outputs([plot], force=force, inputs={"the input": file})
-    strategy, game, _ = reading.read(file, options)
-    t.end(stats_outcome(strategy, game, file, plot, as_json=as_json))
+    t.end(stats_outcome(file, plot, read=reading.of(options), force=force, as_json=as_json))
 
 
 @command("generate", stops=True)
@@ -129,23 +107,13 @@ def generate_command(
     guesses in total (with --max-guesses K: within K).  Ctrl-C, SIGTERM or
     SIGHUP stop a search (exit 130, 143, 129), kept with --checkpoint.
     """
-    from ..files import check_json_output
-    from ..generate import check_method, generate, generate_outcome, symmetry_cost
+    from ..generate import generate_outcome
 
     asked = given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
-    check_method(method, **asked, first=guesser.first, max_guesses=max_guesses,
-                 checkpoint=checkpoint, client=where.workers or where.scheduler)
-    check_outputs([output], force=force, checkpoint=checkpoint, stdout=True)
-    check_json_output(as_json, output)
-    settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
-    game = _game(options, lambda small: generate(small, method, **settings), guesser.first)
-    t.warn(symmetry_cost(game, method, not no_symmetry))
-    verb = "building" if method == "greedy" else "searching"
-    with t.running(verb, game, where, method != "greedy") as (client, status):
-        done = generate_outcome(game, output, method, as_json=as_json, indent=indent, force=force,
-                                **settings, first=guesser.first, checkpoint=checkpoint,
-                                progress=status, client=client)
-    t.end(done)
+    t.end(generate_outcome(output, method, game_options=options._asdict(), first=guesser.first,
+                           symmetry=not no_symmetry, max_guesses=max_guesses, indent=indent,
+                           checkpoint=checkpoint, force=force, as_json=as_json,
+                           **where._asdict(), watch=t.WATCH, **asked))
 
 
 @command("bound", stops=True)
@@ -160,24 +128,16 @@ def bound_command(
     (--depth levels worked out exactly, counting below); Ctrl-C, SIGTERM or
     --seconds stop it with the bound proved so far (kept with --checkpoint).
     """
-    from ..bounds.total import total_lower_bound, total_outcome
-    from ..search.driver import bound_outcome, prove_bound
+    from ..bounds.total import total_outcome
+    from ..search.driver import bound_outcome
 
-    symmetry = not no_symmetry
-    if not total:
-        refuse_inert(given(ctx, depth=depth, seconds=seconds, checkpoint=checkpoint), (),
-                     "without {total}", total=True)
-        game = _game(options, lambda small: prove_bound(small, symmetry=symmetry))
-        with t.running("proving", game, where) as (client, status):
-            done = bound_outcome(game, as_json=as_json, symmetry=symmetry, progress=status,
-                                 client=client)
-        return t.end(done)
-    check_outputs([], force=False, checkpoint=checkpoint)
-    game = _game(options, lambda small: total_lower_bound(small, min(depth, 2), symmetry=symmetry))
-    with t.running("bounding", game, where) as (client, status):
-        done = total_outcome(game, depth, as_json=as_json, progress=status, seconds=seconds,
-                             symmetry=symmetry, checkpoint=checkpoint, client=client)
-    t.end(done)
+    run = {"symmetry": not no_symmetry, "as_json": as_json, **where._asdict(), "watch": t.WATCH}
+    if total:
+        return t.end(total_outcome(options._asdict(), depth, seconds=seconds,
+                                   checkpoint=checkpoint, **run))
+    refuse_inert(given(ctx, depth=depth, seconds=seconds, checkpoint=checkpoint), (),
+                 "without {total}", total=True)
+    t.end(bound_outcome(options._asdict(), **run))
 
 
 @command("play")
@@ -217,8 +177,7 @@ def simulate_command(
     game is not solved.
     """
     from ..play import alphabet_for
-    from ..progress import compiled_first
-    from ..simulate import check_simulate, play_games, simulate_outcome
+    from ..simulate import check_simulate, simulate_outcome
     from ..stats import plot_format
 
     check_simulate(strategy=strategy_file, adversary=adversary, first=guesser.first,
@@ -230,16 +189,10 @@ def simulate_command(
     started = time.perf_counter()
     game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
     alphabet_for(game, alphabet)  # refused before any game is played
-    if strategy is None and not adversary:
-        compiled_first(game, lambda small: play_games(small, rule=guesser.rule,
-                                                      pool=guesser.pool, seed=seed), t.say)
-        started = time.perf_counter()
-    with t.running("playing", game, shown=not adversary) as (_, status):
-        done = simulate_outcome(game, strategy, str(strategy_file), adversary=adversary,
-                                as_json=as_json, alphabet=alphabet, started=started,
-                                **guesser._asdict(), seed=seed, fraction=fraction, games=games,
-                                runs=runs, csv=csv_file, plot=plot, force=force, progress=status)
-    t.end(done)
+    t.end(simulate_outcome(game, strategy, str(strategy_file), adversary=adversary,
+                           as_json=as_json, alphabet=alphabet, started=started, watch=t.WATCH,
+                           **guesser._asdict(), seed=seed, fraction=fraction, games=games,
+                           runs=runs, csv=csv_file, plot=plot, force=force))
 
 
 @command("convert")
@@ -255,10 +208,9 @@ def convert_command(
     """
     from ..formats.writing import convert_outcome
 
-    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     t.end(convert_outcome(file, output, to=target_format, as_json=as_json, indent=indent,
                           force=force, game_options=options._asdict() if options.given else None,
-                          **reading.settings))
+                          **reading.of()))
 
 
 @command("format")
@@ -275,9 +227,8 @@ def format_command(
     """
     from ..formats.writing import format_outcome
 
-    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
     t.end(format_outcome(file, output, as_json=as_json, in_place=in_place, indent=indent,
-                         force=force, **reading.settings))
+                         force=force, **reading.of()))
 
 
 @command("improve", stops=True)
@@ -295,15 +246,9 @@ def improve_command(
     improves and when the --budget ends or the run is stopped (exit 130, 143,
     129); with --checkpoint, a later run resumes.  An invalid input: exit 1.
     """
-    from ..improve import improvable, improve_outcome, parse_budget
+    from ..improve import improve_outcome
 
-    check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
-    seconds = parse_budget(budget)
-    strategy, game, notes = reading.read(file, options)
-    before = improvable(strategy, game, notes)
-    with t.running("improving", game, where) as (client, status):
-        done = improve_outcome(strategy, game, output, before, as_json=as_json,
-                               exact_below=exact_below, widths=widths, finalists=finalists,
-                               deepen=deepen, budget_seconds=seconds, max_guesses=max_guesses,
-                               checkpoint=checkpoint, progress=status, client=client)
-    t.end(done)
+    t.end(improve_outcome(file, output, read=reading.of(options), budget=budget,
+                          checkpoint=checkpoint, force=force, as_json=as_json, **where._asdict(),
+                          watch=t.WATCH, exact_below=exact_below, widths=widths,
+                          finalists=finalists, deepen=deepen, max_guesses=max_guesses))

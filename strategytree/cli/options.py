@@ -23,7 +23,6 @@ from ..formats.source import MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
     from ..game import Game
-    from ..tree import Strategy
 
 #: the default of --max-input-mb
 MAX_INPUT_MB = MAX_INPUT_BYTES // 2**20
@@ -129,19 +128,12 @@ class Reading(NamedTuple):
     lenient: bool
     max_input_mb: int
 
-    def read(self, path: Path, options: GameOptions) -> tuple[Strategy, Game, list[str]]:
-        """The strategy file read with its game and notes on what was inferred
-        (:func:`~strategytree.formats.reading.read_strategy`)."""
-        from ..formats.reading import read_strategy
-
-        loaded = read_strategy(path, **self.settings, **options._asdict())
-        return loaded.strategy, loaded.game, loaded.notes
-
-    @property
-    def settings(self) -> dict[str, Any]:
-        """The keyword arguments of the library's readers: ``fmt``, ``lenient``, ``max_bytes``."""
+    def of(self, options: GameOptions | None = None) -> dict[str, Any]:
+        """The keywords of the library's readers (``fmt``, ``lenient``, ``max_bytes``;
+        with ``options``, the game's: :func:`~strategytree.formats.reading.read_strategy`'s)."""
+        game = options._asdict() if options is not None else {}
         return {"fmt": self.source_format, "lenient": self.lenient,
-                "max_bytes": self.max_input_mb * 2**20}
+                "max_bytes": self.max_input_mb * 2**20, **game}
 
 
 ReadOptions = Annotated[Reading, Bundle(

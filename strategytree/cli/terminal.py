@@ -1,13 +1,11 @@
 """What the ``strategytree`` command says, and how it ends: its two consoles, the
-exit codes, library errors worded in flags, a long run's cluster, progress and stop."""
+exit codes, library errors worded in flags, how a long run is watched and stopped."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +16,11 @@ from rich.table import Table
 
 from ..errors import StrategyTreeError
 from ..outcome import INVALID, OK, UNREADABLE
+from ..progress import Watch
 from ..runner import CTRL_C_STATUS, stop_status, stop_words
 
 if TYPE_CHECKING:
-    from ..game import Game
     from ..outcome import CommandOutcome
-    from .options import Cluster
 
 #: the width of what goes to a pipe or a file: no line is wrapped for a terminal nobody
 #: looks at ($COLUMNS still sets it)
@@ -90,17 +87,15 @@ def say(text: str) -> None:
         pass
 
 
+#: how a long run tells how it goes on the command line: lines and its progress on stderr
+WATCH = Watch(say, err)
+
+
 def show(parts: list[Any], console: Console | None = None) -> None:
     """Print what the library composed: lines (rich markup or Text) as they are,
     tables laid out to the width (on ``console``, by default stdout's)."""
     for part in parts:
         (console or out).print(part, soft_wrap=not isinstance(part, Table))
-
-
-def warn(text: str | None) -> None:
-    """A ``warning:`` line on stderr, when there is one."""
-    if text is not None:
-        err.print(f"[yellow]warning:[/] {escape(text)}", soft_wrap=True)
 
 
 def end(outcome: CommandOutcome) -> None:
@@ -114,29 +109,6 @@ def end(outcome: CommandOutcome) -> None:
         show(outcome.notes, err)
     if outcome.status != EXIT_OK:
         raise typer.Exit(outcome.status)
-
-
-@contextmanager
-def running(verb: str, game: Game, where: Cluster | None = None, used: bool = True, *,
-            shown: bool = True) -> Iterator[tuple[object, Callable[[object], None] | None]]:
-    """A long run's Dask client (of --workers / --scheduler / $STRATEGYTREE_SCHEDULER;
-    None: in this process, and always without ``where`` or when not ``used``; the
-    dashboard's address is printed when one is up) and its progress display
-    (:func:`strategytree.progress.displayed`; None unless ``shown``)."""
-    from ..progress import displayed
-
-    if not shown:
-        yield None, None
-        return
-    if where is None or not used:
-        with displayed(verb, game.name, err, say) as status:
-            yield None, status
-        return
-    from ..cluster import connect
-
-    with connect(where.workers, where.scheduler, say=say) as client, \
-            displayed(verb, game.name, err, say) as status:
-        yield client, status
 
 
 # -- stopping ------------------------------------------------------------------------------

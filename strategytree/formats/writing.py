@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArgumentError
-from ..files import check_json_output, is_stdout, write_text_atomic
+from ..files import check_json_output, check_outputs, is_stdout, write_text_atomic
 from ..game import Game
 from ..outcome import CommandOutcome
 from ..tree import Strategy
@@ -218,14 +218,17 @@ def convert_outcome(
     path: Input, output: str | os.PathLike[str] | None = None, *, as_json: bool = False,
     game_options: dict[str, Any] | None = None, **convert: Any,
 ) -> CommandOutcome:
-    """What ``strategytree convert`` does: :func:`convert_file` (``convert`` are its
-    keyword arguments; ``game_options`` that mean no game refused before reading),
+    """What ``strategytree convert`` does: the output checked (an existing file only
+    with ``force``), :func:`convert_file` (``convert`` are its keyword arguments;
+    ``game_options`` that mean no game refused before reading),
     then the repairs made, what was written, or its :func:`written_json`."""
     from rich.markup import escape
 
     from ..game import resolve_game
     from ..words import plural
 
+    check_outputs([output], force=convert.get("force", False), inputs={"the input": path},
+                  stdout=True)
     check_json_output(as_json, output)
     if game_options:
         resolve_game(**game_options)
@@ -243,13 +246,16 @@ def format_outcome(
     path: Input, output: str | os.PathLike[str] | None = None, *, as_json: bool = False,
     in_place: bool = False, **write: Any,
 ) -> CommandOutcome:
-    """What ``strategytree format`` does: :func:`normalise` (``write`` are its keyword
-    arguments), then the repairs made and what was written, or its :func:`written_json`."""
+    """What ``strategytree format`` does: the output checked (an existing file only
+    with ``force``), :func:`normalise` (``write`` are its keyword arguments), then
+    the repairs made and what was written, or its :func:`written_json`."""
     from rich.text import Text
 
     from ..words import plural
 
     written = path if in_place else output
+    check_outputs([output], force=write.get("force", False), inputs={"the input": path},
+                  stdout=True)
     check_json_output(as_json, written)  # type: ignore[arg-type]
     read = normalise(path, output, in_place=in_place, **write)
     notes, repairs = _repairs(read), plural(len(read.strategy.repairs), "repair")
