@@ -21,6 +21,7 @@ two-method :class:`Terminal` so that tests can drive them with a script.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -595,17 +596,21 @@ def play(
     return outcome
 
 
-def play_outcome(game: Game, terminal: Terminal, strategy: Strategy | None = None,
-                 **settings: Any) -> CommandOutcome:
-    """What ``strategytree play`` does: :func:`play` (``settings`` are its keyword
-    arguments); a game stopped (quit, end of input: exit 1; Ctrl-C: its status,
+def play_outcome(path: str | os.PathLike[str] | None, terminal: Terminal, *,
+                 read: dict[str, Any] | None = None, **settings: Any) -> CommandOutcome:
+    """What ``strategytree play`` does: the strategy at ``path`` read with its game,
+    or the game alone (:func:`~strategytree.formats.reading.strategy_or_game`,
+    ``read`` its keywords), then :func:`play` (``settings`` are its keywords); a
+    game stopped (quit, end of input: exit 1; Ctrl-C: its status,
     :func:`~strategytree.runner.stop_status`) or not solved says so."""
     from rich.text import Text
 
+    from .formats.reading import strategy_or_game
     from .runner import stop_status
     from .words import plural
 
     try:
+        game, strategy = strategy_or_game(path, **(read or {}))
         outcome = play(game, terminal, strategy, **settings)
     except (EOFError, KeyboardInterrupt) as stop:
         status = stop_status() if isinstance(stop, KeyboardInterrupt) else INVALID

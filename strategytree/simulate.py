@@ -706,29 +706,40 @@ def simulation_view(simulations: list[Simulation], alphabet: str = "auto") -> li
 
 
 def simulate_outcome(
-    game: Game,
-    strategy: Strategy | None = None,
-    name: str = "the strategy",
+    path: str | Path | None = None,
     *,
+    read: dict[str, Any] | None = None,
     adversary: bool = False,
     as_json: bool = False,
     alphabet: str = "auto",
-    started: float | None = None,
     watch: Watch = QUIET,
     **play: Any,
 ) -> CommandOutcome:
-    """What ``strategytree simulate`` does: :func:`play_games` (``play`` its keywords;
-    a rule's kernels compiled first, told on ``watch`` with the progress), or with
-    ``adversary`` one game :func:`against_adversary` (``name`` names the strategy;
-    of ``play``, the rule's arguments alone are used); their view or JSON, timed
-    from ``started`` (a ``time.perf_counter()``; default now), and the files
-    written.  Exit 1 when some game is not solved."""
+    """What ``strategytree simulate`` does: its outputs checked (``csv``, ``plot``;
+    an existing file only with ``force``), the strategy at ``path`` read with its
+    game, or the game alone
+    (:func:`~strategytree.formats.reading.strategy_or_game`, ``read`` its
+    keywords), then :func:`play_games` (``play`` its keywords; a rule's kernels
+    compiled first, told on ``watch`` with the progress), or with ``adversary``
+    one game :func:`against_adversary` (of ``play``, the rule's arguments alone
+    are used); their view or JSON, timed, and the files written.  Exit 1 when
+    some game is not solved."""
     from rich.markup import escape
 
-    started = time.perf_counter() if started is None else started
+    from .files import check_outputs
+    from .formats.reading import strategy_or_game
+    from .stats import plot_format
+
+    check_outputs([play.get("csv"), play.get("plot")], force=play.get("force", False),
+                  inputs={"the input": path})
+    if play.get("plot") is not None:
+        plot_format(play["plot"])  # before the games are played
+    started = time.perf_counter()
+    game, strategy = strategy_or_game(path, **(read or {}))
+    alphabet_for(game, alphabet)  # refused before any game is played
     rule = {key: play[key] for key in ("rule", "pool", "seed", "first") if key in play}
     if adversary:
-        outcome, what = against_adversary(game, strategy, name, **rule)
+        outcome, what = against_adversary(game, strategy, str(path), **rule)
         seconds = time.perf_counter() - started
         return CommandOutcome.either(as_json, adversary_json(game, outcome, what, seconds),
                                      adversary_view(game, outcome, what, seconds, alphabet))
@@ -739,9 +750,9 @@ def simulate_outcome(
     with watch.running("playing", game, cluster=False) as (_, progress):
         results = play_games(game, strategy, alphabet=alphabet, progress=progress, **play)
     elapsed = time.perf_counter() - started
-    written = [f"{what} {escape(str(path))}" for what, path in (
+    written = [f"{what} {escape(str(file))}" for what, file in (
         ("games written to", play.get("csv")), ("histogram drawn to", play.get("plot")))
-        if path is not None]
+        if file is not None]
     status = INVALID if any(r.unsolved for r in results) else OK
     if as_json:
         return CommandOutcome(data=simulation_json(results, elapsed), notes=written, status=status)

@@ -4,40 +4,27 @@ composed (:func:`.terminal.end`); :func:`.group.command` words the library's err
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 
 from ..errors import refuse_inert
-from ..files import check_outputs
 from . import options as o
 from . import terminal as t
 from .group import command
-from .options import GameOptions, given
-
-if TYPE_CHECKING:
-    from ..game import Game
-    from ..tree import Strategy
+from .options import given
 
 # The library (numpy, lark, numba) is imported inside each command, when it
 # runs: ``strategytree --help`` and a mistyped option never wait for it.
 
 
-def _game_and_strategy(ctx: typer.Context, strategy_file: Path | None, reading: o.Reading,
-                       options: GameOptions) -> tuple[Game, Strategy | None]:
-    """The strategy file read (if any), and the game of the options and the file.
-    Without a file, the options of reading one are refused (exit 2)."""
-    from ..formats.reading import read_strategy
-
-    if strategy_file is not None:
-        loaded = read_strategy(strategy_file, **reading.of(options))
-        return loaded.game, loaded.strategy
-    asked = given(ctx, **reading._asdict())
-    refuse_inert({"fmt": asked.pop("source_format"), **asked}, (), "without {strategy}",
-                 strategy="FILE")
-    return options.game(), None
+def _no_file_no_reading(ctx: typer.Context, strategy_file: Path | None,
+                        reading: o.Reading) -> None:
+    """Without a strategy file, the options of reading one are refused (exit 2)."""
+    if strategy_file is None:
+        asked = given(ctx, **reading._asdict())
+        refuse_inert({"fmt": asked.pop("source_format"), **asked}, (), "without {strategy}",
+                     strategy="FILE")
 
 
 @command("verify")
@@ -157,9 +144,10 @@ def play_command(
 
     check_play(breaker, strategy=strategy_file, adversary=adversary, first=guesser.first,
                **given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed), hints=hints)
-    game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
-    t.end(play_outcome(game, t.PlayConsole(), strategy, breaker=breaker, adversary=adversary,
-                       **guesser._asdict(), seed=seed, hints=hints, alphabet=alphabet))
+    _no_file_no_reading(ctx, strategy_file, reading)
+    t.end(play_outcome(strategy_file, t.PlayConsole(), read=reading.of(options), breaker=breaker,
+                       adversary=adversary, **guesser._asdict(), seed=seed, hints=hints,
+                       alphabet=alphabet))
 
 
 @command("simulate")
@@ -176,23 +164,16 @@ def simulate_command(
     --runs K repeats with K seeds and reports the spread.  Exit 1 when some
     game is not solved.
     """
-    from ..play import alphabet_for
     from ..simulate import check_simulate, simulate_outcome
-    from ..stats import plot_format
 
     check_simulate(strategy=strategy_file, adversary=adversary, first=guesser.first,
                    **given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed),
                    fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot)
-    check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
-    if plot is not None:
-        plot_format(plot)  # before the games are played
-    started = time.perf_counter()
-    game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
-    alphabet_for(game, alphabet)  # refused before any game is played
-    t.end(simulate_outcome(game, strategy, str(strategy_file), adversary=adversary,
-                           as_json=as_json, alphabet=alphabet, started=started, watch=t.WATCH,
-                           **guesser._asdict(), seed=seed, fraction=fraction, games=games,
-                           runs=runs, csv=csv_file, plot=plot, force=force))
+    _no_file_no_reading(ctx, strategy_file, reading)
+    t.end(simulate_outcome(strategy_file, read=reading.of(options), adversary=adversary,
+                           as_json=as_json, alphabet=alphabet, watch=t.WATCH, **guesser._asdict(),
+                           seed=seed, fraction=fraction, games=games, runs=runs, csv=csv_file,
+                           plot=plot, force=force))
 
 
 @command("convert")

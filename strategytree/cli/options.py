@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple, Optional
+from typing import Annotated, Any, Literal, NamedTuple, Optional
 
 import typer
 
 from ..formats.source import MAX_INPUT_BYTES
-
-if TYPE_CHECKING:
-    from ..game import Game
 
 #: the default of --max-input-mb
 MAX_INPUT_MB = MAX_INPUT_BYTES // 2**20
@@ -89,14 +86,6 @@ class GameOptions(NamedTuple):
         """True when some option differs from its default."""
         return bool(self.pegs or self.colors or self.distinct or self.distinct_guesses
                     or self.preset != "mastermind")
-
-    def game(self) -> Game:
-        """The game the options mean (:func:`~strategytree.game.resolve_game`); options
-        that contradict each other end the command (exit 2)."""
-        from ..game import resolve_game
-
-        return resolve_game(self.preset, self.pegs, self.colors, distinct=self.distinct,
-                            distinct_guesses=self.distinct_guesses)[0]
 
 
 def _game(pegs: str, colors: str) -> Any:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -17,7 +16,7 @@ from rich.table import Table
 from ..errors import StrategyTreeError
 from ..outcome import INVALID, OK, UNREADABLE
 from ..progress import Watch
-from ..runner import CTRL_C_STATUS, stop_status, stop_words
+from ..runner import CTRL_C_STATUS
 
 if TYPE_CHECKING:
     from ..outcome import CommandOutcome
@@ -81,10 +80,8 @@ class PlayConsole:
 
 def say(text: str) -> None:
     """One plain line on stderr (nothing if stderr is gone, as after a hang-up)."""
-    try:
+    with contextlib.suppress(OSError, ValueError):
         err.print(text, markup=False, soft_wrap=True, highlight=False)
-    except (OSError, ValueError):
-        pass
 
 
 #: how a long run tells how it goes on the command line: lines and its progress on stderr
@@ -100,20 +97,11 @@ def show(parts: list[Any], console: Console | None = None) -> None:
 
 def end(outcome: CommandOutcome) -> None:
     """Print what the library composed (:class:`~strategytree.outcome.CommandOutcome`:
-    JSON alone on stdout, or its lines; then its notes on stderr, unless stderr is
-    gone, as after a hang-up) and end with its exit status."""
+    JSON alone on stdout, or its lines; then its notes on stderr); exit with its status."""
     if outcome.data is not None:
         sys.stdout.write(json.dumps(outcome.data, indent=2) + "\n")  # ASCII: safe in any locale
     show(outcome.shown, err if outcome.aside else out)
-    with contextlib.suppress(OSError, ValueError):
+    with contextlib.suppress(OSError, ValueError):  # (stderr gone after a hang-up)
         show(outcome.notes, err)
     if outcome.status != EXIT_OK:
         raise typer.Exit(outcome.status)
-
-
-# -- stopping ------------------------------------------------------------------------------
-def interrupted(checkpoint: Path | None = None) -> typer.Exit:
-    """Say that a long run was stopped (and where its work is kept); exit 130
-    (143 for SIGTERM, 129 for SIGHUP: :func:`strategytree.runner.stop_status`)."""
-    say(stop_words(checkpoint))
-    return typer.Exit(stop_status())

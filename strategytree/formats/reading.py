@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS", "GAME_FORMATS", "FormatError", "GameOptionsError", "Loaded", "Read",
     "checked_format", "detect", "fitting_game", "infer_game", "read", "read_file", "read_strategy",
-    "reads", "reads_all",
+    "reads", "reads_all", "strategy_or_game",
 ]
 
 #: every format read, and what it is
@@ -342,6 +342,20 @@ def read_strategy(
     kind = ", distinct colours" if len(told.secrets) < told.colors**told.pegs else ""
     notes = [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
     return Loaded(found.strategy, found.fmt, game, notes)
+
+
+#: the game keywords of :func:`read_strategy` (:func:`~strategytree.game.resolve_game`'s)
+GAME_OPTIONS = ("preset", "pegs", "colors", "distinct", "distinct_guesses")
+
+
+def strategy_or_game(path: Input | None, **read: Any) -> tuple[Game, Strategy | None]:
+    """The game and the strategy at ``path`` (:func:`read_strategy`, ``read`` its
+    keywords); without a ``path``, the game its :data:`GAME_OPTIONS` mean, and None."""
+    if path is not None:
+        loaded = read_strategy(path, **read)
+        return loaded.game, loaded.strategy
+    told = {key: read[key] for key in GAME_OPTIONS if key in read}
+    return games.resolve_game(**told)[0], None
 
 
 def _recorded(found: Read, choice: dict[str, object] | None) -> Loaded:
