@@ -455,7 +455,7 @@ def verify_files(
 
 def verify_outcome(
     paths: list[Any],
-    read: dict[str, Any] | None = None,
+    read: Callable[[Any], tuple[Strategy, Game, list[str]]],
     *,
     strict: bool = False,
     examples: int = 5,
@@ -463,19 +463,13 @@ def verify_outcome(
     word: Callable[[StrategyTreeError], str] = str,
 ) -> CommandOutcome:
     """What ``strategytree verify`` does: :func:`verify_files` of ``paths``, each
-    read by :func:`~strategytree.formats.reading.read_strategy` (``read`` its
-    keywords); one file's report, or the ranking (or its JSON, and one ``error:``
-    line per file not read, ``word`` wording it); exit 2 if a file is unreadable
-    (one file alone: its error is raised), 1 if one is invalid."""
+    read by ``read`` (e.g. :func:`~strategytree.formats.reading.strategy_reader`);
+    one file's report, or the ranking (or its JSON, and one ``error:`` line per
+    file not read, ``word`` wording it); exit 2 if a file is unreadable (one file
+    alone: its error is raised), 1 if one is invalid."""
     from rich.markup import escape
 
-    from .formats.reading import read_strategy
-
-    def read_one(path: Any) -> tuple[Strategy, Game, list[str]]:
-        loaded = read_strategy(path, **(read or {}))
-        return loaded.strategy, loaded.game, loaded.notes
-
-    ranked, unreadable = verify_files(paths, read_one, strict=strict, examples=examples, word=word)
+    ranked, unreadable = verify_files(paths, read, strict=strict, examples=examples, word=word)
     if len(paths) == 1 and unreadable and not as_json:
         raise unreadable[0]
     invalid = not all(item.report.valid for item in ranked if item.report is not None)

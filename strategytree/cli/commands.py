@@ -38,10 +38,11 @@ def verify_command(
     lowest maximum), beside the optimum or a lower bound on it.  Several files
     are ranked each game apart.  Exit 1 if a file is invalid, 2 if one cannot be read.
     """
+    from ..formats.reading import strategy_reader
     from ..verify import verify_outcome
 
-    t.end(verify_outcome(files, reading.of(options), strict=strict, examples=examples,
-                         as_json=as_json, word=t.words))
+    t.end(verify_outcome(files, strategy_reader(**reading.of(options)), strict=strict,
+                         examples=examples, as_json=as_json, word=t.words))
 
 
 @command("show")

@@ -26,7 +26,7 @@ and column.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS", "GAME_FORMATS", "FormatError", "GameOptionsError", "Loaded", "Read",
     "checked_format", "detect", "fitting_game", "infer_game", "read", "read_file", "read_strategy",
-    "reads", "reads_all", "strategy_or_game",
+    "reads", "reads_all", "strategy_or_game", "strategy_reader",
 ]
 
 #: every format read, and what it is
@@ -356,6 +356,17 @@ def strategy_or_game(path: Input | None, **read: Any) -> tuple[Game, Strategy | 
         return loaded.game, loaded.strategy
     told = {key: read[key] for key in GAME_OPTIONS if key in read}
     return games.resolve_game(**told)[0], None
+
+
+def strategy_reader(**read: Any) -> Callable[[Input], tuple[Strategy, Game, list[str]]]:
+    """A reader of paths (what :func:`strategytree.verify.verify_files` takes): the
+    strategy, its game and the notes on it of :func:`read_strategy` (``read`` its keywords)."""
+
+    def read_one(path: Input) -> tuple[Strategy, Game, list[str]]:
+        loaded = read_strategy(path, **read)
+        return loaded.strategy, loaded.game, loaded.notes
+
+    return read_one
 
 
 def _recorded(found: Read, choice: dict[str, object] | None) -> Loaded:
