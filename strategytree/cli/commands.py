@@ -101,7 +101,7 @@ def generate_command(
     t.end(generate_outcome(output, method, game_options=options._asdict(), first=guesser.first,
                            symmetry=not no_symmetry, max_guesses=max_guesses, indent=indent,
                            checkpoint=checkpoint, force=force, as_json=as_json,
-                           **where._asdict(), watch=t.WATCH, **asked))
+                           **where._asdict(), watch=t.watch(), **asked))
 
 
 @command("bound", stops=True)
@@ -119,7 +119,7 @@ def bound_command(
     from ..bounds.total import total_outcome
     from ..search.driver import bound_outcome
 
-    run = {"symmetry": not no_symmetry, "as_json": as_json, **where._asdict(), "watch": t.WATCH}
+    run = {"symmetry": not no_symmetry, "as_json": as_json, **where._asdict(), "watch": t.watch()}
     if total:
         return t.end(total_outcome(options._asdict(), depth, seconds=seconds,
                                    checkpoint=checkpoint, **run))
@@ -172,7 +172,7 @@ def simulate_command(
                    fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot)
     _no_file_no_reading(ctx, strategy_file, reading)
     t.end(simulate_outcome(strategy_file, read=reading.of(options), adversary=adversary,
-                           as_json=as_json, alphabet=alphabet, watch=t.WATCH, **guesser._asdict(),
+                           as_json=as_json, alphabet=alphabet, watch=t.watch(), **guesser._asdict(),
                            seed=seed, fraction=fraction, games=games, runs=runs, csv=csv_file,
                            plot=plot, force=force))
 
@@ -232,5 +232,5 @@ def improve_command(
 
     t.end(improve_outcome(file, output, read=reading.of(options), budget=budget,
                           checkpoint=checkpoint, force=force, as_json=as_json, **where._asdict(),
-                          watch=t.WATCH, exact_below=exact_below, widths=widths,
+                          watch=t.watch(), exact_below=exact_below, widths=widths,
                           finalists=finalists, deepen=deepen, max_guesses=max_guesses))

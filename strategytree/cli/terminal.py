@@ -15,11 +15,11 @@ from rich.table import Table
 
 from ..errors import StrategyTreeError
 from ..outcome import INVALID, OK, UNREADABLE
-from ..progress import Watch
 from ..runner import CTRL_C_STATUS
 
 if TYPE_CHECKING:
     from ..outcome import CommandOutcome
+    from ..progress import Watch
 
 #: the width of what goes to a pipe or a file: no line is wrapped for a terminal nobody
 #: looks at ($COLUMNS still sets it)
@@ -84,8 +84,11 @@ def say(text: str) -> None:
         err.print(text, markup=False, soft_wrap=True, highlight=False)
 
 
-#: how a long run tells how it goes on the command line: lines and its progress on stderr
-WATCH = Watch(say, err)
+def watch() -> Watch:
+    """How a long run tells how it goes on the command line: lines and progress on stderr."""
+    from ..progress import Watch
+
+    return Watch(say, err)
 
 
 def show(parts: list[Any], console: Console | None = None) -> None:
