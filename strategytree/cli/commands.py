@@ -97,8 +97,8 @@ def generate_command(
     """
     from ..generate import generate_outcome
 
-    asked = given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
-    t.end(generate_outcome(output, method, game_options=options._asdict(), first=guesser.first,
+    asked = given(ctx, **guesser._asdict(), seed=seed, **lookahead._asdict())
+    t.end(generate_outcome(output, method, game_options=options._asdict(),
                            symmetry=not no_symmetry, max_guesses=max_guesses, indent=indent,
                            checkpoint=checkpoint, force=force, as_json=as_json,
                            **where._asdict(), watch=t.watch(), **asked))
@@ -143,8 +143,8 @@ def play_command(
     """
     from ..play import check_play, play_outcome
 
-    check_play(breaker, strategy=strategy_file, adversary=adversary, first=guesser.first,
-               **given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed), hints=hints)
+    check_play(breaker, strategy=strategy_file, adversary=adversary,
+               **given(ctx, **guesser._asdict(), seed=seed), hints=hints)
     _no_file_no_reading(ctx, strategy_file, reading)
     t.end(play_outcome(strategy_file, t.PlayConsole(), read=reading.of(options), breaker=breaker,
                        adversary=adversary, **guesser._asdict(), seed=seed, hints=hints,
@@ -167,8 +167,8 @@ def simulate_command(
     """
     from ..simulate import check_simulate, simulate_outcome
 
-    check_simulate(strategy=strategy_file, adversary=adversary, first=guesser.first,
-                   **given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed),
+    check_simulate(strategy=strategy_file, adversary=adversary,
+                   **given(ctx, **guesser._asdict(), seed=seed),
                    fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot)
     _no_file_no_reading(ctx, strategy_file, reading)
     t.end(simulate_outcome(strategy_file, read=reading.of(options), adversary=adversary,
