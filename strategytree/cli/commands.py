@@ -191,8 +191,7 @@ def convert_command(
     from ..formats.writing import convert_outcome
 
     t.end(convert_outcome(file, output, to=target_format, as_json=as_json, indent=indent,
-                          force=force, game_options=options._asdict() if options.given else None,
-                          **reading.of()))
+                          force=force, game_options=options._asdict(), **reading.of()))
 
 
 @command("format")

@@ -76,12 +76,6 @@ class GameOptions(NamedTuple):
     distinct: bool
     distinct_guesses: bool
 
-    @property
-    def given(self) -> bool:
-        """True when some option differs from its default."""
-        return bool(self.pegs or self.colors or self.distinct or self.distinct_guesses
-                    or self.preset != "mastermind")
-
 
 def _game(pegs: str, colors: str) -> Any:
     """The game options, with the help of ``--pegs`` and ``--colors`` saying their defaults."""

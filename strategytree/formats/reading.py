@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS", "GAME_FORMATS", "FormatError", "GameOptionsError", "Loaded", "Read",
     "checked_format", "detect", "fitting_game", "infer_game", "read", "read_file", "read_strategy",
-    "reads", "reads_all", "strategy_or_game", "strategy_reader",
+    "options_given", "reads", "reads_all", "strategy_or_game", "strategy_reader",
 ]
 
 #: every format read, and what it is
@@ -316,8 +316,7 @@ def read_strategy(
         distinct_guesses=distinct_guesses
     )
     needs_game = fmt is None or fmt.strip().lower() in GAME_FORMATS
-    given = bool(pegs or colors or distinct or distinct_guesses
-                 or preset not in (None, "mastermind"))
+    given = options_given(choice)
     if given and needs_game:
         _resolved(choice)  # options that mean no game are refused before reading
     found = read_file(
@@ -346,6 +345,17 @@ def read_strategy(
 
 #: the game keywords of :func:`read_strategy` (:func:`~strategytree.game.resolve_game`'s)
 GAME_OPTIONS = ("preset", "pegs", "colors", "distinct", "distinct_guesses")
+
+
+def options_given(options: Mapping[str, Any]) -> bool:
+    """True when the game keywords ``options`` ask for something (a value other than
+    the defaults: classic Mastermind, whose sizes the file tells).
+
+    >>> options_given({"preset": "mastermind", "pegs": None}), options_given({"pegs": 5})
+    (False, True)
+    """
+    return any(value for key, value in options.items()
+               if key in GAME_OPTIONS and not (key == "preset" and value == "mastermind"))
 
 
 def strategy_or_game(path: Input | None, **read: Any) -> tuple[Game, Strategy | None]:

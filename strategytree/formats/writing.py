@@ -22,7 +22,7 @@ from ..game import Game
 from ..outcome import CommandOutcome
 from ..tree import Strategy
 from . import brace
-from .reading import GAME_FORMATS, Read, checked_format, read_file, reads
+from .reading import GAME_FORMATS, Read, checked_format, options_given, read_file, reads
 from .source import MAX_INPUT_BYTES, Input
 
 __all__ = [
@@ -220,7 +220,8 @@ def convert_outcome(
 ) -> CommandOutcome:
     """What ``strategytree convert`` does: the output checked (an existing file only
     with ``force``), :func:`convert_file` (``convert`` are its keyword arguments;
-    ``game_options`` that mean no game refused before reading),
+    ``game_options`` that ask for something, :func:`~.reading.options_given`, and
+    mean no game refused before reading),
     then the repairs made, what was written, or its :func:`written_json`."""
     from rich.markup import escape
 
@@ -230,6 +231,7 @@ def convert_outcome(
     check_outputs([output], force=convert.get("force", False), inputs={"the input": path},
                   stdout=True)
     check_json_output(as_json, output)
+    game_options = game_options if game_options and options_given(game_options) else None
     if game_options:
         resolve_game(**game_options)
     read, target = convert_file(path, output, game_options=game_options, **convert)
