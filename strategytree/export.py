@@ -23,15 +23,16 @@ import subprocess
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._page import PAGE
-from .errors import ExportError, GuideArgumentError
+from .errors import ExportError, GuideArgumentError, StrategyTreeError
 from .files import atomic_path
 from .formats.graphviz import MAX_DOT_NODES, to_dot
 from .formats.lookup import lookup_csv, lookup_markdown, lookup_rows
 from .game import Game
 from .guide import GuideTree, guide_rich, guide_text, play_secret, played_text, reply_legend
+from .outcome import INVALID, OK, CommandOutcome
 from .spelling import Alphabet
 from .tree import Strategy
 from .words import plural
@@ -39,8 +40,8 @@ from .words import plural
 if TYPE_CHECKING:  # rich is imported only when colour is asked for
     from rich.text import Text
 
-__all__ = ["FORMATS", "Guide", "check_guide", "guide_format", "html_data", "render", "render_dot",
-           "to_html", "write_guide"]
+__all__ = ["FORMATS", "Guide", "check_guide", "check_show", "guide_format", "html_data", "render",
+           "render_dot", "show_outcome", "to_html", "write_guide"]
 
 #: the formats of a guide, and the file suffixes that choose them
 FORMATS = ("text", "markdown", "csv", "dot", "html")
@@ -298,3 +299,57 @@ def write_guide(
         return "drew"
     write_text_atomic(output, guide.text, force=force)
     return "wrote"
+
+
+# -- what ``strategytree show`` does ---------------------------------------------------
+def check_show(fmt: str | None, output: str | os.PathLike[str] | None, *,
+               secret: str | None = None, depth: int | None = None, path: str | None = None,
+               as_json: bool = False) -> tuple[str, bool]:
+    """Before the strategy is read: the guide's format and whether GraphViz draws it
+    (:func:`guide_format`), the arguments checked (:func:`check_guide`); the game of
+    one ``secret`` alone is printed ``as_json``, on the standard output."""
+    kind, drawing = guide_format(fmt, output)
+    check_guide(kind, secret=secret, depth=depth, path=path)
+    if as_json and (secret is None or output is not None):
+        raise StrategyTreeError("--json prints the game of one --secret on stdout; add --secret"
+                                if secret is None else "--json prints to stdout; drop -o")
+    return kind, drawing
+
+
+def show_outcome(
+    source: str | os.PathLike[str],
+    fmt: str | None = None,
+    output: str | os.PathLike[str] | None = None,
+    *,
+    read: dict[str, Any] | None = None,
+    as_json: bool = False,
+    force: bool = False,
+    styled: bool = False,
+    **how: Any,
+) -> CommandOutcome:
+    """What ``strategytree show`` does: its arguments checked (:func:`check_show`;
+    the output, an existing file only with ``force``), the strategy at ``source``
+    read (:func:`~strategytree.formats.reading.read_strategy`, ``read`` its
+    keywords), the guide of :func:`render` (``how`` the rest of its keywords)
+    printed (``styled``: the text guide in colour) or written to ``output``
+    (:func:`write_guide`); ``as_json``, the game of one ``secret`` as
+    :func:`~strategytree.guide.played_json` has it.  Exit 1 when a secret is not solved."""
+    from .files import check_outputs
+    from .formats.reading import read_strategy
+
+    check_outputs([output], force=force, inputs={"the input": source}, stdout=True)
+    kind, drawing = check_show(fmt, output, as_json=as_json, **how)
+    loaded = read_strategy(source, **(read or {}))
+    strategy, game, secret = loaded.strategy, loaded.game, how.get("secret")
+    if as_json:
+        from .guide import played_json
+
+        played = played_json(game, secret, *play_secret(strategy, game, secret))
+        return CommandOutcome(data=played, status=OK if played["solved"] else INVALID)
+    guide = render(strategy, game, kind, **how, title=Path(source).name, drawing=drawing,
+                   styled=styled and output is None)
+    notes = [f"[yellow]warning:[/] {guide.warning}"] if guide.warning else []
+    shown = [guide.styled] if guide.styled is not None else []
+    if not shown and (done := write_guide(guide, output, drawing=drawing, force=force)):
+        notes.append(f"{done} {output}")
+    return CommandOutcome(shown, notes=notes, status=INVALID if guide.unsolved else OK)

@@ -26,6 +26,7 @@ files a command reads.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import stat
@@ -38,7 +39,8 @@ from pathlib import Path
 from .errors import OutputExistsError, StrategyTreeError
 
 __all__ = [
-    "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_not_same", "check_outputs",
+    "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_json_output", "check_not_same",
+    "check_outputs", "stdout_failed",
     "check_writable", "is_stdout", "is_stream", "remove_stale", "same_file", "target",
     "to_stdout",
     "write_bytes_atomic", "write_text_atomic",
@@ -107,6 +109,33 @@ def to_stdout(path: PathLike | None) -> bool:
     (True, False, False)
     """
     return path is not None and _stream_fd(path) == 1
+
+
+def check_json_output(as_json: bool, output: PathLike | None) -> None:
+    """Refuse a JSON report (``as_json``) when the strategy itself goes to the
+    standard output (``output`` None, or :func:`to_stdout`), where the report would."""
+    if as_json and (output is None or to_stdout(output)):
+        where = "the tree goes" if output is None else f"-o {output} is"
+        raise StrategyTreeError(f"{where} the standard output, where --json prints the report: "
+                                "name a file (-o FILE), or drop --json")
+
+
+#: what writing the standard output can meet: a full disk, a quota, a file too big, a
+#: device error, a closed pipe
+STDOUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
+
+
+def stdout_failed(problem: OSError) -> str | None:
+    """What to say when writing the standard output met ``problem`` (one of
+    :data:`STDOUT_ERRORS`): a line, or None for a pipe whose reader has gone (as
+    ``| head`` does); what is left in the buffer is dropped."""
+    try:
+        sys.stdout = open(os.devnull, "w")
+    except OSError:
+        pass
+    if problem.errno == errno.EPIPE:
+        return None
+    return f"error: cannot write the standard output: {problem.strerror or problem}"
 
 
 def is_stream(path: PathLike) -> bool:

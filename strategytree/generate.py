@@ -55,15 +55,16 @@ from .game import Game, check_memory
 from .literature import searched_gap
 from .lookahead import build_lookahead
 from .nodesearch import COMPLETE_ABOVE
-from .progress import ProgressCallback
+from .progress import QUIET, ProgressCallback, Watch
 from .runner import Interrupted
 from .tree import Strategy
 
 if TYPE_CHECKING:
+    from .outcome import CommandOutcome
     from .verify import Report
 
 __all__ = ["DEFAULTS", "METHODS", "TAKES", "Built", "check_method", "generate", "generate_file",
-           "stopped_text", "symmetry_cost"]
+           "generate_outcome", "stopped_text", "symmetry_cost"]
 
 #: the methods of :func:`generate`
 METHODS = ("greedy", "lookahead", "optimal")
@@ -272,6 +273,55 @@ def stopped_text(kept: Report | None, output: object, checkpoint: object = None)
         return (f"{output} is not written: run the same command again (same --checkpoint) to "
                 "resume the search")
     return f"nothing is written to {output}: the search had no whole strategy yet"
+
+
+def generate_outcome(
+    output: str | os.PathLike[str], method: str = "greedy", *,
+    game_options: dict[str, Any] | None = None, first: str | None = None, symmetry: bool = True,
+    max_guesses: int | None = None, checkpoint: str | os.PathLike[str] | None = None,
+    indent: int | None = None, force: bool = False, as_json: bool = False,
+    workers: int | str | None = None, scheduler: str | None = None, watch: Watch = QUIET,
+    **settings: Any,
+) -> CommandOutcome:
+    """What ``strategytree generate`` does: its arguments checked (:func:`check_method`,
+    ``settings`` the rest of :func:`generate`'s; the output), the game of
+    ``game_options`` (:func:`~strategytree.game.resolve_game`'s keywords) warmed up,
+    then :func:`generate_file` (on the cluster of ``workers`` or ``scheduler``,
+    told on ``watch``); the report on the file written and how long the build took,
+    or its JSON (:meth:`Built.to_dict`), the report on stderr when the strategy went
+    to the standard output.  Stopped (Ctrl-C), what the output holds
+    (:func:`stopped_text`) and the stop (:func:`~strategytree.runner.stopped_outcome`)."""
+    from rich.markup import escape
+
+    from .files import check_json_output, check_outputs, to_stdout
+    from .game import resolve_game
+    from .runner import stopped_outcome
+    from .spelling import guess_index
+    from .verify import report_outcome
+
+    check_method(method, **settings, first=first, max_guesses=max_guesses,
+                 checkpoint=checkpoint, client=workers or scheduler)
+    check_outputs([output], force=force, checkpoint=checkpoint, stdout=True)
+    check_json_output(as_json, output)
+    settings.update(symmetry=symmetry, max_guesses=max_guesses)
+    game = resolve_game(**(game_options or {}))[0]
+    if first is not None:
+        guess_index(game, first)
+    watch.warm(game, lambda small: generate(small, method, **settings))
+    watch.warn(symmetry_cost(game, method, symmetry))
+    verb = "building" if method == "greedy" else "searching"
+    with watch.running(verb, game, workers, scheduler, cluster=method != "greedy") as (
+            client, progress):
+        try:
+            built = generate_file(game, output, method, indent=indent, force=force, **settings,
+                                  first=first, checkpoint=checkpoint, progress=progress,
+                                  client=client)
+        except Interrupted as stopped:
+            return stopped_outcome(stopped_text(stopped.result, output, checkpoint),
+                                   checkpoint=checkpoint)
+    where = "the standard output" if to_stdout(output) else escape(str(output))
+    return report_outcome(built.report, f"built in {built.seconds:.2f} s, written to {where}",
+                          built.to_dict() if as_json else None, aside=to_stdout(output))
 
 
 #: from this many secrets, ``symmetry_cost`` warns of an exact search without symmetry

@@ -50,6 +50,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -64,14 +65,18 @@ from .nodesearch import (
     copy_tree,
     set_key,
 )
-from .progress import ProgressCallback, Reporter
+from .outcome import CommandOutcome
+from .progress import QUIET, ProgressCallback, Reporter, Watch
 from .runner import Interrupted, Stop, Stopped, run_in_thread
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 from .verify import Report, verify
 
-__all__ = ["DEFAULT_WIDTHS", "RULES", "ImproveError", "Improver", "improve", "improve_settings",
-           "parse_budget"]
+if TYPE_CHECKING:
+    from .formats.source import Input
+
+__all__ = ["DEFAULT_WIDTHS", "RULES", "ImproveError", "Improver", "improve", "improve_outcome",
+           "improve_settings", "parse_budget"]
 
 #: the rules whose best guesses are tried at a large node
 RULES = ("entropy", "expected", "minimax", "parts")
@@ -429,6 +434,44 @@ def improve_file(
     report = verify(best, game)
     report.source = str(output)
     return report, took
+
+
+def improve_outcome(
+    path: Input, output: str | os.PathLike[str], *, read: dict[str, Any] | None = None,
+    budget: str | float | None = None, checkpoint: str | os.PathLike[str] | None = None,
+    force: bool = False, as_json: bool = False, workers: int | str | None = None,
+    scheduler: str | None = None, watch: Watch = QUIET, **settings: Any,
+) -> CommandOutcome:
+    """What ``strategytree improve`` does: the strategy at ``path`` read
+    (:func:`~strategytree.formats.reading.read_strategy`, ``read`` its keywords)
+    and :func:`improvable`, then :func:`improve_file` (``settings`` the rest of
+    :func:`improve`'s keywords; the ``budget`` as :func:`parse_budget` reads it)
+    on the cluster of ``workers`` or ``scheduler``, told on ``watch``; the report on
+    the file written and :func:`improved_text`, or :func:`improved_json`.  Stopped
+    (Ctrl-C), what the output holds (the best so far) and the stop
+    (:func:`~strategytree.runner.stopped_outcome`)."""
+    from rich.text import Text
+
+    from .files import check_outputs
+    from .formats.reading import read_strategy
+    from .runner import stopped_outcome
+    from .verify import report_outcome
+
+    check_outputs([output], force=force, inputs={"the input": path}, checkpoint=checkpoint)
+    seconds = parse_budget(budget)
+    loaded = read_strategy(path, **(read or {}))
+    strategy, game = loaded.strategy, loaded.game
+    before = improvable(strategy, game, loaded.notes)
+    with watch.running("improving", game, workers, scheduler) as (client, progress):
+        try:
+            report, took = improve_file(strategy, game, output, budget_seconds=seconds,
+                                        checkpoint=checkpoint, progress=progress, client=client,
+                                        **settings)
+        except Interrupted as stopped:  # the best so far is in the output: say what it holds
+            said = Text.from_markup(improved_text(before, *stopped.result, output))  # type: ignore[misc]
+            return stopped_outcome(said, checkpoint=checkpoint)
+    return report_outcome(report, improved_text(before, report, took, output),
+                          improved_json(before, report, took) if as_json else None)
 
 
 def improved_json(before: Report, after: Report, seconds: float) -> dict[str, object]:

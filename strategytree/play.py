@@ -21,9 +21,10 @@ two-method :class:`Terminal` so that tests can drive them with a script.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -31,6 +32,7 @@ from . import feedback
 from .builders import GreedyChooser, draws_at_random
 from .errors import ArgumentError, CodeError, StrategyError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
+from .outcome import INVALID, CommandOutcome
 from .replay import FlatTree
 from .spelling import (
     ALPHABETS,
@@ -44,6 +46,7 @@ from .tree import Strategy
 
 __all__ = [
     "play",
+    "play_outcome",
     "ALPHABETS",
     "LETTERS_ONLY",
     "Alphabet",
@@ -591,3 +594,28 @@ def play(
         f"{moves_text(game, outcome.moves, shown)}"
     )
     return outcome
+
+
+def play_outcome(path: str | os.PathLike[str] | None, terminal: Terminal, *,
+                 read: dict[str, Any] | None = None, **settings: Any) -> CommandOutcome:
+    """What ``strategytree play`` does: the strategy at ``path`` read with its game,
+    or the game alone (:func:`~strategytree.formats.reading.strategy_or_game`,
+    ``read`` its keywords), then :func:`play` (``settings`` are its keywords); a
+    game stopped (quit, end of input: exit 1; Ctrl-C: its status,
+    :func:`~strategytree.runner.stop_status`) or not solved says so."""
+    from rich.text import Text
+
+    from .formats.reading import strategy_or_game
+    from .runner import stop_status
+    from .words import plural
+
+    try:
+        game, strategy = strategy_or_game(path, **(read or {}))
+        outcome = play(game, terminal, strategy, **settings)
+    except (EOFError, KeyboardInterrupt) as stop:
+        status = stop_status() if isinstance(stop, KeyboardInterrupt) else INVALID
+        return CommandOutcome(["", Text("game stopped")], status=status)
+    if not outcome.solved:
+        return CommandOutcome([f"game stopped after {plural(outcome.guesses, 'guess')}"],
+                              status=INVALID)
+    return CommandOutcome()

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "COMPILE_NOTICE", "PROGRESS_SECONDS", "WARM_BELOW", "Progress", "ProgressCallback", "Reporter",
-    "compiled_first", "displayed", "progress_seconds",
+    "QUIET", "Watch", "compiled_first", "displayed", "progress_seconds",
 ]
 
 
@@ -190,3 +190,53 @@ def compiled_first(game: Any, warm: Callable[[Any], object], say: Callable[[str]
     took = time.perf_counter() - started
     if took >= COMPILE_NOTICE:
         say(f"kernels ready in {took:.1f} s (not counted below)")
+
+
+def _silent(text: object) -> None:
+    """Say nothing (a :class:`Watch` nobody reads)."""
+
+
+class Watch(NamedTuple):
+    """How a run made for a person (a command's ``*_outcome`` function) tells how it
+    goes; by default it says nothing.
+
+    >>> Watch().warn("a long run ahead")
+    """
+
+    say: Callable[[object], None] = _silent
+    """tells one line (a str, or rich Text): a warning, a compile, a cluster's dashboard"""
+    console: Any = None
+    """the rich console of the progress display (:func:`displayed`), None for none"""
+
+    def warn(self, text: str | None) -> None:
+        """A ``warning:`` line (its word in yellow), when there is one."""
+        if text is not None:
+            from rich.text import Text
+
+            self.say(Text.assemble(("warning:", "yellow"), " ", text))
+
+    def warm(self, game: Any, warm: Callable[[Any], object]) -> None:
+        """:func:`compiled_first`: ``warm`` on a small game like ``game``, compiling first."""
+        compiled_first(game, warm, self.say)
+
+    @contextmanager
+    def running(self, verb: str, game: Any, workers: int | str | None = None,
+                scheduler: str | None = None, *,
+                cluster: bool = True) -> Iterator[tuple[Any, ProgressCallback | None]]:
+        """A long run's Dask client (:func:`strategytree.cluster.connect` of ``workers``,
+        ``scheduler`` or $STRATEGYTREE_SCHEDULER; None: in this process, always when
+        not ``cluster``) and its progress callback (``verb`` and the game's name
+        :func:`displayed` on :attr:`console`; None without one)."""
+        with ExitStack() as stack:
+            client = None
+            if cluster:
+                from .cluster import connect
+
+                client = stack.enter_context(connect(workers, scheduler, say=self.say))
+            progress = None if self.console is None else stack.enter_context(
+                displayed(verb, game.name, self.console, self.say))
+            yield client, progress
+
+
+#: a :class:`Watch` that says nothing and shows no progress
+QUIET = Watch()

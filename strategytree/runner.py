@@ -31,7 +31,10 @@ import signal
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from .outcome import CommandOutcome
 
 __all__ = [
     "PROGRESS_EVERY",
@@ -46,6 +49,7 @@ __all__ = [
     "stop_like_ctrl_c",
     "stop_status",
     "stop_words",
+    "stopped_outcome",
     "until_stopped",
 ]
 
@@ -253,6 +257,21 @@ def stop_status() -> int:
     return STOP_SIGNALS.get(stopped_by[0], CTRL_C_STATUS) if stopped_by else CTRL_C_STATUS
 
 
-def stop_words() -> str:
-    """``interrupted``, or ``stopped by SIGTERM`` (SIGHUP)."""
-    return f"stopped by {signal.Signals(stopped_by[0]).name}" if stopped_by else "interrupted"
+def stop_words(checkpoint: object = None) -> str:
+    """``interrupted``, or ``stopped by SIGTERM`` (SIGHUP); and where the
+    ``checkpoint`` keeps the work, when there is one."""
+    kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
+    how = f"stopped by {signal.Signals(stopped_by[0]).name}" if stopped_by else "interrupted"
+    return how + kept
+
+
+def stopped_outcome(*said: object, checkpoint: object = None) -> CommandOutcome:
+    """How a command stopped by Ctrl-C (or a signal) ends: ``said`` (what its output
+    holds: plain lines, or rich Text) and :func:`stop_words` on stderr, :func:`stop_status`."""
+    from rich.text import Text
+
+    from .outcome import CommandOutcome
+
+    lines = [*said, stop_words(checkpoint)]
+    notes = [Text(line) if isinstance(line, str) else line for line in lines]
+    return CommandOutcome(notes=notes, status=stop_status())

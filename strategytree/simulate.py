@@ -35,8 +35,9 @@ from . import feedback
 from .builders import GreedyChooser, draws_at_random
 from .errors import ArgumentError, StrategyError, StrategyTreeError, refuse_inert
 from .game import CodeIndex, Game, ReplyCode
+from .outcome import INVALID, OK, CommandOutcome
 from .play import Alphabet, Outcome, alphabet_for, moves_text
-from .progress import Progress, ProgressCallback
+from .progress import QUIET, Progress, ProgressCallback, Watch
 from .replay import FlatTree, replay
 from .symmetry import Symmetry
 from .tree import Node, Strategy
@@ -58,6 +59,7 @@ __all__ = [
     "plot_histogram",
     "simulate",
     "simulation_json",
+    "simulate_outcome",
     "simulate_runs",
     "spread",
     "summary",
@@ -701,3 +703,58 @@ def simulation_view(simulations: list[Simulation], alphabet: str = "auto") -> li
                        f"{moves_text(game, g.moves, shown)}: {g.reason}")
                   for _, g in s.unsolved[:5]]
     return parts
+
+
+def simulate_outcome(
+    path: str | Path | None = None,
+    *,
+    read: dict[str, Any] | None = None,
+    adversary: bool = False,
+    as_json: bool = False,
+    alphabet: str = "auto",
+    watch: Watch = QUIET,
+    **play: Any,
+) -> CommandOutcome:
+    """What ``strategytree simulate`` does: its outputs checked (``csv``, ``plot``;
+    an existing file only with ``force``), the strategy at ``path`` read with its
+    game, or the game alone
+    (:func:`~strategytree.formats.reading.strategy_or_game`, ``read`` its
+    keywords), then :func:`play_games` (``play`` its keywords; a rule's kernels
+    compiled first, told on ``watch`` with the progress), or with ``adversary``
+    one game :func:`against_adversary` (of ``play``, the rule's arguments alone
+    are used); their view or JSON, timed, and the files written.  Exit 1 when
+    some game is not solved."""
+    from rich.markup import escape
+
+    from .files import check_outputs
+    from .formats.reading import strategy_or_game
+    from .stats import plot_format
+
+    check_outputs([play.get("csv"), play.get("plot")], force=play.get("force", False),
+                  inputs={"the input": path})
+    if play.get("plot") is not None:
+        plot_format(play["plot"])  # before the games are played
+    started = time.perf_counter()
+    game, strategy = strategy_or_game(path, **(read or {}))
+    alphabet_for(game, alphabet)  # refused before any game is played
+    rule = {key: play[key] for key in ("rule", "pool", "seed", "first") if key in play}
+    if adversary:
+        outcome, what = against_adversary(game, strategy, str(path), **rule)
+        seconds = time.perf_counter() - started
+        return CommandOutcome.either(as_json, adversary_json(game, outcome, what, seconds),
+                                     adversary_view(game, outcome, what, seconds, alphabet))
+    if strategy is None:
+        rule.pop("first", None)
+        watch.warm(game, lambda small: play_games(small, **rule))
+        started = time.perf_counter()
+    with watch.running("playing", game, cluster=False) as (_, progress):
+        results = play_games(game, strategy, alphabet=alphabet, progress=progress, **play)
+    elapsed = time.perf_counter() - started
+    written = [f"{what} {escape(str(file))}" for what, file in (
+        ("games written to", play.get("csv")), ("histogram drawn to", play.get("plot")))
+        if file is not None]
+    status = INVALID if any(r.unsolved for r in results) else OK
+    if as_json:
+        return CommandOutcome(data=simulation_json(results, elapsed), notes=written, status=status)
+    shown = [*simulation_view(results, alphabet), f"played in {elapsed:.2f} s", *written]
+    return CommandOutcome(shown, status=status)

@@ -26,13 +26,15 @@ from .errors import StrategyTreeError
 from .game import Game
 from .guide import GuideTree
 from .literature import Gap, gap
+from .outcome import INVALID, OK, CommandOutcome
 from .tree import Strategy
 from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when a report is asked for
     from rich.console import RenderableType
 
-__all__ = ["Branch", "GuessStats", "file_stats", "guess_stats", "plot_stats", "stats_report"]
+__all__ = ["Branch", "GuessStats", "file_stats", "guess_stats", "plot_stats", "stats_outcome",
+           "stats_report"]
 
 
 @dataclass(frozen=True)
@@ -283,3 +285,29 @@ def file_stats(
     if plot is not None:
         plot_stats(stats, plot, title=title)
     return stats
+
+
+def stats_outcome(
+    path: str | os.PathLike[str],
+    plot: str | os.PathLike[str] | None = None,
+    *,
+    read: dict[str, Any] | None = None,
+    force: bool = False,
+    as_json: bool = False,
+) -> CommandOutcome:
+    """What ``strategytree stats`` does: the strategy at ``path`` read
+    (:func:`~strategytree.formats.reading.read_strategy`, ``read`` its keywords),
+    :func:`file_stats` (drawn into ``plot`` when given: an existing file only with
+    ``force``); :func:`stats_report`, or its JSON; exit 1 when some secret is not solved."""
+    from rich.markup import escape
+
+    from .files import check_outputs
+    from .formats.reading import read_strategy
+
+    check_outputs([plot], force=force, inputs={"the input": path})
+    loaded = read_strategy(path, **(read or {}))
+    stats = file_stats(loaded.strategy, loaded.game, plot, title=Path(path).name)
+    drawn = [f"plot written to {escape(str(plot))}"] if plot is not None else []
+    return CommandOutcome.either(as_json, stats.to_dict(), stats_report(stats, str(path), plot),
+                                 notes=drawn if as_json else [],
+                                 status=INVALID if stats.unsolved else OK)

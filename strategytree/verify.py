@@ -20,14 +20,15 @@ from .display import html
 from .errors import StrategyTreeError
 from .game import LETTERS, Game, Reply, resolve_game
 from .literature import Gap, gap
+from .outcome import INVALID, OK, UNREADABLE, CommandOutcome
 from .replay import FlatTree, Replay, replay
 from .spelling import Alphabet, alphabet_for
 from .tree import Strategy
 
 __all__ = [
     "SHOWN_PROBLEMS", "Problem", "Ranked", "Report", "Unsolved", "histogram_table",
-    "node_visits", "problem_lines", "rank", "ranking_json", "ranking_view", "report_view", "verify",
-    "verify_files",
+    "node_visits", "problem_lines", "rank", "ranking_json", "ranking_view", "report_outcome",
+    "report_view", "repair_lines", "verify", "verify_files", "verify_outcome",
 ]
 
 
@@ -450,6 +451,52 @@ def verify_files(
             reports.append((str(path), word(problem)))
             unreadable.append(problem)
     return rank(reports), unreadable
+
+
+def verify_outcome(
+    paths: list[Any],
+    read: Callable[[Any], tuple[Strategy, Game, list[str]]],
+    *,
+    strict: bool = False,
+    examples: int = 5,
+    as_json: bool = False,
+    word: Callable[[StrategyTreeError], str] = str,
+) -> CommandOutcome:
+    """What ``strategytree verify`` does: :func:`verify_files` of ``paths``, each
+    read by ``read`` (e.g. :func:`~strategytree.formats.reading.strategy_reader`);
+    one file's report, or the ranking (or its JSON, and one ``error:`` line per
+    file not read, ``word`` wording it); exit 2 if a file is unreadable (one file
+    alone: its error is raised), 1 if one is invalid."""
+    from rich.markup import escape
+
+    ranked, unreadable = verify_files(paths, read, strict=strict, examples=examples, word=word)
+    if len(paths) == 1 and unreadable and not as_json:
+        raise unreadable[0]
+    invalid = not all(item.report.valid for item in ranked if item.report is not None)
+    status = UNREADABLE if unreadable else INVALID if invalid else OK
+    if as_json:
+        errors = [f"error: {escape(word(problem))}" for problem in unreadable]
+        return CommandOutcome(data=ranking_json(ranked), notes=errors, status=status)
+    shown = report_view(ranked[0].report) if len(paths) == 1 else ranking_view(ranked)
+    return CommandOutcome(shown, status=status)
+
+
+def report_outcome(report: Report, line: str, data: Any = None, *,
+                   aside: bool = False) -> CommandOutcome:
+    """A strategy written and verified (``generate``, ``improve``): its report and
+    ``line`` (rich markup), or ``data`` (its JSON) when given; exit 1 if invalid."""
+    status = OK if report.valid else INVALID
+    return CommandOutcome.either(data is not None, data, [*report_view(report), line],
+                                 status=status, aside=aside)
+
+
+def repair_lines(strategy: Strategy) -> list[str]:
+    """The repairs a lenient reading made (:attr:`Strategy.repairs`), one
+    ``repaired:`` line each (plain text), the first :data:`SHOWN_PROBLEMS` of them."""
+    repairs = strategy.repairs
+    more = len(repairs) - SHOWN_PROBLEMS
+    return ([f"repaired: {repair}" for repair in repairs[:SHOWN_PROBLEMS]]
+            + ([f"repaired: ... and {more:,} more"] if more > 0 else []))
 
 
 def histogram_table(counts: dict[int, int], what: str) -> Any:

@@ -217,3 +217,108 @@ def test_a_short_option_means_one_thing_in_every_command() -> None:
     assert meaning["-s"] == {"--strategy"} and meaning["-n"] == {"--games"}
     assert all(len(longs) == 1 for short, longs in meaning.items() if short != "-d"), meaning
     # -d is --depth everywhere: levels shown (show) or worked out exactly (bound --total)
+
+
+# -- each command's outcome, as the library composes it -------------------------------------
+def test_outcomes_say_what_to_print_and_the_exit_status(tmp_path: Path) -> None:
+    from strategytree.formats.reading import strategy_or_game, strategy_reader
+    from strategytree.outcome import INVALID, OK, UNREADABLE
+    from strategytree.verify import verify_outcome
+
+    (tmp_path / "t.txt").write_text(EXAMPLE)
+    (tmp_path / "bad.txt").write_text("{AB:{02:BA}}")
+    good, bad, gone = (str(tmp_path / name) for name in ("t.txt", "bad.txt", "gone.txt"))
+    read = strategy_reader(pegs=2, colors=3)
+    done = verify_outcome([good], read)
+    assert done.status == OK and rendered(list(done.shown)).rstrip().endswith("valid")
+    assert verify_outcome([bad], read).status == INVALID
+    ranked = verify_outcome([good, gone], read, as_json=True)
+    assert ranked.status == UNREADABLE and len(ranked.data) == 2 and len(ranked.notes) == 1
+    assert ranked.notes[0].startswith("error: ") and not ranked.shown
+    with pytest.raises(StrategyTreeError):
+        verify_outcome([gone], read)
+    counted = stats.stats_outcome(good, as_json=True)
+    assert counted.data["total"] == 21 and counted.status == OK and not counted.notes
+    game, strategy = strategy_or_game(None, pegs=2, colors=3)
+    assert game.name == "MM(2,3)" and strategy is None
+    game, strategy = strategy_or_game(good)
+    assert game.name == "MM(2,3)" and strategy.count_nodes() == st.loads(EXAMPLE).count_nodes()
+
+
+def test_generate_improve_and_bound_outcomes(tmp_path: Path) -> None:
+    from strategytree.progress import Watch
+    from strategytree.search.driver import bound_outcome
+
+    said: list = []
+    built = generate.generate_outcome(tmp_path / "g.txt", game_options={"pegs": 2, "colors": 3},
+                                      watch=Watch(said.append))
+    assert built.status == 0 and built.shown[-1].startswith("built in ") and not built.aside
+    assert st.verify(st.load(tmp_path / "g.txt"), GAME).valid and said == []
+    with pytest.raises(StrategyTreeError, match="where --json prints the report"):
+        generate.generate_outcome("-", as_json=True)
+    improved = improve.improve_outcome(tmp_path / "g.txt", tmp_path / "i.txt", as_json=True,
+                                       read={"pegs": 2, "colors": 3}, exact_below=20)
+    assert improved.data["before"]["total"] >= improved.data["total"] == 21
+    proved = bound_outcome({"pegs": 2, "colors": 3})
+    assert proved.shown[0].startswith("MM(2,3): 3 guesses solve every secret; none within 2")
+
+
+def test_a_watch_warns_and_runs_without_a_console() -> None:
+    from strategytree.progress import Watch
+
+    said: list = []
+    watch = Watch(said.append)
+    watch.warn(None)
+    watch.warn("a long run")
+    assert [str(line) for line in said] == ["warning: a long run"]
+    with watch.running("playing", GAME, cluster=False) as (client, progress):
+        assert client is None and progress is None
+
+
+def test_a_stopped_run_says_what_is_kept(monkeypatch) -> None:
+    from strategytree import runner
+
+    monkeypatch.setattr(runner, "stopped_by", [])
+    stopped = runner.stopped_outcome("the best so far is in out.txt", checkpoint="run.ckpt")
+    assert [str(line) for line in stopped.notes] == [
+        "the best so far is in out.txt", "interrupted; the search is saved in run.ckpt"]
+    assert stopped.status == runner.CTRL_C_STATUS
+    assert runner.stop_words() == "interrupted"
+
+
+def test_a_failed_standard_output_is_worded(monkeypatch) -> None:
+    import errno
+    import sys
+
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert files.stdout_failed(OSError(errno.EPIPE, "Broken pipe")) is None
+    full = files.stdout_failed(OSError(errno.ENOSPC, "No space left on device"))
+    assert full == "error: cannot write the standard output: No space left on device"
+
+
+def test_format_convert_and_show_outcomes(tmp_path: Path) -> None:
+    (tmp_path / "t.txt").write_text(EXAMPLE.replace(",", ", "))
+    done = writing.format_outcome(tmp_path / "t.txt", tmp_path / "n.txt")
+    assert [str(line) for line in done.notes] == [
+        f"wrote {tmp_path / 'n.txt'} (0 repairs) from {tmp_path / 't.txt'} (brace)"]
+    assert (tmp_path / "n.txt").read_text() == EXAMPLE + "\n"
+    converted = writing.convert_outcome(tmp_path / "n.txt", tmp_path / "n.json", as_json=True)
+    assert converted.data["to"] == "json" and converted.status == 0
+    shown = export.show_outcome(tmp_path / "n.txt", "csv", tmp_path / "g.csv")
+    assert shown.notes == [f"wrote {tmp_path / 'g.csv'}"] and (tmp_path / "g.csv").exists()
+    with pytest.raises(StrategyTreeError, match="add --secret"):
+        export.show_outcome(tmp_path / "n.txt", as_json=True)
+
+
+def test_play_and_simulate_outcomes(tmp_path: Path) -> None:
+    (tmp_path / "t.txt").write_text(EXAMPLE)
+
+    class Gone(Scripted):
+        def ask(self, prompt: str) -> str:
+            raise EOFError
+
+    stopped = play.play_outcome(None, Gone([]), read={"pegs": 2, "colors": 3})
+    assert stopped.status == 1 and [str(line) for line in stopped.shown] == ["", "game stopped"]
+    played = simulate.simulate_outcome(tmp_path / "t.txt", csv=tmp_path / "g.csv")
+    assert played.status == 0 and played.shown[-1] == f"games written to {tmp_path / 'g.csv'}"
+    assert str(played.shown[-2]).startswith("played in ")

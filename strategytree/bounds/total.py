@@ -48,7 +48,8 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..game import Game
-from ..progress import ProgressCallback, Reporter
+from ..outcome import CommandOutcome
+from ..progress import QUIET, ProgressCallback, Reporter, Watch
 from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread
 from ..search.bounds import INF
 from ..symmetry import Symmetry
@@ -56,8 +57,8 @@ from .counting import counting_bound, parts_by_replies
 from .root import RootBound, RootGuesses, RootInProcess
 from .sets import SetBounder
 
-__all__ = ["SetBounder", "TotalBound", "bound_total", "set_lower_bound", "total_answer",
-           "total_lower_bound"]
+__all__ = ["SetBounder", "TotalBound", "set_lower_bound", "total_answer", "total_lower_bound",
+           "total_outcome"]
 
 #: what the progress of a bound counts
 UNIT = "sets bounded"
@@ -270,12 +271,32 @@ def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]
     return answer, text
 
 
-def bound_total(game: Game, depth: int = 3, **run: Any) -> tuple[dict, str, bool]:
-    """:func:`total_lower_bound` (``run`` its keywords) finished, or stopped by Ctrl-C
-    with the bound proved so far: :func:`total_answer`'s JSON shape and text, and
-    whether it was stopped (the caller then ends as an interrupted run does)."""
-    try:
-        result, stopped = total_lower_bound(game, depth, **run), False
-    except Interrupted as interrupted:
-        result, stopped = interrupted.result, True
-    return (*total_answer(result, game, depth), stopped)
+def total_outcome(game_options: dict[str, Any] | None = None, depth: int = 3, *,
+                  checkpoint: str | os.PathLike[str] | None = None, as_json: bool = False,
+                  workers: int | str | None = None, scheduler: str | None = None,
+                  watch: Watch = QUIET, **run: Any) -> CommandOutcome:
+    """What ``strategytree bound --total`` does: :func:`total_lower_bound` (``run``
+    its keywords) in the game of ``game_options`` (:func:`~strategytree.game.resolve_game`'s
+    keywords), warmed up, on the cluster of ``workers`` or ``scheduler``, told on
+    ``watch``, finished or stopped by Ctrl-C with the bound proved so far;
+    :func:`total_answer`'s text or JSON, and when stopped the stop
+    (:func:`~strategytree.runner.stopped_outcome`: its notes and exit status)."""
+    from ..files import check_outputs
+    from ..game import resolve_game
+    from ..runner import stopped_outcome
+
+    check_outputs([], force=False, checkpoint=checkpoint)
+    game = resolve_game(**(game_options or {}))[0]
+    symmetry = run.get("symmetry", True)
+    watch.warm(game, lambda small: total_lower_bound(small, min(depth, 2), symmetry=symmetry))
+    with watch.running("bounding", game, workers, scheduler) as (client, progress):
+        try:
+            result, stopped = total_lower_bound(game, depth, checkpoint=checkpoint,
+                                                progress=progress, client=client, **run), None
+        except Interrupted as interrupted:
+            result, stopped = interrupted.result, stopped_outcome(checkpoint=checkpoint)
+    answer, text = total_answer(result, game, depth)
+    if stopped is None:
+        return CommandOutcome.either(as_json, answer, [text])
+    return CommandOutcome.either(as_json, answer, [text], notes=stopped.notes,
+                                 status=stopped.status)

@@ -1,80 +1,30 @@
 """The commands of ``strategytree``: each gathers its options (declared in
-:mod:`.options`), reads its input, calls the library and prints what the library
-composed; :func:`.group.command` words the library's errors."""
+:mod:`.options`), calls the library's ``*_outcome`` function, and prints what it
+composed (:func:`.terminal.end`); :func:`.group.command` words the library's errors."""
 
 from __future__ import annotations
 
-import contextlib
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
-from rich.markup import escape
 
-from ..errors import StrategyTreeError, refuse_inert
-from ..files import check_outputs
-from ..runner import stop_status
-from ..words import plural
+from ..errors import refuse_inert
 from . import options as o
 from . import terminal as t
 from .group import command
-from .options import GameOptions
-from .terminal import EXIT_INVALID, err, show
-
-if TYPE_CHECKING:
-    from ..game import Game
-    from ..tree import Strategy
+from .options import given
 
 # The library (numpy, lark, numba) is imported inside each command, when it
 # runs: ``strategytree --help`` and a mistyped option never wait for it.
 
 
-def _warm_game(options: GameOptions, warm: Callable[[Game], object],
-               first: str | None = None) -> Game:
-    """The game of ``options``, its kernels compiled first
-    (:func:`~strategytree.progress.compiled_first`: not counted in the times reported);
-    an opening guess ``first`` that is not one of its guesses is refused before."""
-    from ..progress import compiled_first
-    from ..spelling import guess_index
-
-    game, _ = options.game()
-    if first is not None:
-        guess_index(game, first)
-    compiled_first(game, warm, t.say)
-    return game
-
-
-def _game_and_strategy(
-    ctx: typer.Context, strategy_file: Path | None, reading: o.Reading, options: GameOptions
-) -> tuple[Game, Strategy | None]:
-    """The strategy file read (if any), and the game of the options and the file.
-    Without a file, the options of reading one are refused (exit 2)."""
+def _no_file_no_reading(ctx: typer.Context, strategy_file: Path | None,
+                        reading: o.Reading) -> None:
+    """Without a strategy file, the options of reading one are refused (exit 2)."""
     if strategy_file is None:
-        asked = t.given(ctx, **reading._asdict())
-        asked["fmt"] = asked.pop("source_format")
-        refuse_inert(asked, (), "without {strategy}", strategy="FILE")
-        return options.game()[0], None
-    strategy, game, _ = reading.read(strategy_file, options)
-    return game, strategy
-
-
-def _reported(report: object, line: str, shape: dict | None = None, *,
-              aside: bool = False) -> None:
-    """A report (:func:`strategytree.verify.report_view`) and ``line`` (on stderr when
-    ``aside``: stdout holds the tree), or its JSON ``shape`` when given; exit 1 when
-    the strategy is invalid."""
-    from ..verify import report_view
-
-    if shape is not None:
-        t.print_json(shape)
-    else:
-        console = err if aside else t.out
-        show(report_view(report), console)  # type: ignore[arg-type]
-        console.print(line, soft_wrap=True)
-    if not report.valid:  # type: ignore[attr-defined]
-        raise typer.Exit(EXIT_INVALID)
+        asked = given(ctx, **reading._asdict())
+        refuse_inert({"fmt": asked.pop("source_format"), **asked}, (), "without {strategy}",
+                     strategy="FILE")
 
 
 @command("verify")
@@ -88,22 +38,11 @@ def verify_command(
     lowest maximum), beside the optimum or a lower bound on it.  Several files
     are ranked each game apart.  Exit 1 if a file is invalid, 2 if one cannot be read.
     """
-    from ..verify import ranking_json, ranking_view, report_view, verify_files
+    from ..formats.reading import strategy_reader
+    from ..verify import verify_outcome
 
-    ranked, unreadable = verify_files(files, lambda path: reading.read(path, options),
-                                      strict=strict, examples=examples, word=t.words)
-    if as_json:
-        t.print_json(ranking_json(ranked))
-        for problem in unreadable:
-            err.print(f"error: {t.words(problem)}", markup=False, soft_wrap=True)
-    elif len(files) == 1 and unreadable:
-        raise unreadable[0]
-    else:
-        show(report_view(ranked[0].report) if len(files) == 1 else ranking_view(ranked))
-    if unreadable:
-        raise typer.Exit(t.EXIT_UNREADABLE)
-    if not all(item.report.valid for item in ranked if item.report is not None):
-        raise typer.Exit(EXIT_INVALID)
+    t.end(verify_outcome(files, strategy_reader(**reading.of(options)), strict=strict,
+                         examples=examples, as_json=as_json, word=t.words))
 
 
 @command("show")
@@ -120,37 +59,10 @@ def show_command(
     --path); a page to play the strategy by clicking (html).  Exit 1 when some
     secret is not solved.
     """
-    from ..export import check_guide, guide_format, render, write_guide
+    from ..export import show_outcome
 
-    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
-    kind, drawing = guide_format(fmt, output)
-    check_guide(kind, secret=secret, depth=depth, path=path)
-    if as_json and (secret is None or output is not None):
-        raise StrategyTreeError("--json prints the game of one --secret on stdout; add --secret"
-                                if secret is None else "--json prints to stdout; drop -o")
-    strategy, game, _ = reading.read(file, options)
-    if as_json:
-        return _show_secret(strategy, game, secret)
-    guide = render(strategy, game, kind, depth=depth, path=path, secret=secret, title=file.name,
-                   styled=output is None and t.out.is_terminal, drawing=drawing)
-    if guide.warning:
-        err.print(f"[yellow]warning:[/] {guide.warning}")
-    if guide.styled is not None:
-        t.out.print(guide.styled, soft_wrap=True)
-    elif (done := write_guide(guide, output, drawing=drawing, force=force)) is not None:
-        err.print(f"{done} {output}")
-    if guide.unsolved:
-        raise typer.Exit(EXIT_INVALID)
-
-
-def _show_secret(strategy: Strategy, game: Game, secret: str | None) -> None:
-    """``show --secret S --json``: the game played against ``secret``, exit 1 unless solved."""
-    from ..guide import play_secret, played_json
-
-    played = played_json(game, secret, *play_secret(strategy, game, secret))
-    t.print_json(played)
-    if not played["solved"]:
-        raise typer.Exit(EXIT_INVALID)
+    t.end(show_outcome(file, fmt, output, read=reading.of(options), as_json=as_json, force=force,
+                       styled=t.out.is_terminal, secret=secret, depth=depth, path=path))
 
 
 @command("stats")
@@ -163,19 +75,9 @@ def stats_command(
     Beside the total, its distance from the optimum (or a bound on it).  Exit 1
     when some secret is not solved.
     """
-    from ..stats import file_stats, stats_report
+    from ..stats import stats_outcome
 
-    check_outputs([plot], force=force, inputs={"the input": file})
-    strategy, game, _ = reading.read(file, options)
-    stats = file_stats(strategy, game, plot, title=file.name)
-    if as_json:
-        t.print_json(stats.to_dict())
-        if plot is not None:
-            err.print(f"plot written to {escape(str(plot))}", soft_wrap=True)
-    else:
-        show(stats_report(stats, str(file), plot))
-    if stats.unsolved:
-        raise typer.Exit(EXIT_INVALID)
+    t.end(stats_outcome(file, plot, read=reading.of(options), force=force, as_json=as_json))
 
 
 @command("generate", stops=True)
@@ -193,31 +95,13 @@ def generate_command(
     guesses in total (with --max-guesses K: within K).  Ctrl-C, SIGTERM or
     SIGHUP stop a search (exit 130, 143, 129), kept with --checkpoint.
     """
-    from ..files import to_stdout
-    from ..generate import check_method, generate, generate_file, stopped_text, symmetry_cost
-    from ..runner import Interrupted
+    from ..generate import generate_outcome
 
-    asked = t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed, **lookahead._asdict())
-    check_method(method, **asked, first=guesser.first, max_guesses=max_guesses,
-                 checkpoint=checkpoint, client=where.workers or where.scheduler)
-    check_outputs([output], force=force, checkpoint=checkpoint, stdout=True)
-    _json_needs_a_file(as_json, output)
-    settings = {**asked, "symmetry": not no_symmetry, "max_guesses": max_guesses}
-    game = _warm_game(options, lambda small: generate(small, method, **settings), guesser.first)
-    verb = "building" if method == "greedy" else "searching"
-    if (cost := symmetry_cost(game, method, not no_symmetry)) is not None:
-        err.print(f"[yellow]warning:[/] {escape(cost)}", soft_wrap=True)
-    try:
-        with t.running(verb, game, where, method != "greedy") as (client, status):
-            built = generate_file(game, output, method, indent=indent, force=force, **settings,
-                                  first=guesser.first, checkpoint=checkpoint, progress=status,
-                                  client=client)
-    except Interrupted as stopped:  # say what the output holds
-        t.say(stopped_text(stopped.result, output, checkpoint))
-        raise
-    where_to = "the standard output" if to_stdout(output) else escape(str(output))
-    _reported(built.report, f"built in {built.seconds:.2f} s, written to {where_to}",
-              built.to_dict() if as_json else None, aside=to_stdout(output))
+    asked = given(ctx, **guesser._asdict(), seed=seed, **lookahead._asdict())
+    t.end(generate_outcome(output, method, game_options=options._asdict(),
+                           symmetry=not no_symmetry, max_guesses=max_guesses, indent=indent,
+                           checkpoint=checkpoint, force=force, as_json=as_json,
+                           **where._asdict(), watch=t.watch(), **asked))
 
 
 @command("bound", stops=True)
@@ -232,41 +116,16 @@ def bound_command(
     (--depth levels worked out exactly, counting below); Ctrl-C, SIGTERM or
     --seconds stop it with the bound proved so far (kept with --checkpoint).
     """
-    from ..search import prove_bound
-    from ..search.driver import bound_json, bound_text
+    from ..bounds.total import total_outcome
+    from ..search.driver import bound_outcome
 
+    run = {"symmetry": not no_symmetry, "as_json": as_json, **where._asdict(), "watch": t.watch()}
     if total:
-        check_outputs([], force=False, checkpoint=checkpoint)
-        return _bound_total(options, depth, seconds, not no_symmetry, as_json, checkpoint, where)
-    refuse_inert(t.given(ctx, depth=depth, seconds=seconds, checkpoint=checkpoint), (),
+        return t.end(total_outcome(options._asdict(), depth, seconds=seconds,
+                                   checkpoint=checkpoint, **run))
+    refuse_inert(given(ctx, depth=depth, seconds=seconds, checkpoint=checkpoint), (),
                  "without {total}", total=True)
-    game = _warm_game(options, lambda small: prove_bound(small, symmetry=not no_symmetry))
-    with t.running("proving", game, where) as (client, status):
-        started = time.perf_counter()  # (a cluster's start-up not counted)
-        answer = prove_bound(game, symmetry=not no_symmetry, progress=status, client=client)
-    elapsed = time.perf_counter() - started
-    if as_json:
-        return t.print_json(bound_json(game, answer, elapsed))
-    t.out.print(bound_text(game, answer, elapsed), soft_wrap=True)
-
-
-def _bound_total(options: GameOptions, depth: int, seconds: float | None, symmetry: bool,
-                 as_json: bool, checkpoint: Path | None, where: o.Cluster) -> None:
-    """``bound --total``: prove a lower bound on the least total, print it (also when stopped)."""
-    from ..bounds.total import bound_total, total_lower_bound
-
-    game = _warm_game(options, lambda small: total_lower_bound(small, min(depth, 2),
-                                                               symmetry=symmetry))
-    with t.running("bounding", game, where) as (client, status):
-        answer, text, stopped = bound_total(game, depth, progress=status, seconds=seconds,
-                                            symmetry=symmetry, checkpoint=checkpoint,
-                                            client=client)
-    if as_json:
-        t.print_json(answer)
-    else:
-        t.out.print(text, soft_wrap=True)
-    if stopped:
-        raise t.interrupted(checkpoint)
+    t.end(bound_outcome(options._asdict(), **run))
 
 
 @command("play")
@@ -282,23 +141,14 @@ def play_command(
     --breaker you, guess the computer's.  Exit 0 when the secret is found, 1
     when the game is stopped (quit, end of input).
     """
-    from ..play import check_play, play
+    from ..play import check_play, play_outcome
 
-    check_play(breaker, strategy=strategy_file, adversary=adversary, first=guesser.first,
-               **t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed), hints=hints)
-    terminal = t.PlayConsole()
-    try:
-        game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
-        outcome = play(game, terminal, strategy, breaker=breaker, adversary=adversary,
-                       **guesser._asdict(), seed=seed, hints=hints, alphabet=alphabet)
-    except (EOFError, KeyboardInterrupt) as stop:
-        t.out.print()
-        t.out.print("game stopped", markup=False)
-        code = stop_status() if isinstance(stop, KeyboardInterrupt) else EXIT_INVALID
-        raise typer.Exit(code) from None
-    if not outcome.solved:
-        t.out.print(f"game stopped after {plural(outcome.guesses, 'guess')}")
-        raise typer.Exit(EXIT_INVALID)
+    check_play(breaker, strategy=strategy_file, adversary=adversary,
+               **given(ctx, **guesser._asdict(), seed=seed), hints=hints)
+    _no_file_no_reading(ctx, strategy_file, reading)
+    t.end(play_outcome(strategy_file, t.PlayConsole(), read=reading.of(options), breaker=breaker,
+                       adversary=adversary, **guesser._asdict(), seed=seed, hints=hints,
+                       alphabet=alphabet))
 
 
 @command("simulate")
@@ -315,54 +165,16 @@ def simulate_command(
     --runs K repeats with K seeds and reports the spread.  Exit 1 when some
     game is not solved.
     """
-    from ..play import alphabet_for
-    from ..progress import compiled_first
-    from ..simulate import check_simulate, play_games, simulation_json, simulation_view
-    from ..stats import plot_format
+    from ..simulate import check_simulate, simulate_outcome
 
-    check_simulate(strategy=strategy_file, adversary=adversary, first=guesser.first,
-                   **t.given(ctx, rule=guesser.rule, pool=guesser.pool, seed=seed),
+    check_simulate(strategy=strategy_file, adversary=adversary,
+                   **given(ctx, **guesser._asdict(), seed=seed),
                    fraction=fraction, games=games, runs=runs, csv=csv_file, plot=plot)
-    check_outputs([csv_file, plot], force=force, inputs={"the input": strategy_file})
-    if plot is not None:
-        plot_format(plot)  # before the games are played
-    started = time.perf_counter()
-    game, strategy = _game_and_strategy(ctx, strategy_file, reading, options)
-    alphabet_for(game, alphabet)  # refused before any game is played
-    played = {**guesser._asdict(), "seed": seed, "alphabet": alphabet}
-    if adversary:
-        return _against_adversary(game, strategy, str(strategy_file), as_json, played, started)
-    if strategy is None:
-        compiled_first(game, lambda small: play_games(small, rule=guesser.rule,
-                                                      pool=guesser.pool, seed=seed), t.say)
-        started = time.perf_counter()
-    with t.running("playing", game) as (_, status):
-        results = play_games(game, strategy, **played, fraction=fraction, games=games, runs=runs,
-                             csv=csv_file, plot=plot, force=force, progress=status)
-    elapsed = time.perf_counter() - started
-    if as_json:
-        t.print_json(simulation_json(results, elapsed))
-    else:
-        show([*simulation_view(results, alphabet), f"played in {elapsed:.2f} s"])
-    notes = err if as_json else t.out  # with --json, stdout holds the JSON alone
-    for what, written in (("games written to", csv_file), ("histogram drawn to", plot)):
-        if written is not None:
-            notes.print(f"{what} {escape(str(written))}")
-    if any(r.unsolved for r in results):
-        raise typer.Exit(EXIT_INVALID)
-
-
-def _against_adversary(game: Game, strategy: Strategy | None, name: str, as_json: bool,
-                       played: dict, started: float) -> None:
-    """``simulate --adversary``: one game against the adversary, printed or as JSON."""
-    from ..simulate import adversary_json, adversary_view, against_adversary
-
-    alphabet = played.pop("alphabet")
-    outcome, what = against_adversary(game, strategy, name, **played)
-    seconds = time.perf_counter() - started
-    if as_json:
-        return t.print_json(adversary_json(game, outcome, what, seconds))
-    show(adversary_view(game, outcome, what, seconds, alphabet))
+    _no_file_no_reading(ctx, strategy_file, reading)
+    t.end(simulate_outcome(strategy_file, read=reading.of(options), adversary=adversary,
+                           as_json=as_json, alphabet=alphabet, watch=t.watch(), **guesser._asdict(),
+                           seed=seed, fraction=fraction, games=games, runs=runs, csv=csv_file,
+                           plot=plot, force=force))
 
 
 @command("convert")
@@ -376,33 +188,10 @@ def convert_command(
     Reads fancidev's mmstrat text, arfst23's tables and YAML, mikemag's GraphViz
     trees, our JSON trees, lookup tables and DOT guides.
     """
-    from ..formats.writing import convert_file, written_json
+    from ..formats.writing import convert_outcome
 
-    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
-    _json_needs_a_file(as_json, output)
-    if options.given:
-        options.game()  # options that mean no game end the command before reading
-    read, target = convert_file(
-        file, output, reading.source_format, target_format,
-        game_options=options._asdict() if options.given else None,
-        lenient=reading.lenient, indent=indent, force=force,
-        max_bytes=reading.max_input_mb * 2**20, on_read=lambda read: t.say_repairs(read.strategy),
-    )
-    if as_json:
-        t.print_json(written_json(read, file, output, target))
-    elif target is not None:
-        err.print(f"wrote {escape(str(output))} ({target}) from {escape(str(file))} ({read.fmt}): "
-                  f"{plural(read.strategy.count_nodes(), 'guess')} in the tree", soft_wrap=True)
-
-
-def _json_needs_a_file(as_json: bool, output: Path | None) -> None:
-    """Refuse ``--json`` when the tree itself goes to stdout, where the report would."""
-    from ..files import to_stdout
-
-    if as_json and (output is None or to_stdout(output)):
-        where = "the tree goes" if output is None else f"-o {output} is"
-        raise StrategyTreeError(f"{where} the standard output, where --json prints the report: "
-                                "name a file (-o FILE), or drop --json")
+    t.end(convert_outcome(file, output, to=target_format, as_json=as_json, indent=indent,
+                          force=force, game_options=options._asdict(), **reading.of()))
 
 
 @command("format")
@@ -417,21 +206,10 @@ def format_command(
     the branches keep their order.  Each repair is reported on stderr.
     --in-place rewrites a brace file itself (atomically; a link is kept).
     """
-    from ..files import is_stdout
-    from ..formats.writing import normalise, written_json
+    from ..formats.writing import format_outcome
 
-    check_outputs([output], force=force, inputs={"the input": file}, stdout=True)
-    _json_needs_a_file(as_json, file if in_place else output)
-    read = normalise(file, output, reading.source_format, lenient=reading.lenient, indent=indent,
-                     force=force, max_bytes=reading.max_input_mb * 2**20, in_place=in_place)
-    t.say_repairs(read.strategy)
-    repairs = plural(len(read.strategy.repairs), "repair")
-    if as_json:
-        t.print_json(written_json(read, file, file if in_place else output, "brace"))
-    elif in_place:
-        t.say(f"rewrote {file} in place ({repairs})")
-    elif not is_stdout(output):  # type: ignore[arg-type]
-        t.say(f"wrote {output} ({repairs}) from {file} ({read.fmt})")
+    t.end(format_outcome(file, output, as_json=as_json, in_place=in_place, indent=indent,
+                         force=force, **reading.of()))
 
 
 @command("improve", stops=True)
@@ -449,23 +227,9 @@ def improve_command(
     improves and when the --budget ends or the run is stopped (exit 130, 143,
     129); with --checkpoint, a later run resumes.  An invalid input: exit 1.
     """
-    from ..improve import improvable, improve_file, improved_json, improved_text, parse_budget
-    from ..runner import Interrupted
+    from ..improve import improve_outcome
 
-    check_outputs([output], force=force, inputs={"the input": file}, checkpoint=checkpoint)
-    seconds = parse_budget(budget)
-    strategy, game, notes = reading.read(file, options)
-    before = improvable(strategy, game, notes)
-    try:
-        with t.running("improving", game, where) as (client, status):
-            report, took = improve_file(
-                strategy, game, output, exact_below=exact_below, widths=widths,
-                finalists=finalists, deepen=deepen, budget_seconds=seconds,
-                max_guesses=max_guesses, checkpoint=checkpoint, progress=status, client=client,
-            )
-    except Interrupted as stopped:  # the best so far is in the output: say what it holds
-        with contextlib.suppress(OSError, ValueError):  # (stderr gone after a hang-up)
-            err.print(improved_text(before, *stopped.result, output), soft_wrap=True)  # type: ignore[misc]
-        raise
-    _reported(report, improved_text(before, report, took, output),
-              improved_json(before, report, took) if as_json else None)
+    t.end(improve_outcome(file, output, read=reading.of(options), budget=budget,
+                          checkpoint=checkpoint, force=force, as_json=as_json, **where._asdict(),
+                          watch=t.watch(), exact_below=exact_below, widths=widths,
+                          finalists=finalists, deepen=deepen, max_guesses=max_guesses))

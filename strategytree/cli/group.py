@@ -4,7 +4,7 @@ and the console script's entry point (:func:`main`)."""
 
 from __future__ import annotations
 
-import errno
+import contextlib
 import functools
 import inspect
 import os
@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import StrategyTreeError
+from ..files import STDOUT_ERRORS, stdout_failed
 from ..formats.source import MAX_INPUT_BYTES
 from ..runner import stop_like_ctrl_c, stop_status, stop_words
 from . import terminal
@@ -60,9 +61,7 @@ def _usage_words(problem: Exception) -> str:
     message = " ".join(problem.format_message().split())  # type: ignore[attr-defined]
     message = message[:1].lower() + message[1:].rstrip(".")
     context = getattr(problem, "ctx", None)
-    if context is None:
-        return message
-    return f"{message} (see {context.command_path} --help)"
+    return message if context is None else f"{message} (see {context.command_path} --help)"
 
 
 app = typer.Typer(
@@ -79,27 +78,19 @@ app = typer.Typer(
 
 
 @app.callback(invoke_without_command=True)
-def _main(
-    version: Annotated[
-        bool, typer.Option("--version", help="Print the version and exit.")
-    ] = False,
-) -> None:
+def _main(version: Annotated[bool, typer.Option("--version", help="Print the version and "
+                                                 "exit.")] = False) -> None:
     if version:
         terminal.out.print(f"strategytree {__version__}")
         raise typer.Exit(EXIT_OK)
 
 
 def command(name: str, *, stops: bool = False) -> Callable[[Callable[..., Any]], Any]:
-    """Register a command of :data:`app` named ``name``.
-
-    Each parameter whose ``Annotated`` metadata is a :class:`~.options.Bundle`
-    becomes the bundle's options on the command line, gathered back into one
-    value when the command runs.  The library's errors
-    (:class:`~strategytree.errors.StrategyTreeError`) end it with one line on
-    stderr (exit 2, :func:`~.terminal.failed`); with ``stops``, Ctrl-C (SIGTERM,
-    SIGHUP) ends it saying so, and where its ``checkpoint`` keeps the work
-    (exit 130, 143, 129).
-    """
+    """Register a command of :data:`app` named ``name``: each parameter whose
+    ``Annotated`` metadata is a :class:`~.options.Bundle` becomes the bundle's
+    options, gathered back into one value when it runs; a library error ends it
+    with one line (:func:`~.terminal.failed`); with ``stops``, Ctrl-C (SIGTERM,
+    SIGHUP) says so, and where its ``checkpoint`` keeps the work (exit 130, 143, 129)."""
 
     def register(function: Callable[..., Any]) -> Any:
         signature = inspect.signature(function, eval_str=True)
@@ -126,7 +117,8 @@ def command(name: str, *, stops: bool = False) -> Callable[[Callable[..., Any]],
             except KeyboardInterrupt:
                 if not stops:
                     raise
-                raise terminal.interrupted(values.get("checkpoint")) from None
+                say(stop_words(values.get("checkpoint")))
+                raise typer.Exit(stop_status()) from None
 
         run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation for p in parameters}
@@ -136,58 +128,42 @@ def command(name: str, *, stops: bool = False) -> Callable[[Callable[..., Any]],
 
 
 def main() -> None:
-    """Entry point of the console script.
-
-    Once a command has finished (its files written and closed, its output
-    flushed), the process ends at once: tearing down numba and LLVM would
-    otherwise add about a third of a second to every command.  SIGTERM and
-    SIGHUP stop a command as Ctrl-C does (:func:`~strategytree.runner.stop_like_ctrl_c`).
-    """
+    """Entry point of the console script: SIGTERM and SIGHUP stop a command as Ctrl-C
+    does (:func:`~strategytree.runner.stop_like_ctrl_c`); once it has finished (files
+    closed, output flushed), the process ends at once (tearing down numba and LLVM
+    would add about a third of a second to every command)."""
     stop_like_ctrl_c()
+    code: int | None = EXIT_OK
     try:
         app()
     except KeyboardInterrupt:
         say(stop_words())
-        code: int = stop_status()
+        code = stop_status()
     except MemoryError:  # inputs are capped and estimated; this is the last guard
         say("error: out of memory (a smaller game, or a machine with more memory)")
         code = EXIT_UNREADABLE
     except OSError as problem:
-        if problem.filename is not None or problem.errno not in _OUTPUT_ERRORS:
+        if problem.filename is not None or problem.errno not in STDOUT_ERRORS:
             raise
         code = _output_failed(problem)
     except SystemExit as stop:
-        if stop.code is None or isinstance(stop.code, int):
-            code = stop.code or 0
-        else:
+        if not (stop.code is None or isinstance(stop.code, int)):
             raise  # a message to print: let Python do it
-    else:
-        code = 0
+        code = stop.code or EXIT_OK
     try:
         sys.stdout.flush()  # what is still buffered must reach the output too
     except OSError as problem:
         code = _output_failed(problem) if code == EXIT_OK else code
     except ValueError:  # closed
         pass
-    try:
+    with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can be said
         sys.stderr.flush()
-    except (OSError, ValueError):  # a closed pipe: nothing more can be said
-        pass
     os._exit(code)
 
 
-#: what writing the standard output can meet: a full disk, a quota, a file too
-#: big, a device error, a closed pipe
-_OUTPUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
-
-
 def _output_failed(problem: OSError) -> int:
-    """The standard output could not be written: one line on stderr (none for a
-    pipe whose reader has gone, as ``| head`` does), exit 2."""
-    try:
-        sys.stdout = open(os.devnull, "w")  # what is left in the buffer is dropped
-    except OSError:
-        pass
-    if problem.errno != errno.EPIPE:
-        say(f"error: cannot write the standard output: {problem.strerror or problem}")
+    """The standard output could not be written: what :func:`~strategytree.files.stdout_failed`
+    says, exit 2."""
+    if (words := stdout_failed(problem)) is not None:
+        say(words)
     return EXIT_UNREADABLE

@@ -1,29 +1,20 @@
-"""Every option of the ``strategytree`` command, declared once.
-
-An option that several commands take is one ``Annotated`` alias here, made by
-:func:`opt`; options that always go together (a game, how a file is read, a
-rule, a cluster, a lookahead) are a :class:`Bundle`: one parameter of a
-command, spread into its options on the command line by
-:func:`strategytree.cli.group.command` and gathered back into one value (a
-NamedTuple) when the command runs.  A short option means one thing in every
-command.  Options with a fixed set of values list it (the help shows it, the
-shell completes it, any case is taken); ``tests/test_cli_library.py`` checks
-that each list is the library's.
+"""Every option of the ``strategytree`` command, declared once: one ``Annotated``
+alias made by :func:`opt`, or a :class:`Bundle` of options that go together (a game,
+how a file is read, a rule, a cluster, a lookahead), one parameter of a command that
+:func:`strategytree.cli.group.command` spreads into its options and gathers back into
+one NamedTuple.  A short option means one thing in every command; the values of an
+option with a fixed set of them are the library's (``tests/test_cli_library.py``).
 """
-
 from __future__ import annotations
 
 import inspect
+from collections import namedtuple
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple, Optional
+from typing import Annotated, Any, Literal, NamedTuple, Optional
 
 import typer
 
 from ..formats.source import MAX_INPUT_BYTES
-
-if TYPE_CHECKING:
-    from ..game import Game
-    from ..tree import Strategy
 
 #: the default of --max-input-mb
 MAX_INPUT_MB = MAX_INPUT_BYTES // 2**20
@@ -50,13 +41,23 @@ def opt(kind: Any, *flags: str, choices: str | None = None, **more: Any) -> Any:
     return Annotated[kind, typer.Option(*flags, **more)]
 
 
+def given(ctx: typer.Context, **values: object) -> dict[str, object]:
+    """``values`` (options by parameter name) with None for each one left at its
+    default: what the library's checks of options without effect read."""
+    return {
+        name: None if (source := ctx.get_parameter_source(name)) is None
+        or source.name in ("DEFAULT", "DEFAULT_MAP") else value
+        for name, value in values.items()
+    }
+
+
 class Bundle:
-    """Options that go together, declared once: the ``Annotated`` metadata of a
-    command's parameter, which :func:`~strategytree.cli.group.command` spreads
-    into ``options`` (name -> (annotation, default)) and gathers into ``gather(**options)``."""
+    """Options that go together: the ``Annotated`` metadata of a command's parameter,
+    spread into ``options`` (name -> (annotation, default)) and gathered into
+    ``gather(**options)`` (``gather``: a NamedTuple, or the name of one to make)."""
 
     def __init__(self, gather: Any, **options: tuple[Any, Any]) -> None:
-        self.gather = gather
+        self.gather = namedtuple(gather, options) if isinstance(gather, str) else gather
         self.parameters = [
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=kind,
                               default=default)
@@ -74,21 +75,6 @@ class GameOptions(NamedTuple):
     colors: int | None
     distinct: bool
     distinct_guesses: bool
-
-    @property
-    def given(self) -> bool:
-        """True when some option differs from its default."""
-        return bool(self.pegs or self.colors or self.distinct or self.distinct_guesses
-                    or self.preset != "mastermind")
-
-    def game(self, strategy: Strategy | None = None) -> tuple[Game, list[str]]:
-        """The game the options mean (:func:`~strategytree.game.resolve_game`, with
-        ``strategy`` to infer the rest from); options that contradict each other
-        end the command (exit 2)."""
-        from ..game import resolve_game
-
-        return resolve_game(self.preset, self.pegs, self.colors, distinct=self.distinct,
-                            distinct_guesses=self.distinct_guesses, strategy=strategy)
 
 
 def _game(pegs: str, colors: str) -> Any:
@@ -120,14 +106,12 @@ class Reading(NamedTuple):
     lenient: bool
     max_input_mb: int
 
-    def read(self, path: Path, options: GameOptions) -> tuple[Strategy, Game, list[str]]:
-        """The strategy file read with its game and notes on what was inferred
-        (:func:`~strategytree.formats.reading.read_strategy`)."""
-        from ..formats.reading import read_strategy
-
-        loaded = read_strategy(path, self.source_format, **options._asdict(), lenient=self.lenient,
-                               max_bytes=self.max_input_mb * 2**20)
-        return loaded.strategy, loaded.game, loaded.notes
+    def of(self, options: GameOptions | None = None) -> dict[str, Any]:
+        """The keywords of the library's readers (``fmt``, ``lenient``, ``max_bytes``;
+        with ``options``, the game's: :func:`~strategytree.formats.reading.read_strategy`'s)."""
+        game = options._asdict() if options is not None else {}
+        return {"fmt": self.source_format, "lenient": self.lenient,
+                "max_bytes": self.max_input_mb * 2**20, **game}
 
 
 ReadOptions = Annotated[Reading, Bundle(
@@ -160,16 +144,8 @@ Plot = opt(Optional[Path], "--plot", help="Also draw the figures into this PNG (
 
 
 # -- a one-step rule (generate, play, simulate) -------------------------------------------
-class Rule(NamedTuple):
-    """The one-step rule that guesses: ``--rule``, ``--pool``, ``--first``."""
-
-    rule: str
-    pool: str
-    first: str | None
-
-
-RuleOptions = Annotated[Rule, Bundle(
-    Rule,
+RuleOptions = Annotated[Any, Bundle(  # the one-step rule that guesses
+    "Rule",
     rule=(opt(str, "--rule", "-r", choices="rule", help="The one-step rule."), "entropy"),
     pool=(opt(str, "--pool", help="Candidate guesses of the rule: all, consistent or "
               "sample:N."), "all"),
@@ -185,15 +161,8 @@ Seed = opt(Optional[int], "--seed", help="Seed of what is drawn at random (secre
 
 
 # -- long runs: a Dask cluster, a checkpoint ------------------------------------------------
-class Cluster(NamedTuple):
-    """Where a long run searches: ``--workers``, ``--scheduler``."""
-
-    workers: str | None
-    scheduler: str | None
-
-
-ClusterOptions = Annotated[Cluster, Bundle(
-    Cluster,
+ClusterOptions = Annotated[Any, Bundle(  # where a long run searches
+    "Cluster",
     workers=(opt(Optional[str], "--workers", help="Search on a local Dask cluster of N worker "
                  "processes (auto: one per core), started and stopped with the command."), None),
     scheduler=(opt(Optional[str], "--scheduler", help="Search on the Dask cluster of this "
@@ -216,19 +185,8 @@ ExactBelow = opt(Optional[int], "--exact-below", min=0, help="Solve every subtre
                  "this many secrets exactly.")
 
 
-class Lookahead(NamedTuple):
-    """The settings of ``generate --method lookahead`` (None or empty: not given)."""
-
-    widths: str
-    also: str
-    complete: str | None
-    complete_above: int | None
-    finalists: str | None
-    exact_below: int | None
-
-
-LookaheadOptions = Annotated[Lookahead, Bundle(
-    Lookahead,
+LookaheadOptions = Annotated[Any, Bundle(  # generate --method lookahead (None, "": not given)
+    "Lookahead",
     widths=(Widths, "8,4"),
     also=(opt(str, "--also", help="lookahead: more rules whose best guesses join the shortlist, "
               "e.g. parts,expected."), ""),

@@ -1,13 +1,11 @@
 """What the ``strategytree`` command says, and how it ends: its two consoles, the
-exit codes, library errors worded in flags, a long run's cluster, progress and stop."""
+exit codes, library errors worded in flags, how a long run is watched and stopped."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -16,11 +14,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from ..errors import StrategyTreeError
-from ..runner import CTRL_C_STATUS, stop_status, stop_words
+from ..outcome import INVALID, OK, UNREADABLE
+from ..runner import CTRL_C_STATUS
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from .options import Cluster
+    from ..outcome import CommandOutcome
+    from ..progress import Watch
 
 #: the width of what goes to a pipe or a file: no line is wrapped for a terminal nobody
 #: looks at ($COLUMNS still sets it)
@@ -38,7 +37,7 @@ def _width(stream: object) -> int | None:
 out = Console(highlight=False, emoji=False, width=_width(sys.stdout))
 err = Console(stderr=True, highlight=False, emoji=False, width=_width(sys.stderr))
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = OK, INVALID, UNREADABLE
 #: a run stopped by Ctrl-C (SIGTERM, SIGHUP: :data:`strategytree.runner.STOP_SIGNALS`)
 EXIT_INTERRUPTED = CTRL_C_STATUS
 #: the flag of each library argument whose flag is not its name
@@ -79,23 +78,17 @@ class PlayConsole:
         out.print(text, markup=False, soft_wrap=True)
 
 
-def say_repairs(strategy: object) -> None:
-    """The repairs a lenient reading made, one ``repaired:`` line each on stderr."""
-    from ..verify import SHOWN_PROBLEMS
-
-    repairs = strategy.repairs  # type: ignore[attr-defined]
-    for repair in repairs[:SHOWN_PROBLEMS]:
-        say(f"repaired: {repair}")
-    if len(repairs) > SHOWN_PROBLEMS:
-        say(f"repaired: ... and {len(repairs) - SHOWN_PROBLEMS:,} more")
-
-
 def say(text: str) -> None:
     """One plain line on stderr (nothing if stderr is gone, as after a hang-up)."""
-    try:
+    with contextlib.suppress(OSError, ValueError):
         err.print(text, markup=False, soft_wrap=True, highlight=False)
-    except (OSError, ValueError):
-        pass
+
+
+def watch() -> Watch:
+    """How a long run tells how it goes on the command line: lines and progress on stderr."""
+    from ..progress import Watch
+
+    return Watch(say, err)
 
 
 def show(parts: list[Any], console: Console | None = None) -> None:
@@ -105,45 +98,13 @@ def show(parts: list[Any], console: Console | None = None) -> None:
         (console or out).print(part, soft_wrap=not isinstance(part, Table))
 
 
-def print_json(data: object) -> None:
-    """A report built by the library, as JSON: the only thing on stdout."""
-    sys.stdout.write(json.dumps(data, indent=2) + "\n")  # ASCII: safe in any locale
-
-
-def given(ctx: typer.Context, **values: object) -> dict[str, object]:
-    """``values`` (options by parameter name) with None for each one left at its
-    default: what the library's checks of options without effect read."""
-    return {
-        name: None if (source := ctx.get_parameter_source(name)) is None
-        or source.name in ("DEFAULT", "DEFAULT_MAP") else value
-        for name, value in values.items()
-    }
-
-
-@contextmanager
-def running(verb: str, game: Game, where: Cluster | None = None,
-            used: bool = True) -> Iterator[tuple[object, Callable[[object], None]]]:
-    """A long run's Dask client (of --workers / --scheduler / $STRATEGYTREE_SCHEDULER;
-    None: in this process, and always without ``where`` or when not ``used``; the
-    dashboard's address is printed when one is up) and its progress display
-    (:func:`strategytree.progress.displayed`)."""
-    from ..progress import displayed
-
-    if where is None or not used:
-        with displayed(verb, game.name, err, say) as status:
-            yield None, status
-        return
-    from ..cluster import connect
-
-    with connect(where.workers, where.scheduler, say=say) as client, \
-            displayed(verb, game.name, err, say) as status:
-        yield client, status
-
-
-# -- stopping ------------------------------------------------------------------------------
-def interrupted(checkpoint: Path | None = None) -> typer.Exit:
-    """Say that a long run was stopped (and where its work is kept); exit 130
-    (143 for SIGTERM, 129 for SIGHUP: :func:`strategytree.runner.stop_status`)."""
-    kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
-    say(f"{stop_words()}{kept}")
-    return typer.Exit(stop_status())
+def end(outcome: CommandOutcome) -> None:
+    """Print what the library composed (:class:`~strategytree.outcome.CommandOutcome`:
+    JSON alone on stdout, or its lines; then its notes on stderr); exit with its status."""
+    if outcome.data is not None:
+        sys.stdout.write(json.dumps(outcome.data, indent=2) + "\n")  # ASCII: safe in any locale
+    show(outcome.shown, err if outcome.aside else out)
+    with contextlib.suppress(OSError, ValueError):  # (stderr gone after a hang-up)
+        show(outcome.notes, err)
+    if outcome.status != EXIT_OK:
+        raise typer.Exit(outcome.status)

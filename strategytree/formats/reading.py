@@ -26,7 +26,7 @@ and column.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FORMATS", "GAME_FORMATS", "FormatError", "GameOptionsError", "Loaded", "Read",
     "checked_format", "detect", "fitting_game", "infer_game", "read", "read_file", "read_strategy",
-    "reads", "reads_all",
+    "options_given", "reads", "reads_all", "strategy_or_game", "strategy_reader",
 ]
 
 #: every format read, and what it is
@@ -316,8 +316,7 @@ def read_strategy(
         distinct_guesses=distinct_guesses
     )
     needs_game = fmt is None or fmt.strip().lower() in GAME_FORMATS
-    given = bool(pegs or colors or distinct or distinct_guesses
-                 or preset not in (None, "mastermind"))
+    given = options_given(choice)
     if given and needs_game:
         _resolved(choice)  # options that mean no game are refused before reading
     found = read_file(
@@ -342,6 +341,42 @@ def read_strategy(
     kind = ", distinct colours" if len(told.secrets) < told.colors**told.pegs else ""
     notes = [f"pegs {told.pegs}, colors {told.colors}{kind} (from the counts)"]
     return Loaded(found.strategy, found.fmt, game, notes)
+
+
+#: the game keywords of :func:`read_strategy` (:func:`~strategytree.game.resolve_game`'s)
+GAME_OPTIONS = ("preset", "pegs", "colors", "distinct", "distinct_guesses")
+
+
+def options_given(options: Mapping[str, Any]) -> bool:
+    """True when the game keywords ``options`` ask for something (a value other than
+    the defaults: classic Mastermind, whose sizes the file tells).
+
+    >>> options_given({"preset": "mastermind", "pegs": None}), options_given({"pegs": 5})
+    (False, True)
+    """
+    return any(value for key, value in options.items()
+               if key in GAME_OPTIONS and not (key == "preset" and value == "mastermind"))
+
+
+def strategy_or_game(path: Input | None, **read: Any) -> tuple[Game, Strategy | None]:
+    """The game and the strategy at ``path`` (:func:`read_strategy`, ``read`` its
+    keywords); without a ``path``, the game its :data:`GAME_OPTIONS` mean, and None."""
+    if path is not None:
+        loaded = read_strategy(path, **read)
+        return loaded.game, loaded.strategy
+    told = {key: read[key] for key in GAME_OPTIONS if key in read}
+    return games.resolve_game(**told)[0], None
+
+
+def strategy_reader(**read: Any) -> Callable[[Input], tuple[Strategy, Game, list[str]]]:
+    """A reader of paths (what :func:`strategytree.verify.verify_files` takes): the
+    strategy, its game and the notes on it of :func:`read_strategy` (``read`` its keywords)."""
+
+    def read_one(path: Input) -> tuple[Strategy, Game, list[str]]:
+        loaded = read_strategy(path, **read)
+        return loaded.strategy, loaded.game, loaded.notes
+
+    return read_one
 
 
 def _recorded(found: Read, choice: dict[str, object] | None) -> Loaded:

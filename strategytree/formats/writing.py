@@ -17,16 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ArgumentError
-from ..files import write_text_atomic
+from ..files import check_json_output, check_outputs, is_stdout, write_text_atomic
 from ..game import Game
+from ..outcome import CommandOutcome
 from ..tree import Strategy
 from . import brace
-from .reading import GAME_FORMATS, Read, checked_format, read_file, reads
+from .reading import GAME_FORMATS, Read, checked_format, options_given, read_file, reads
 from .source import MAX_INPUT_BYTES, Input
 
 __all__ = [
-    "SUFFIXES", "WRITABLE", "check_in_place", "convert_file", "normalise", "normalised", "write",
-    "writes", "written_json",
+    "SUFFIXES", "WRITABLE", "check_in_place", "convert_file", "convert_outcome", "format_outcome",
+    "normalise", "normalised", "write", "writes", "written_json",
 ]
 
 #: the formats that can hold any tree, and so can be written
@@ -170,7 +171,6 @@ records the game the file was read in or records, if any) (:func:`write`; by
     ``-``: brace unless ``to``).  Returns what was read and the format written to the
     file (None when printed)."""
     from ..errors import refuse_inert
-    from ..files import is_stdout
 
     read = read_file(path, fmt, lenient=lenient, max_bytes=max_bytes, options=game_options)
     if read.fmt not in GAME_FORMATS and game_options:
@@ -202,3 +202,69 @@ def written_json(read: Read, source: object, output: object, target: str) -> dic
     return {"source": str(source), "from": read.fmt, "output": str(output), "to": target,
             "game": game,
             "guesses": read.strategy.count_nodes(), "repairs": list(read.strategy.repairs)}
+
+
+# -- what ``strategytree convert`` and ``format`` do ------------------------------------
+def _repairs(read: Read) -> list[Any]:
+    """The repairs made reading (:func:`~strategytree.verify.repair_lines`), as notes."""
+    from rich.text import Text
+
+    from ..verify import repair_lines
+
+    return [Text(line) for line in repair_lines(read.strategy)]
+
+
+def convert_outcome(
+    path: Input, output: str | os.PathLike[str] | None = None, *, as_json: bool = False,
+    game_options: dict[str, Any] | None = None, **convert: Any,
+) -> CommandOutcome:
+    """What ``strategytree convert`` does: the output checked (an existing file only
+    with ``force``), :func:`convert_file` (``convert`` are its keyword arguments;
+    ``game_options`` that ask for something, :func:`~.reading.options_given`, and
+    mean no game refused before reading),
+    then the repairs made, what was written, or its :func:`written_json`."""
+    from rich.markup import escape
+
+    from ..game import resolve_game
+    from ..words import plural
+
+    check_outputs([output], force=convert.get("force", False), inputs={"the input": path},
+                  stdout=True)
+    check_json_output(as_json, output)
+    game_options = game_options if game_options and options_given(game_options) else None
+    if game_options:
+        resolve_game(**game_options)
+    read, target = convert_file(path, output, game_options=game_options, **convert)
+    notes = _repairs(read)
+    if as_json:
+        return CommandOutcome(data=written_json(read, path, output, target), notes=notes)
+    if target is not None:
+        notes.append(f"wrote {escape(str(output))} ({target}) from {escape(str(path))} "
+                     f"({read.fmt}): {plural(read.strategy.count_nodes(), 'guess')} in the tree")
+    return CommandOutcome(notes=notes)
+
+
+def format_outcome(
+    path: Input, output: str | os.PathLike[str] | None = None, *, as_json: bool = False,
+    in_place: bool = False, **write: Any,
+) -> CommandOutcome:
+    """What ``strategytree format`` does: the output checked (an existing file only
+    with ``force``), :func:`normalise` (``write`` are its keyword arguments), then
+    the repairs made and what was written, or its :func:`written_json`."""
+    from rich.text import Text
+
+    from ..words import plural
+
+    written = path if in_place else output
+    check_outputs([output], force=write.get("force", False), inputs={"the input": path},
+                  stdout=True)
+    check_json_output(as_json, written)  # type: ignore[arg-type]
+    read = normalise(path, output, in_place=in_place, **write)
+    notes, repairs = _repairs(read), plural(len(read.strategy.repairs), "repair")
+    if as_json:
+        return CommandOutcome(data=written_json(read, path, written, "brace"), notes=notes)
+    if in_place:
+        notes.append(Text(f"rewrote {path} in place ({repairs})"))
+    elif not is_stdout(output):  # type: ignore[arg-type]
+        notes.append(Text(f"wrote {output} ({repairs}) from {path} ({read.fmt})"))
+    return CommandOutcome(notes=notes)

@@ -25,14 +25,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
 from ..builders import build_greedy
 from ..checkpoint import Checkpoint, CheckpointError, header, load
 from ..game import Game
-from ..progress import ProgressCallback, Reporter
+from ..outcome import CommandOutcome
+from ..progress import QUIET, ProgressCallback, Reporter, Watch
 from ..runner import Cadence, Interrupted, Stop, Stopped, run_in_thread
 from ..symmetry import Symmetry
 from ..tree import Node, Strategy
@@ -41,7 +42,8 @@ from .bounds import INF, UNLIMITED, split_table
 from .compiled import NODES, STOP
 from .problem import Problem, SearchError
 
-__all__ = ["Search", "bound_text", "build_optimal", "prove_bound", "prove_bound_table"]
+__all__ = ["Search", "bound_outcome", "bound_text", "build_optimal", "prove_bound",
+           "prove_bound_table"]
 
 #: the first levels of the search run in Python, with the full symmetry group
 PY_LEVELS = 2
@@ -596,3 +598,22 @@ def bound_text(game: Game, guesses: int, seconds: float) -> str:
     below = f"; none within {guesses - 1}" if guesses > 1 else ""
     return (f"{escape(game.name)}: {plural(guesses, 'guess')} solve{'s' * (guesses == 1)} every "
             f"secret{below} (proved in {seconds:.2f} s)")
+
+
+def bound_outcome(game_options: dict[str, Any] | None = None, *, symmetry: bool = True,
+                  as_json: bool = False, workers: int | str | None = None,
+                  scheduler: str | None = None, watch: Watch = QUIET) -> CommandOutcome:
+    """What ``strategytree bound`` does: :func:`prove_bound` in the game of
+    ``game_options`` (:func:`~strategytree.game.resolve_game`'s keywords), warmed
+    up, on the cluster of ``workers`` or ``scheduler``, told on ``watch``, timed
+    (the cluster's start-up not counted); :func:`bound_text` or :func:`bound_json`."""
+    from ..game import resolve_game
+
+    game = resolve_game(**(game_options or {}))[0]
+    watch.warm(game, lambda small: prove_bound(small, symmetry=symmetry))
+    with watch.running("proving", game, workers, scheduler) as (client, progress):
+        started = time.perf_counter()
+        guesses = prove_bound(game, symmetry=symmetry, progress=progress, client=client)
+    elapsed = time.perf_counter() - started
+    return CommandOutcome.either(as_json, bound_json(game, guesses, elapsed),
+                                 [bound_text(game, guesses, elapsed)])
