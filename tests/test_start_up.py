@@ -103,3 +103,27 @@ def test_quick_loads_keep_compiling_what_is_not_cached() -> None:
         return values * 2
 
     assert doubled(np.arange(3)).tolist() == [0, 2, 4]
+
+
+
+_COMPILES = textwrap.dedent("""
+    import strategytree as st
+    from strategytree import greedy_choice
+    from strategytree.builders import build_greedy
+
+    build_greedy(st.mastermind(3, 4), rule="minimax")
+    for name in ("_first_within", "_few_secrets", "_within"):
+        signatures = [str(s) for s in getattr(greedy_choice, name).signatures]
+        print(name, len(signatures), any("Literal" in s for s in signatures))
+""")
+
+
+@pytest.mark.slow
+@pytest.mark.subprocess
+def test_the_greedy_scans_steps_are_compiled_once(tmp_path: Path) -> None:
+    """A literal argument (``0``, ``1``, ``-1``) made numba compile a step once per
+    value: about a second more of the first run after an install (an empty cache)."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    lines = subprocess.run([sys.executable, "-c", _COMPILES], env=env, capture_output=True,
+                           text=True, check=True).stdout.splitlines()
+    assert lines == ["_first_within 1 False", "_few_secrets 1 False", "_within 1 False"]
