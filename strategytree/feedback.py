@@ -250,9 +250,14 @@ def compiled() -> SimpleNamespace:
     use; compiled code is cached on disk).  Other kernels that count bits or
     work out replies call this first, so that numba knows :func:`popcount` and
     :func:`lowest_bit` as instructions, and compiles :func:`reply_code`,
-    :func:`reply` and :func:`reply_of_rows` where they are called."""
+    :func:`reply` and :func:`reply_of_rows` where they are called.  Kernels are then
+    loaded from numba's cache without the compiler's set-up (:mod:`.kernelcache`)."""
     from numba import njit, types
     from numba.extending import intrinsic, overload, register_jitable
+
+    from .kernelcache import quick_loads
+
+    quick_loads()
 
     @intrinsic
     def ctpop(typingctx, x):  # pragma: no cover - compiled by numba

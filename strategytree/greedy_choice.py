@@ -113,7 +113,7 @@ class _Guesses(NamedTuple):
 
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _rule_costs(rule, n, pegs, nlogn):
     """What parts of up to ``n + 1`` secrets cost under ``rule`` (:class:`_Costs`)."""
     weight = np.zeros(n + 2, dtype=np.int64)  # for parts: -1 a part
@@ -161,7 +161,7 @@ def _split_bound(sizes, pegs, rule, split):
     return bound
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _colour_sets(sliced, set_bits, set_start, pegs, costs, set_colours, skip):
     """The colour sets that candidates have, their blacks + whites and bounds
     (:class:`_ColourSets`), worked out once per set.  A set with a colour of
@@ -218,7 +218,7 @@ def _colour_sets(sliced, set_bits, set_start, pegs, costs, set_colours, skip):
     return _ColourSets(slot, in_use, tabled, sums, floor, rest, tail)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _places_of(candidates, consistent, mark):
     """The places in ``candidates`` of the guesses in ``consistent`` that are
     there (binary search; both increasing); marks those guesses in ``mark``."""
@@ -266,7 +266,7 @@ def _tie_break(mine_best, mine_cost, other_best, other_cost):
     return mine_best
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
 def _by_floor(floor, below, order, spare):
     """How many sets ``u`` have ``floor[u] < below``; those sets, lowest bound
     first (ties in order), into ``order`` (``spare``: scratch as long).
@@ -314,7 +314,7 @@ def _scan_scratch(pegs, used):
     )  # fmt: skip
 
 
-@njit(inline="always")
+@njit(nogil=True, _nrt=False, no_cfunc_wrapper=True)
 def _within(g, level, gs, sliced, rule, seen, twice):
     """True when guess ``g``'s parts cost no more than all singletons
     (``level`` 0: it tells every secret apart) or than one pair and
@@ -446,13 +446,14 @@ def _cost_below(g, u, limit, bits, gs, sliced, costs, sets, scratch):
     costs less than ``limit``, else (False, _).  Below ``pair`` only a guess
     that tells the secrets apart would do."""
     if limit <= costs.pair:
-        return _within(g, 0, gs, sliced, costs.rule, scratch.seen, scratch.twice), costs.perfect
+        return _within(g, np.int64(0), gs, sliced, costs.rule, scratch.seen,
+                       scratch.twice), costs.perfect
     if sliced.has_pos.shape[0] == 1:
         return _one_block_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch)
     return _blocks_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
 def _first_within(level, level_cost, cands, gs, sliced, rule, sets, scratch):
     """The place of the first candidate, in order, whose parts cost no more
     than ``level_cost`` (:func:`_within` ``level``), or -1.  The candidates
@@ -488,7 +489,7 @@ def _first_within(level, level_cost, cands, gs, sliced, rule, sets, scratch):
     return found
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
 def _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets, scratch):
     """(True, the place of the guess to play) when the guesses that could be
     the secret settle it, else (False, -1).  With few secrets (fewer than the
@@ -498,12 +499,13 @@ def _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets, scratch):
     if mine_cost == costs.perfect:
         return True, mine_best  # nothing does better
     if sliced.n < scratch.seen.shape[0]:
-        found = _first_within(0, costs.perfect, cands, gs, sliced, costs.rule, sets, scratch)
+        level = np.int64(0)  # (a runtime argument: literal levels compiled it twice)
+        found = _first_within(level, costs.perfect, cands, gs, sliced, costs.rule, sets, scratch)
         if found >= 0:
             return True, found
         if mine_cost <= costs.pair:
             return True, mine_best
-        found = _first_within(1, costs.pair, cands, gs, sliced, costs.rule, sets, scratch)
+        found = _first_within(np.int64(1), costs.pair, cands, gs, sliced, costs.rule, sets, scratch)
         if found >= 0:
             return True, found
     return False, np.int64(-1)
@@ -515,7 +517,7 @@ def _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets, scratch):
 # would count a reference for every array read from a named tuple or handed to
 # a pasted-in step, and uncount it after: with them, the scan was 3 (MM(5,8),
 # all the secrets) to 20 (40 secrets) times slower.
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
 def _scan(mine, cands, gs, sliced, costs, sets, scratch):
     """The place in ``candidates`` of the best guess: the scan of
     :func:`_best_guess_sliced_py` with its early stops.
@@ -533,7 +535,7 @@ def _scan(mine, cands, gs, sliced, costs, sets, scratch):
     slot, in_use, floor = sets.slot, sets.in_use, sets.floor
     order = scratch.order  # the sets worth trying, lowest bound first: ``n_order`` of them
     n_order = 0
-    mine_best = -1
+    mine_best = np.int64(-1)  # (typed so: a literal -1 compiled _few_secrets once more)
     mine_cost = costs.none
     best = -1
     best_cost = costs.none

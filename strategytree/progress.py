@@ -14,15 +14,17 @@ it counts, read when a report is due; the time since it started).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NamedTuple
 
 __all__ = [
     "COMPILE_NOTICE", "PROGRESS_SECONDS", "WARM_BELOW", "Progress", "ProgressCallback", "Reporter",
-    "QUIET", "Watch", "compiled_first", "displayed", "progress_seconds",
+    "QUIET", "Watch", "compiled_first", "compiles", "displayed", "progress_seconds", "warm_stamp",
 ]
 
 
@@ -159,7 +161,11 @@ def compiled_first(game: Any, warm: Callable[[Any], object], say: Callable[[str]
     """Run ``warm`` on a small game like ``game`` first (MM(3,4)'s size), so that
     compiling the kernels a run needs (once per install: they are cached) is not
     counted in the times it reports; a compile that takes a while is announced
-    through ``say`` (once), and timed.  Errors of the small game are left to the run."""
+    through ``say`` (once), and timed.  Errors of the small game are left to the run.
+
+    A warm-up in which numba compiled nothing (every kernel came from its cache)
+    leaves a stamp beside numba's cache (:func:`warm_stamp`); while the stamp is
+    there, the same warm-up is skipped: it would only load what the run loads anyway."""
     import threading
 
     from .errors import StrategyTreeError
@@ -171,6 +177,9 @@ def compiled_first(game: Any, warm: Callable[[Any], object], say: Callable[[str]
         small = similar_game(game, 3, 4)
     except StrategyTreeError:
         return
+    stamp = warm_stamp(warm, small)
+    if stamp is not None and stamp.exists():
+        return
     started = time.perf_counter()
     done = threading.Event()
 
@@ -180,16 +189,91 @@ def compiled_first(game: Any, warm: Callable[[Any], object], say: Callable[[str]
 
     notice = threading.Thread(target=announce, daemon=True)
     notice.start()
+    compiled = False
     try:
-        warm(small)
+        with compiles() as count:
+            warm(small)
+        compiled = count() > 0
     except StrategyTreeError:
-        pass  # the run itself says what is wrong
+        compiled = True  # (not stamped: the run says what is wrong)
     finally:
         done.set()
         notice.join()
     took = time.perf_counter() - started
     if took >= COMPILE_NOTICE:
         say(f"kernels ready in {took:.1f} s (not counted below)")
+    if stamp is not None and not compiled:
+        with contextlib.suppress(OSError):  # a read-only cache: the warm-up just runs again
+            stamp.parent.mkdir(parents=True, exist_ok=True)
+            stamp.touch()
+
+
+@contextmanager
+def compiles() -> Iterator[Callable[[], int]]:
+    """Count numba's compiles (``numba:compile`` events, from any thread) while in
+    the block; a kernel loaded from numba's cache is not a compile."""
+    from numba.core import event
+
+    started = [0]
+
+    class Counter(event.Listener):
+        def on_start(self, event: object) -> None:
+            started[0] += 1
+
+        def on_end(self, event: object) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Counter()):
+        yield lambda: started[0]
+
+
+def _described(value: object) -> str | None:
+    """A stable text of a warm-up's setting (None for a value without one)."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return repr(value)
+    if isinstance(value, tuple | list):
+        parts = [_described(item) for item in value]
+        return None if None in parts else f"{type(value).__name__}({','.join(parts)})"  # type: ignore[arg-type]
+    if isinstance(value, dict):
+        parts = [_described(item) for pair in sorted(value.items(), key=repr) for item in pair]
+        return None if None in parts else f"dict({','.join(parts)})"  # type: ignore[arg-type]
+    if callable(value) and hasattr(value, "__qualname__"):
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    return None
+
+
+def warm_stamp(warm: Callable[[Any], object], small: Any) -> Path | None:
+    """Where a warm-up of ``warm`` on ``small`` that compiled nothing is noted: a file
+    beside numba's cache of our kernels, named by what decides which kernels the
+    warm-up loads (the function and its settings, the game's kind, numba's version
+    and target CPU, the modification times of our sources: an edit or a reinstall
+    asks for a warm-up again).  None when that cannot be told (the warm-up runs)."""
+    import hashlib
+    import os
+
+    code = getattr(warm, "__code__", None)
+    if code is None:
+        return None
+    settings = [_described(cell.cell_contents) for cell in (warm.__closure__ or ())]
+    if None in settings:
+        return None
+    import numba
+
+    from .feedback import compiled
+
+    try:
+        where = Path(compiled().table_rows._cache._cache_path)  # numba's cache of feedback.py
+    except AttributeError:  # another numba
+        return None
+    package = Path(__file__).parent
+    sources = sorted((str(path.relative_to(package)), path.stat().st_mtime_ns)
+                     for path in package.rglob("*.py"))
+    key = repr((
+        code.co_filename, code.co_firstlineno, settings, small.name, small.scoring,
+        numba.__version__, os.environ.get("NUMBA_CPU_NAME"), os.environ.get("NUMBA_CPU_FEATURES"),
+        os.environ.get("NUMBA_OPT"), sources,
+    ))
+    return where / f"strategytree-warm-{hashlib.sha1(key.encode()).hexdigest()[:20]}"
 
 
 def _silent(text: object) -> None:
