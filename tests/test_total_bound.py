@@ -29,18 +29,37 @@ SMALL = [mastermind(2, 3), mastermind(2, 4), mastermind(3, 3), black_only(3, 3),
          distinct(3, 4), distinct(3, 5, distinct_guesses=True)]
 
 
-def twin_bound(game, depth: int) -> int:
+def twin_bound(game, depth: int, exact_below: int = 0) -> int:
     """The depth-``depth`` bound straight from its definition: every guess, no
-    symmetry, the counting bound (of the game's most parts) below."""
+    symmetry, the counting bound (of the game's most parts) below; a set of at
+    most ``exact_below`` secrets met below the root at depth 2 or more costs its
+    optimum (every guess that makes progress, tried in turn)."""
     replies = [[int(r) for r in game.feedback(g, game.secrets)] for g in game.guesses]
     win = int(game.win)
     b = len(game.possible_replies) - (win in game.possible_replies)
+
+    def split(row, S):
+        parts: dict = {}
+        for s in S:
+            parts.setdefault(row[s], set()).add(s)
+        return [frozenset(p) for r, p in parts.items() if r != win]
+
+    @cache
+    def optimum(S: frozenset[int]) -> int:
+        n = len(S)
+        if n <= 1:
+            return n
+        costs = [n + sum(optimum(p) for p in parts) for row in replies
+                 if len(parts := split(row, S)) != 1 or len(parts[0]) < n]
+        return min(costs)
 
     @cache
     def bound(S: frozenset[int], d: int) -> int:
         n = len(S)
         if n <= 2 or d == 0:
             return naive_search.lower_bound(n, b) if n else 0
+        if d >= 2 and n <= exact_below and n < len(replies[0]):
+            return optimum(S)
         best = None
         for row in replies:
             parts: dict = {}
@@ -117,6 +136,50 @@ def test_a_set_alone() -> None:
         game, part, 4, symmetry=False)
 
 
+@pytest.mark.parametrize("game", SMALL, ids=[g.name for g in SMALL])
+@pytest.mark.parametrize("exact_below", [4, 30])
+def test_exact_below_between_the_twin_and_the_optimum(game, exact_below: int) -> None:
+    """Sets of at most ``exact_below`` secrets bounded by their exact optimum: at
+    least the twin of that definition and the plain bound, never above the optimum."""
+    best = optimum(game)
+    for d in (2, 3):
+        ours = total_lower_bound(game, depth=d, exact_below=exact_below).bound
+        plain = total_lower_bound(game, depth=d).bound
+        twin = twin_bound(game, d, exact_below)
+        assert plain <= ours <= best and twin <= ours, (d, plain, twin, ours, best)
+        if d == 2:  # below the root, every part is bounded at depth 1: no exact search
+            assert ours == plain
+    assert total_lower_bound(game, depth=8, exact_below=exact_below).bound == best
+    some = np.arange(0, len(game.secrets), 3)  # a set no symmetry keeps: none used
+    ours = set_lower_bound(game, some, 3, symmetry=False, exact_below=exact_below)
+    assert set_lower_bound(game, some, 3, symmetry=False) <= ours
+    whole = set_lower_bound(game, some, 2, symmetry=False, exact_below=len(some))  # its optimum
+    assert ours <= whole == set_lower_bound(game, some, 8, symmetry=False)
+
+
+FULL = [mastermind(3, c) for c in range(3, 9)] + [mastermind(4, c) for c in (4, 5, 6)]
+
+
+@pytest.mark.parametrize("game", FULL, ids=[g.name for g in FULL])
+def test_the_full_depth_bound_is_the_optimum(game) -> None:
+    """Deep enough (as deep as the optimal strategy), the bound is the least
+    total the exact search finds, with or without sets searched exactly."""
+    best = optimum(game)
+    plain = total_lower_bound(game, depth=8)
+    assert plain.complete and plain.bound == best
+    exact = total_lower_bound(game, depth=8, exact_below=len(game.secrets))
+    assert exact.complete and exact.bound == best and exact.sets < plain.sets
+    assert total_lower_bound(game, depth=3, exact_below=200).bound <= best
+
+
+def test_bad_exact_below() -> None:
+    from strategytree.errors import ArgumentError
+
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ArgumentError, match="exact_below"):
+            total_lower_bound(mastermind(2, 3), depth=3, exact_below=bad)
+
+
 # -- published optima are never exceeded -----------------------------------------------------
 def test_mm46_below_the_optimum() -> None:
     result = total_lower_bound(mastermind(4, 6), depth=3)
@@ -185,6 +248,16 @@ def test_command_text_names_the_optimum() -> None:
     assert "at least" in result.stdout and "optimum 26,274" in result.stdout
 
 
+def test_command_exact_below() -> None:
+    """``--exact-below``: the bound at depth 3 with sets searched exactly, tight on MM(4,6)."""
+    result = invoke(["bound", "--total", "--depth", "4", "--exact-below", "300", "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["bound"] == answer["optimum"] == 5625 and answer["exact"]
+    result = invoke(["bound", "--total", "--exact-below", "-3"])
+    assert result.exit_code == 2 and "--exact-below" in result.output
+
+
 def test_command_bad_depth() -> None:
     result = invoke(["bound", "--total", "--depth", "99"])
     assert result.exit_code == 2 and "--depth 99" in result.output
@@ -224,7 +297,8 @@ def test_sigterm_prints_the_bound_so_far(console_script: list[str]) -> None:
 
 
 def test_options_of_the_total_bound_are_refused_without_it() -> None:
-    for extra in (["--depth", "2"], ["--seconds", "1"], ["--checkpoint", "x.ckpt"]):
+    for extra in (["--depth", "2"], ["--seconds", "1"], ["--checkpoint", "x.ckpt"],
+                  ["--exact-below", "50"]):
         result = invoke(["bound", "-p", "2", "-c", "3", *extra])
         assert result.exit_code == 2 and f"{extra[0]} " in result.output
         assert "no effect without --total" in result.output

@@ -42,6 +42,17 @@ def test_deeper_between_the_levels_and_the_optimum(client) -> None:
     assert total_lower_bound(game, 4, client=client).bound == 5625  # full depth: the optimum
 
 
+def test_exact_below_as_in_process(client) -> None:
+    game = st.mastermind(4, 5)
+    here = total_lower_bound(game, 3, exact_below=100)
+    there = total_lower_bound(game, 3, client=client, exact_below=100)
+    assert there.complete and there.bound == here.bound
+    from strategytree.search import build_optimal
+
+    best = st.verify(build_optimal(game), game).total
+    assert total_lower_bound(game, 8, client=client, exact_below=700).bound == best
+
+
 def test_progress_names_the_tasks(client) -> None:
     seen = []
     total_lower_bound(st.mastermind(3, 4), 3, client=client, progress=seen.append)

@@ -281,23 +281,31 @@ class RootBound:
 class RootInProcess(RootBound):
     """:class:`RootBound` with its parts bounded in this process, one run at a time."""
 
-    def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:
+    def __init__(self, game: Game, symmetry: bool, root: RootGuesses,
+                 exact_below: int = 0) -> None:
         super().__init__(game, symmetry, root)
         self.symmetry = symmetry
+        self.exact_below = exact_below
         self.bounder: SetBounder | None = None  # built by prepare, in the run's thread
         self.groups: dict[int, Symmetry] = {}
 
     def prepare(self) -> None:
         """The bounder, with the game's reply table (stopped by :attr:`stop`)."""
         if self.bounder is None:
-            self.bounder = SetBounder(self.game, self.symmetry, stop=self.stop)
+            self.bounder = SetBounder(self.game, self.symmetry, stop=self.stop,
+                                      exact_below=self.exact_below)
 
     @property
     def sets(self) -> int:
         return self.bounder.sets if self.bounder is not None else 0
 
     def detail(self) -> str:
-        return "building the table of replies" if self.bounder is None else super().detail()
+        if self.bounder is None:
+            return "building the table of replies"
+        words = super().detail()
+        if self.bounder.solved_sets:
+            words += f", {self.bounder.solved_sets:,} sets searched exactly"
+        return words
 
     async def run(self, i, batch, d, lead, nxt):
         g = self.guesses.guesses[i]

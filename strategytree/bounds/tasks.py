@@ -33,12 +33,15 @@ class BoundSpec:
     """whether symmetry is used"""
     key: str
     """names the run: the key of the workers' tables"""
+    exact_below: int = 0
+    """sets of at most this many secrets asked at depth 2 or more get their exact optimum"""
 
 
 def worker_bounder(key: str) -> tuple[SetBounder, dict]:
     """This worker thread's bounder of the run ``key`` (the reply table built once
     per worker, a memo of bounds per thread), and its memo of symmetry groups."""
-    return workers.on_this_thread(key, lambda spec: SetBounder(spec.game, spec.symmetry),
+    return workers.on_this_thread(key, lambda spec: SetBounder(spec.game, spec.symmetry,
+                                                             exact_below=spec.exact_below),
                                   lambda home, first: home if first else home.sibling())
 
 
@@ -63,10 +66,12 @@ class RootOnCluster(RootBound):
     once and keeps a memo of the sets it bounded for every task of the run.  A
     worker killed mid-run is replaced by Dask and its task run again."""
 
-    def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses) -> None:
+    def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses,
+                 exact_below: int = 0) -> None:
         super().__init__(game, symmetry, root)
-        key = game.run_key(bool(symmetry), "total bound")
-        self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key))
+        key = game.run_key(bool(symmetry), f"total bound, exact below {exact_below}")
+        self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key,
+                                                     exact_below))
         self.count = self.cluster.count
 
     def deepen(self, depth: int, reached: list[int]) -> None:

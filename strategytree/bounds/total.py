@@ -97,11 +97,14 @@ def method_name(depth: int) -> str:
 
 
 def set_lower_bound(game: Game, secrets: np.ndarray, depth: int, *,
-                    played: list[np.ndarray] | None = None, symmetry: bool = True) -> int:
+                    played: list[np.ndarray] | None = None, symmetry: bool = True,
+                    exact_below: int = 0) -> int:
     """A lower bound on the least total of a strategy for the secrets ``secrets``
     (indices into ``game.secrets``), at ``depth``: a function of the set alone,
     for farming the parts of a big game out.  ``played``: the guesses (rows of
-    colours) that led to the set, whose symmetry group is used.
+    colours) that led to the set, whose symmetry group is used.  ``exact_below``:
+    sets of at most this many secrets asked at depth 2 or more are bounded by
+    their exact optimum (:class:`~strategytree.bounds.sets.SetBounder`).
 
     >>> from strategytree.game import mastermind
     >>> set_lower_bound(mastermind(3, 3), np.arange(27), 2)
@@ -111,7 +114,8 @@ def set_lower_bound(game: Game, secrets: np.ndarray, depth: int, *,
     sym = Symmetry.of(game, symmetry)
     for guess in played or []:
         sym = sym.after(guess)
-    return SetBounder(game, symmetry).bound(S, check_depth(depth), INF, sym)[0]
+    bounder = SetBounder(game, symmetry, exact_below=check_exact_below(exact_below))
+    return bounder.bound(S, check_depth(depth), INF, sym)[0]
 
 
 def check_depth(depth: object) -> int:
@@ -121,6 +125,16 @@ def check_depth(depth: object) -> int:
     ):
         raise ArgumentError(f"{{depth}} must be a whole number from 0 to {MAX_DEPTH}", depth=depth)
     return int(depth)
+
+
+def check_exact_below(exact_below: object) -> int:
+    """``exact_below`` as a whole number of at least 0 (else :class:`ArgumentError`)."""
+    if isinstance(exact_below, bool) or not isinstance(exact_below, (int, np.integer)) or (
+        exact_below < 0
+    ):
+        raise ArgumentError("{exact_below} must be a whole number of at least 0",
+                            exact_below=exact_below)
+    return int(exact_below)
 
 
 def total_lower_bound(
@@ -133,6 +147,7 @@ def total_lower_bound(
     every: float = PROGRESS_EVERY,
     checkpoint: str | os.PathLike[str] | None = None,
     client: object | None = None,
+    exact_below: int = 0,
 ) -> TotalBound:
     """A proven lower bound on the least total number of guesses any strategy for
     ``game`` needs over all secrets, at ``depth`` (0 counting, 1 one level, ...).
@@ -150,12 +165,16 @@ def total_lower_bound(
     any depth, in-process or on a cluster) starts.  ``client`` (a Dask client,
     :func:`strategytree.cluster.connect`): the parts of the first guesses are
     bounded by tasks on its workers (:class:`~strategytree.bounds.tasks.RootOnCluster`).
+    ``exact_below``: sets of at most this many secrets asked at depth 2 or more are
+    bounded by their exact optimum, the exact search's (a sharper bound; at depth
+    1 and below nothing changes).
 
     >>> from strategytree.game import mastermind
     >>> total_lower_bound(mastermind(4, 6), depth=1).bound
     5196
     """
     depth = check_depth(depth)
+    exact_below = check_exact_below(exact_below)
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
         raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
     started = time.perf_counter()
@@ -164,7 +183,7 @@ def total_lower_bound(
                  else one_level(game, symmetry))
         return TotalBound(game.name, int(bound), depth, method_name(depth),
                           round(time.perf_counter() - started, 3), True)
-    root = root_bound(game, symmetry, client)
+    root = root_bound(game, symmetry, client, exact_below)
     saved = PartsKept(checkpoint, game, symmetry) if checkpoint is not None else None
     if saved is not None:
         saved.restore(root)
@@ -190,14 +209,15 @@ def total_lower_bound(
     return answer(reached[0] == depth)
 
 
-def root_bound(game: Game, symmetry: bool, client: object | None) -> RootBound:
+def root_bound(game: Game, symmetry: bool, client: object | None,
+               exact_below: int = 0) -> RootBound:
     """The root of the bound: in this process, or on the cluster of ``client``."""
     guesses = RootGuesses(game, symmetry)
     if client is None:
-        return RootInProcess(game, symmetry, guesses)
+        return RootInProcess(game, symmetry, guesses, exact_below)
     from .tasks import RootOnCluster  # the Dask layer: imported only when used
 
-    return RootOnCluster(client, game, symmetry, guesses)
+    return RootOnCluster(client, game, symmetry, guesses, exact_below)
 
 
 def one_level(game: Game, symmetry: bool = True) -> int:

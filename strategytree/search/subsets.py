@@ -89,6 +89,23 @@ class Exact:
     def solve(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int):
         """``(total, node)`` of an optimal subtree for ``S`` after ``level`` guesses,
         when its total is below ``limit``; else None."""
+        searched = self.searched(S, level, sym, played, limit)
+        if searched is None or searched[0] >= limit:
+            return None
+        cost, search, rows, d = searched
+        return cost, search.tree(rows, d)
+
+    def cost(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int
+             ) -> int | None:
+        """The least total of ``S`` after ``level`` guesses when below ``limit``, else a
+        lower bound of at least ``limit`` (no tree built); None when the exact search
+        cannot be used (a secret is no guess, no guess left)."""
+        searched = self.searched(S, level, sym, played, limit)
+        return None if searched is None else searched[0]
+
+    def searched(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int):
+        """``(cost, search, rows, guesses left)`` of the exact search of ``S`` (the
+        cost exact when below ``limit``), or None when it cannot be used."""
         from .compiled import STOP
 
         if not self.usable:
@@ -107,9 +124,6 @@ class Exact:
         self.current = p
         p.stats[STOP] = 0
         try:
-            cost = search.node(rows, d, limit, sym, played, 0)
-            if cost >= limit:
-                return None
-            return cost, search.tree(rows, d)
+            return search.node(rows, d, limit, sym, played, 0), search, rows, d
         finally:
             self.current = None
