@@ -189,20 +189,36 @@ def compiled_first(game: Any, warm: Callable[[Any], object], say: Callable[[str]
 
     notice = threading.Thread(target=announce, daemon=True)
     notice.start()
-    compiled = False
+    compiled: list[bool] = [False]
+    failed: list[BaseException] = []
+
+    def compile_all() -> None:
+        try:
+            with compiles() as count:
+                warm(small)
+            compiled[0] = count() > 0
+        except StrategyTreeError:
+            compiled[0] = True  # (not stamped: the run says what is wrong)
+        except BaseException as problem:  # raised again in the caller's thread
+            failed.append(problem)
+
+    # in a thread of its own: CPython 3.11 maps and unmaps a 16 KiB chunk of its
+    # frame stack on each call that crosses a chunk's edge, and numba's compiler
+    # called at some depths of the caller's stack did so half a million times
+    # (4 s of system time); a fresh thread starts its stack at the same place
+    worker = threading.Thread(target=compile_all, name="strategytree-warm-up", daemon=True)
     try:
-        with compiles() as count:
-            warm(small)
-        compiled = count() > 0
-    except StrategyTreeError:
-        compiled = True  # (not stamped: the run says what is wrong)
+        worker.start()
+        worker.join()
     finally:
         done.set()
         notice.join()
+    if failed:
+        raise failed[0]
     took = time.perf_counter() - started
     if took >= COMPILE_NOTICE:
         say(f"kernels ready in {took:.1f} s (not counted below)")
-    if stamp is not None and not compiled:
+    if stamp is not None and not compiled[0]:
         with contextlib.suppress(OSError):  # a read-only cache: the warm-up just runs again
             stamp.parent.mkdir(parents=True, exist_ok=True)
             stamp.touch()

@@ -46,6 +46,22 @@ def test_a_warm_up_that_compiled_leaves_no_stamp(
     assert not (tmp_path / "stamp").exists()
 
 
+def test_a_warm_up_runs_in_a_thread_of_its_own_and_its_errors_reach_the_caller(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import threading
+
+    monkeypatch.setattr(progress, "warm_stamp", lambda warm, small: tmp_path / "stamp")
+    where: list[str] = []
+
+    def warm(small: st.Game) -> None:
+        where.append(threading.current_thread().name)
+        raise ValueError("a bug in a kernel")
+
+    with pytest.raises(ValueError, match="a bug in a kernel"):
+        progress.compiled_first(st.mastermind(4, 6), warm, print)
+    assert where == ["strategytree-warm-up"] and not (tmp_path / "stamp").exists()
+
+
 def test_the_stamp_is_named_by_the_warm_up_and_its_settings() -> None:
     small = st.mastermind(3, 4)
     one = progress.warm_stamp(_warm_with([], "a"), small)
