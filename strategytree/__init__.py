@@ -17,7 +17,6 @@ import sys
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from . import notebook as notebook  # registers how a strategy and a report show in Jupyter
 from .errors import (
     CodeError,
     GameError,
@@ -25,6 +24,9 @@ from .errors import (
     StrategyFileError,
     StrategyTreeError,
 )
+from .notebook import show_in_notebooks
+
+show_in_notebooks()  # how a strategy and a report show in Jupyter
 
 if TYPE_CHECKING:
     from .formats.brace import dump, dumps, load, loads

@@ -2,7 +2,8 @@
 
 :class:`~strategytree.tree.Strategy` and :class:`~strategytree.verify.Report`
 have a ``_repr_html_`` that calls :func:`strategy_html` and :func:`report_html`
-(registered in :mod:`strategytree.display` when the package is imported):
+(registered in :mod:`strategytree.display` by :func:`show_in_notebooks`, when the
+package is imported):
 the totals, the histogram of guesses per secret as bars, the gap to the
 optimum; for a small strategy also the interactive guide of
 ``strategytree show --format html``, in a frame.  The game of a strategy is
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from .tree import Strategy
     from .verify import Report
 
-__all__ = ["GUIDE_NODES", "report_html", "strategy_html"]
+__all__ = ["GUIDE_NODES", "report_html", "show_in_notebooks", "strategy_html"]
 
 #: the most nodes of a strategy whose interactive guide a notebook shows inline
 GUIDE_NODES = 5_000
@@ -95,5 +96,9 @@ def strategy_html(strategy: Strategy, game: Game | None = None) -> str:
                    f'style="width:100%;height:28em;border:1px solid #ddd"></iframe>')
 
 
-register("strategytree.tree.Strategy", strategy_html)
-register("strategytree.verify.Report", report_html)
+def show_in_notebooks() -> None:
+    """Register :func:`strategy_html` and :func:`report_html` as how a strategy and
+    a report show in Jupyter (:mod:`strategytree.display`; done when the package is
+    imported)."""
+    register("strategytree.tree.Strategy", strategy_html)
+    register("strategytree.verify.Report", report_html)

@@ -4,7 +4,7 @@ calls one library function, :mod:`.terminal` prints what it composed (errors
 worded in flags, never a traceback), and :mod:`.group` registers the commands
 and holds the entry point :func:`main`."""
 
-from . import commands  # noqa: F401  (registers the commands)
-from .group import app, main
+from .commands import app  # the app, its commands registered
+from .group import main
 
 __all__ = ["app", "main"]

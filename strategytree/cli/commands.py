@@ -11,6 +11,7 @@ import typer
 from ..errors import refuse_inert
 from . import options as o
 from . import terminal as t
+from .group import app as app  # handed on by the package, with these commands registered
 from .group import command
 from .options import given
 
