@@ -48,6 +48,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from ..game import Game
+from ..nodesearch.settings import check_whole
 from ..outcome import CommandOutcome
 from ..progress import QUIET, ProgressCallback, Reporter, Watch
 from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread
@@ -129,11 +130,7 @@ def check_depth(depth: object) -> int:
 
 def check_exact_below(exact_below: object) -> int:
     """``exact_below`` as a whole number of at least 0 (else :class:`ArgumentError`)."""
-    if isinstance(exact_below, bool) or not isinstance(exact_below, (int, np.integer)) or (
-        exact_below < 0
-    ):
-        raise ArgumentError("{exact_below} must be a whole number of at least 0",
-                            exact_below=exact_below)
+    check_whole(exact_below, 0, exact_below=exact_below)
     return int(exact_below)
 
 
@@ -316,7 +313,5 @@ def total_outcome(game_options: dict[str, Any] | None = None, depth: int = 3, *,
         except Interrupted as interrupted:
             result, stopped = interrupted.result, stopped_outcome(checkpoint=checkpoint)
     answer, text = total_answer(result, game, depth)
-    if stopped is None:
-        return CommandOutcome.either(as_json, answer, [text])
-    return CommandOutcome.either(as_json, answer, [text], notes=stopped.notes,
-                                 status=stopped.status)
+    ended = stopped or CommandOutcome()
+    return CommandOutcome.either(as_json, answer, [text], notes=ended.notes, status=ended.status)

@@ -66,7 +66,7 @@ def at_level(counts: tuple[int, ...], level: int) -> int:
 
 def check_whole(value: object, least: int, **named: object) -> None:
     """:class:`ArgumentError` unless ``value`` is a whole number of at least ``least``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
         name = next(iter(named))
         raise ArgumentError(f"{{{name}}} must be a whole number of at least {least}", **named)
 
