@@ -6,14 +6,17 @@ are never scored: a lower bound per set of colours orders and prunes them.
 :func:`_best_guess_sliced_py` is a short driver over named steps: the set-up
 (:func:`_rule_costs`, :func:`slice_secrets`, :func:`_colour_sets`,
 :func:`_places_of`), then the scan (:func:`_scan`), one loop over the guesses
-that calls the scoring step :func:`_cost_below`.
+that scores each with :func:`_one_block_cost` or :func:`_blocks_cost`.
 
 The steps run once per call are functions of their own, compiled once each
 (one signature: nothing reaches them as a literal); the small ones in the
 scan's inner loops are ``inline="always"`` functions that numba pastes in, and
-the scan calls its scoring step from one place only.  What pasting in costs is
-paid at every call site, once per install.  The steps pass named tuples of
-arrays; the inner loops over blocks take their arrays unpacked.
+the scan calls each scoring step from one place only.  What pasting in costs is
+paid at every call site, once per install, and grows with the depth of steps
+pasted into steps (numba copies a step's code whole, with what was pasted into
+it, at every level): so the scan calls the scoring steps itself, not through a
+step that picks one.  The steps pass named tuples of arrays; the inner loops
+over blocks take their arrays unpacked.
 
 Nothing is kept between calls in the module: tables derived once per game are
 kept on the game (:meth:`strategytree.game.Game.memo`), and what the choice
@@ -388,8 +391,10 @@ def _blocks_bound(hist, blk, u, n, costs, rest):
 
 @njit(inline="always")
 def _one_block_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch):
-    """:func:`_cost_below` for 64 secrets or fewer: the parts by blacks +
-    whites ``t``, with the bound of those of ``t + 1`` or more (``tail``)."""
+    """(True, cost) when guess ``g`` (colour set ``u``, position bits
+    ``bits``) costs less than ``limit``, else (False, _), for 64 secrets or
+    fewer: the parts by blacks + whites ``t``, with the bound of those of
+    ``t + 1`` or more (``tail``)."""
     eq_b, eq_t = scratch.eq_b, scratch.eq_t
     _blacks_and_sums(
         0, u, gs.gset[g], bits, sliced.has_pos, sliced.has_cnt, sliced.valid,
@@ -418,7 +423,7 @@ def _one_block_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch):
 
 @njit(inline="always")
 def _blocks_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch):
-    """:func:`_cost_below` for more than 64 secrets: the parts block by block
+    """:func:`_one_block_cost` for more than 64 secrets: the parts block by block
     in ``hist``, the guess dropped once they and the bound of the blocks still
     to come cost ``limit`` (the cost only grows as secrets are added)."""
     has_pos, has_cnt, valid, n = sliced.has_pos, sliced.has_cnt, sliced.valid, sliced.n
@@ -438,19 +443,6 @@ def _blocks_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch):
             break
     cost = _hist_cost(hist, costs.rule, costs.weight, True)
     return not dropped and cost < limit, cost
-
-
-@njit(inline="always")
-def _cost_below(g, u, limit, bits, gs, sliced, costs, sets, scratch):
-    """(True, cost) when guess ``g`` (colour set ``u``, position bits ``bits``)
-    costs less than ``limit``, else (False, _).  Below ``pair`` only a guess
-    that tells the secrets apart would do."""
-    if limit <= costs.pair:
-        return _within(g, np.int64(0), gs, sliced, costs.rule, scratch.seen,
-                       scratch.twice), costs.perfect
-    if sliced.has_pos.shape[0] == 1:
-        return _one_block_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch)
-    return _blocks_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch)
 
 
 @njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
@@ -489,28 +481,6 @@ def _first_within(level, level_cost, cands, gs, sliced, rule, sets, scratch):
     return found
 
 
-@njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)
-def _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets, scratch):
-    """(True, the place of the guess to play) when the guesses that could be
-    the secret settle it, else (False, -1).  With few secrets (fewer than the
-    replies' cells), the first guess, in order, that tells them apart wins, if
-    there is one; else the first that makes one pair (no cost lies between),
-    unless a possible secret does."""
-    if mine_cost == costs.perfect:
-        return True, mine_best  # nothing does better
-    if sliced.n < scratch.seen.shape[0]:
-        level = np.int64(0)  # (a runtime argument: literal levels compiled it twice)
-        found = _first_within(level, costs.perfect, cands, gs, sliced, costs.rule, sets, scratch)
-        if found >= 0:
-            return True, found
-        if mine_cost <= costs.pair:
-            return True, mine_best
-        found = _first_within(np.int64(1), costs.pair, cands, gs, sliced, costs.rule, sets, scratch)
-        if found >= 0:
-            return True, found
-    return False, np.int64(-1)
-
-
 # The scan and the steps it calls keep no reference counts (_nrt=False): they
 # allocate nothing (the driver makes their scratch), every array they read is
 # the caller's for the whole call, and what they call returns no array.  numba
@@ -522,12 +492,17 @@ def _scan(mine, cands, gs, sliced, costs, sets, scratch):
     """The place in ``candidates`` of the best guess: the scan of
     :func:`_best_guess_sliced_py` with its early stops.
 
-    One loop, so that the scoring step (:func:`_cost_below`) is pasted in once
-    (each copy is a second of compiling): first the guesses that could be the
-    secret (``mine``), in order (a later one must do strictly better); then
-    (:func:`_few_secrets` aside) the others, a set of colours at a time, lowest
-    bound first, while a set can still do better (or as well, earlier in
-    order).  The scoring steps are module-level functions pasted in here
+    One loop, so that the scoring steps are pasted in once (each copy is a
+    second of compiling): first the guesses that could be the secret
+    (``mine``), in order (a later one must do strictly better); then the
+    others, a set of colours at a time, lowest bound first, while a set can
+    still do better (or as well, earlier in order).  In between, with few
+    secrets (fewer than the replies' cells), the first guess in order that
+    tells them apart wins, if there is one (:func:`_first_within`); else the
+    first that makes one pair (no cost lies between), unless a possible secret
+    does.  Below ``pair`` only a guess that tells the secrets apart would do.
+
+    The scoring steps are module-level functions pasted in here
     (``inline="always"``); written as closures over arrays unpacked here
     instead, the scan ran at the same speed (``python benchmarks/greedy.py``)."""
     candidates, by_set, set_start, _, grouped, grouped_bits = cands
@@ -535,7 +510,7 @@ def _scan(mine, cands, gs, sliced, costs, sets, scratch):
     slot, in_use, floor = sets.slot, sets.in_use, sets.floor
     order = scratch.order  # the sets worth trying, lowest bound first: ``n_order`` of them
     n_order = 0
-    mine_best = np.int64(-1)  # (typed so: a literal -1 compiled _few_secrets once more)
+    mine_best = -1
     mine_cost = costs.none
     best = -1
     best_cost = costs.none
@@ -556,10 +531,15 @@ def _scan(mine, cands, gs, sliced, costs, sets, scratch):
         else:
             if k == mine.shape[0]:  # the guesses that could be the secret are done
                 k += 1
-                done, found = _few_secrets(mine_best, mine_cost, cands, gs, sliced, costs, sets,
-                                           scratch)
-                if done:
-                    return found
+                if mine_cost == costs.perfect:
+                    return mine_best  # nothing does better
+                for level in range(2 if sliced.n < scratch.seen.shape[0] else 0):  # few secrets
+                    if level == 1 and mine_cost <= costs.pair:
+                        return mine_best
+                    found = _first_within(level, costs.perfect if level == 0 else costs.pair,
+                                          cands, gs, sliced, costs.rule, sets, scratch)
+                    if found >= 0:
+                        return found
                 n_order = _by_floor(floor, np.int64(mine_cost), order, scratch.spare)
             if at == end:  # the next set
                 if o == n_order:
@@ -584,7 +564,13 @@ def _scan(mine, cands, gs, sliced, costs, sets, scratch):
             else:
                 limit = min(mine_cost, best_cost + 1)
         if floor[u] < limit:  # else it cannot beat the best
-            better, cost = _cost_below(g, u, limit, bits, gs, sliced, costs, sets, scratch)
+            if limit <= costs.pair:  # only a guess that tells the secrets apart would do
+                better, cost = _within(g, np.int64(0), gs, sliced, costs.rule, scratch.seen,
+                                       scratch.twice), costs.perfect
+            elif sliced.has_pos.shape[0] == 1:
+                better, cost = _one_block_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch)
+            else:
+                better, cost = _blocks_cost(g, u, limit, bits, gs, sliced, costs, sets, scratch)
             if better:
                 if k <= mine.shape[0]:
                     mine_best, mine_cost = i, cost
