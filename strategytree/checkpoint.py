@@ -33,6 +33,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,7 +45,7 @@ from .files import atomic_path
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["Checkpoint", "CheckpointError", "header", "load"]
+__all__ = ["Checkpoint", "CheckpointError", "each_record", "header", "load"]
 
 #: the first key of every header: says the file is one of ours
 FORMAT = "strategytree-checkpoint"
@@ -81,6 +82,17 @@ class Checkpoint:
         with atomic_path(self.path) as tmp, open(tmp, "wb") as out:
             out.write(json.dumps(self.header).encode("ascii") + b"\n")
             _write_record(out, arrays)
+
+    def cut(self, end: int) -> None:
+        """Drop what follows the complete records (a record cut short, the run
+        killed while writing it), which end at ``end`` (:func:`each_record`), so
+        that :meth:`append` adds after them."""
+        try:
+            if self.path.stat().st_size > end:
+                with open(self.path, "r+b") as out:
+                    out.truncate(end)
+        except OSError as err:
+            raise CheckpointError(f"cannot write {self.path}: {err.strerror or err}") from None
 
     def append(self, arrays: dict[str, np.ndarray]) -> None:
         """Add a record of ``arrays`` (new rows) at the end of the file, flushed to disk.
@@ -120,6 +132,32 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
     damaged before its last record, or was written for another search (its
     header differs from ``header``).
     """
+    parts: dict[str, list[np.ndarray]] = {}
+
+    def take(record: dict[str, np.ndarray]) -> None:
+        for name, array in record.items():
+            parts.setdefault(name, []).append(array)
+
+    if each_record(path, header, take) is None:
+        return None
+    try:
+        return {name: np.concatenate(arrays) for name, arrays in parts.items()}
+    except ValueError:  # arrays that do not join: damaged
+        raise CheckpointError(
+            f"{path}: not a usable checkpoint: damaged (ValueError); use another file"
+        ) from None
+
+
+def each_record(path: str | os.PathLike[str], header: dict,
+                take: Callable[[dict[str, np.ndarray]], None]) -> int | None:
+    """Hand each complete record of the checkpoint at ``path`` to ``take``, in
+    order, in pieces (``{name: rows}``, an array's rows split in order, so that
+    a long run's checkpoint of gigabytes is read a few megabytes at a time); the
+    place in the file where the complete records end (a run that goes on adds
+    its records there: :meth:`Checkpoint.cut`), or None when there is no file.
+
+    Raises :class:`CheckpointError` as :func:`load` does.
+    """
     path = Path(path)
     if not path.exists():
         return None
@@ -130,32 +168,12 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
                 found = json.loads(source.readline(MAX_LINE))
             except ValueError:  # not JSON, not text: another kind of file
                 found = None
-            if not isinstance(found, dict) or found.get("format") != FORMAT:
-                raise CheckpointError(
-                    f"{path}: not a usable checkpoint: not one of strategytree's (its first "
-                    "line is not a checkpoint header); use another file"
-                )
-            if found.get("version") != VERSION:
-                raise CheckpointError(
-                    f"{path}: a checkpoint of another version of strategytree "
-                    f"({found.get('version')!s}, this one reads {VERSION}); use another file"
-                )
-            if found.get("search") != expected.get("search"):
-                raise CheckpointError(
-                    f"{path}: a checkpoint of the {found.get('search')} search, not of the "
-                    f"{expected.get('search')} search; use another file"
-                )
-            if found != expected:
-                keys = expected.keys() | found.keys()
-                differ = sorted(k for k in keys if expected.get(k) != found.get(k))
-                raise CheckpointError(
-                    f"{path}: a checkpoint of another search ({', '.join(differ)} differ); "
-                    "use another file, or the same search"
-                )
-            parts: dict[str, list[np.ndarray]] = {}
-            while (record := _read_record(source)) is not None:
-                for name, array in record.items():
-                    parts.setdefault(name, []).append(array)
+            _check_header(path, found, expected)
+            end = source.tell()
+            while (arrays := _read_record(source)) is not None:
+                for name, dtype, shape in arrays:
+                    _read_pieces(source, name, dtype, shape, take)
+                end = source.tell()
     except CheckpointError:
         raise
     except OSError as err:
@@ -165,11 +183,43 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
         raise CheckpointError(
             f"{path}: not a usable checkpoint: damaged ({type(err).__name__}); use another file"
         ) from None
-    return {name: np.concatenate(arrays) for name, arrays in parts.items()}
+    return end
 
 
-def _read_record(source) -> dict[str, np.ndarray] | None:
-    """The next complete record, or None at the end (or at a record cut short).
+def _check_header(path: Path, found: object, expected: dict) -> None:
+    """Raises :class:`CheckpointError` unless ``found`` (the file's header) is ``expected``."""
+    if not isinstance(found, dict) or found.get("format") != FORMAT:
+        raise CheckpointError(
+            f"{path}: not a usable checkpoint: not one of strategytree's (its first "
+            "line is not a checkpoint header); use another file"
+        )
+    if found.get("version") != VERSION:
+        raise CheckpointError(
+            f"{path}: a checkpoint of another version of strategytree "
+            f"({found.get('version')!s}, this one reads {VERSION}); use another file"
+        )
+    if found.get("search") != expected.get("search"):
+        raise CheckpointError(
+            f"{path}: a checkpoint of the {found.get('search')} search, not of the "
+            f"{expected.get('search')} search; use another file"
+        )
+    if found != expected:
+        keys = expected.keys() | found.keys()
+        differ = sorted(k for k in keys if expected.get(k) != found.get(k))
+        raise CheckpointError(
+            f"{path}: a checkpoint of another search ({', '.join(differ)} differ); "
+            "use another file, or the same search"
+        )
+
+
+#: the most bytes of an array read at once: a long run's checkpoint holds records
+#: of gigabytes, handed on in pieces (rows of an array split, in order)
+PIECE = 1 << 26
+
+
+def _read_record(source) -> list[tuple[str, np.dtype, tuple[int, ...]]] | None:
+    """The arrays (name, dtype, shape) of the next complete record, the file
+    left where their bytes start; None at the end (or at a record cut short).
 
     The sizes a record describes are checked against what is left of the file
     before anything is read: a record claiming more bytes than the file holds
@@ -180,7 +230,7 @@ def _read_record(source) -> dict[str, np.ndarray] | None:
     try:
         left = os.fstat(source.fileno()).st_size - source.tell()
         described = json.loads(line)["arrays"]
-        arrays = {}
+        arrays = []
         for item in described:
             dtype = np.dtype(item["dtype"])
             shape = tuple(int(x) for x in item["shape"])
@@ -190,10 +240,27 @@ def _read_record(source) -> dict[str, np.ndarray] | None:
             if size > left:
                 return None  # more than the file holds: cut short (or damaged)
             left -= size
-            data = source.read(size)
-            if len(data) != size:
-                return None  # cut short: the run was stopped while writing it
-            arrays[str(item["name"])] = np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+            arrays.append((str(item["name"]), dtype, shape))
     except (KeyError, TypeError, ValueError):
         return None
     return arrays
+
+
+def _read_pieces(source, name: str, dtype: np.dtype, shape: tuple[int, ...],
+                 take: Callable[[dict[str, np.ndarray]], None]) -> None:
+    """Read an array of a record, handing it to ``take`` in pieces of whole rows
+    (of at most :data:`PIECE` bytes, when a row is no bigger)."""
+    row = dtype.itemsize * math.prod(shape[1:])
+    step = max(1, PIECE // row) if shape and row else max(1, shape[0] if shape else 1)
+    rows = shape[0] if shape else 1
+    start = 0
+    while True:
+        count = min(step, rows - start)
+        piece = np.empty((count, *shape[1:]) if shape else (), dtype=dtype)
+        size = piece.nbytes
+        if source.readinto(memoryview(piece.reshape(-1).view(np.uint8))) != size:
+            raise ValueError("the file ended inside a record")  # it shrank under us
+        take({name: piece})
+        start += count
+        if start >= rows:
+            return

@@ -137,9 +137,10 @@ def test_sigterm_then_resume_on_another_number_of_workers(tmp_path: Path) -> Non
     one worker from the checkpoint, runs none of the saved tasks again, and
     finds the optimum."""
     saved = tmp_path / "run.ckpt"
-    args = ["generate", "-m", "optimal", "-p", "4", "-c", "6", "--checkpoint", str(saved)]
+    # MM(4,8): a run long enough to be stopped after a save with tasks (runner.SAVE_EVERY apart)
+    args = ["generate", "-m", "optimal", "-p", "4", "-c", "8", "--checkpoint", str(saved)]
     first = run_cli([*args, "-o", str(tmp_path / "a.txt"), "--workers", "2"])
-    header = driver.checkpoint_header(st.mastermind(4, 6), None, "optimal")
+    header = driver.checkpoint_header(st.mastermind(4, 8), None, "optimal")
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         time.sleep(0.2)
@@ -154,7 +155,7 @@ def test_sigterm_then_resume_on_another_number_of_workers(tmp_path: Path) -> Non
     second = run_cli([*args, "-o", str(tmp_path / "b.txt"), "--workers", "1"])
     out, err = second.communicate(timeout=300)
     assert second.returncode == 0, err
-    assert "5625" in out.replace(",", "")
+    assert "20471" in out.replace(",", "")
     after = load(saved, header)["tasks"]
     assert len(after) > len(before)
     # a task of the same set and candidates ran again only with a limit the saved

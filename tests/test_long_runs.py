@@ -183,3 +183,25 @@ def test_an_append_stopped_half_way_is_cut_off(tmp_path: Path, monkeypatch) -> N
     monkeypatch.setattr(checkpoint, "_write_record", write)
     saved.append({"rows": np.arange(4, 6)})
     assert checkpoint.load(path, header)["rows"].tolist() == [0, 1, 2, 3, 4, 5]
+
+
+def test_a_checkpoint_is_read_in_pieces_of_whole_rows(tmp_path: Path, monkeypatch) -> None:
+    """A record bigger than a piece reaches the reader in pieces of whole rows, in
+    order; joined, they are the arrays saved, empty ones included."""
+    import numpy as np
+
+    from strategytree import checkpoint
+
+    path, header = tmp_path / "run.ckpt", {"search": "example"}
+    saved = checkpoint.Checkpoint(path, header)
+    rows = np.arange(70).reshape(14, 5)
+    saved.rewrite({"rows": rows, "tasks": np.arange(3)})
+    saved.append({"rows": np.zeros((0, 5), dtype=rows.dtype), "tasks": np.arange(3, 4)})
+    monkeypatch.setattr(checkpoint, "PIECE", 3 * 5 * 8)  # three rows
+    pieces: list[tuple[str, tuple[int, ...]]] = []
+    end = checkpoint.each_record(
+        path, header, lambda record: pieces.extend((n, a.shape) for n, a in record.items()))
+    assert end == path.stat().st_size
+    assert [shape for name, shape in pieces if name == "rows"] == [(3, 5)] * 4 + [(2, 5), (0, 5)]
+    loaded = checkpoint.load(path, header)
+    assert loaded["rows"].tolist() == rows.tolist() and loaded["tasks"].tolist() == [0, 1, 2, 3]

@@ -366,6 +366,48 @@ def test_a_checkpoint_appends_only_new_rows(tmp_path: Path) -> None:
     assert sorted(map(tuple, again.cache.rows(0))) == sorted(map(tuple, whole))
 
 
+def test_a_resumed_search_adds_to_its_checkpoint(tmp_path: Path) -> None:
+    """A resumed run keeps the file it read and adds records after its complete
+    ones (a record cut short is dropped first); what it then holds is a cache from
+    which a third run writes the same tree."""
+    game = st.mastermind(3, 4)
+    saved = tmp_path / "search.ckpt"
+    calls = [0]
+
+    def stop_later(_: search.SearchProgress) -> None:
+        calls[0] += 1
+        if calls[0] == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        search.build_optimal(game, progress=stop_later, checkpoint=saved)
+    first = saved.read_bytes()
+    saved.write_bytes(first + b'{"arrays": [{"name": "rows", "dtype": "<i8", "shape": [9, 5]}]}\n')
+    resumed = search.build_optimal(game, checkpoint=saved)
+    after = saved.read_bytes()
+    assert after.startswith(first) and len(after) > len(first)  # added to, not rewritten
+    again = search.build_optimal(game, checkpoint=saved)
+    fresh = search.build_optimal(game)
+    assert checked(resumed, game).total == checked(fresh, game).total
+    assert again == fresh
+
+
+def test_the_cache_says_which_rows_are_not_saved_yet() -> None:
+    """Rows read from a checkpoint are saved; rows stored since, and only they,
+    are returned once, through a grow."""
+    c = cache.Cache(capacity=2)
+    c.load(np.array([[7, 70, 5, 2, 2 * 40 + 1], [9, 90, 11, -1, 2 * 3]]), saved=True)
+    assert c.unsaved(0).tolist() == []
+    c.put(9, 90, 12, -1, 2 * 3)  # changed
+    c.put(11, 110, 3, 1, 2 * 50 + 1)  # new: the cache grows
+    assert c.capacity > 2
+    assert c.unsaved(0).tolist() == [[9, 90, 12, -1, 6], [11, 110, 3, 1, 101]]
+    assert c.unsaved(0).tolist() == []
+    c.put(7, 70, 4, 2, 2 * 40 + 1)
+    c.put(9, 90, 13, -1, 2 * 3)
+    assert c.unsaved(10).tolist() == [[7, 70, 4, 2, 81]]  # the small set is left out
+
+
 def test_a_cache_too_small_grows_and_the_search_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled search pauses when its cache is nearly full and goes on, once
     it has grown, where it was: the same cost, sets searched and rows."""

@@ -12,6 +12,10 @@ sets from ever being taken one for the other (a miss, at worst).
 Plain arrays rather than numba's typed dict, whose methods and hashing took
 about a second of the first run's compiling; the look and the store here are
 a few lines pasted into the compiled search (:func:`find`, :func:`store`).
+Each row also has a flag, set when the row is stored, that says it is not
+in the checkpoint yet (:meth:`Cache.unsaved`): a checkpoint saves only the
+rows new or changed since the last save without keeping a copy of the rows
+to compare with (a copy as big as the cache).
 The compiled search cannot make the arrays bigger: when fewer rows are free
 than it may store before it looks again, it pauses (``meta[PAUSED]``: the
 level to go on at, plus one), and the caller gives it a bigger cache
@@ -54,6 +58,8 @@ class CacheArrays(NamedTuple):
     """(capacity, 5) int64: the first hash, the second, the cost, the best guess, the flags"""
     meta: np.ndarray
     """(2,) int64: see :data:`USED`, :data:`PAUSED`"""
+    unsaved: np.ndarray
+    """(capacity,) bool: the row was stored since the last checkpoint"""
 
 
 @njit(cache=True, nogil=True)
@@ -93,6 +99,7 @@ def store(c, key1, key2, cost, guess, flags):
     c.rows[e, 1] = key2
     c.rows[e, 2] = cost
     c.rows[e, 3] = guess
+    c.unsaved[e] = True
     c.rows[e, 4] = flags
 
 
@@ -114,6 +121,7 @@ class Cache:
             index=np.zeros(2 * size, dtype=np.int64),
             rows=np.empty((size, 5), dtype=np.int64),
             meta=np.zeros(2, dtype=np.int64),
+            unsaved=np.zeros(size, dtype=np.bool_),
         )
 
     def __len__(self) -> int:
@@ -137,6 +145,7 @@ class Cache:
             capacity *= 2
         bigger = Cache(capacity)
         load_rows(bigger.arrays, self.arrays.rows[: len(self)])
+        bigger.arrays.unsaved[: len(self)] = self.arrays.unsaved[: len(self)]
         bigger.arrays.meta[PAUSED] = self.arrays.meta[PAUSED]
         self.arrays = bigger.arrays
 
@@ -169,13 +178,18 @@ class Cache:
             a.meta[USED] = e + 1
             a.index[i] = e + 1
         a.rows[e] = (key1, key2, cost, guess, flags)
+        a.unsaved[e] = True
 
-    def load(self, rows: np.ndarray) -> None:
-        """Store the rows of :meth:`rows` (later rows win)."""
+    def load(self, rows: np.ndarray, *, saved: bool = False) -> None:
+        """Store the rows of :meth:`rows` (later rows win); ``saved``: rows read
+        from the checkpoint, which need no saving again (the cache must then
+        hold only such rows)."""
         if len(self) + len(rows) > self.capacity:
             self.grow(len(rows))
         if len(rows):
             load_rows(self.arrays, np.ascontiguousarray(rows, dtype=np.int64))
+        if saved:
+            self.arrays.unsaved[:] = False
 
     def rows(self, min_size: int) -> np.ndarray:
         """The rows of the sets of at least ``min_size`` secrets, as (k, 5) rows
@@ -183,13 +197,12 @@ class Cache:
         rows = self.arrays.rows[: len(self)]
         return rows[(rows[:, 4] >> 1) >= min_size]
 
-    def changed(self, min_size: int, known: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`rows` of the rows new or changed since ``known`` (the rows'
-        values, in order, at the last call), and the values now (to give to the
-        next call)."""
-        rows = self.arrays.rows[: len(self)]
-        values = rows[:, 1:].copy()
-        k = min(len(known), len(rows))
-        same = np.zeros(len(rows), dtype=bool)
-        same[:k] = (values[:k] == known[:k]).all(axis=1)
-        return rows[~same & ((rows[:, 4] >> 1) >= min_size)], values
+    def unsaved(self, min_size: int) -> np.ndarray:
+        """:meth:`rows` of the rows stored since the last call (or since the
+        rows read from the checkpoint); from now on they count as saved."""
+        used = len(self)
+        rows = self.arrays.rows[:used]
+        flags = self.arrays.unsaved[:used]
+        new = rows[flags & ((rows[:, 4] >> 1) >= min_size)]
+        flags[:] = False
+        return new

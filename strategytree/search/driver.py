@@ -30,7 +30,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from ..builders import build_greedy
-from ..checkpoint import Checkpoint, CheckpointError, header, load
+from ..checkpoint import Checkpoint, CheckpointError, each_record, header
 from ..game import Game
 from ..outcome import CommandOutcome
 from ..progress import QUIET, ProgressCallback, Reporter, Watch
@@ -81,31 +81,50 @@ def checkpoint_header(game: Game, max_guesses: int | None, what: str) -> dict:
     return header(what, game, max_guesses=max_guesses)
 
 
-def load_checkpoint(path: Path, p: Problem, header: dict) -> dict[str, np.ndarray]:
-    """Seed the cache from the checkpoint at ``path``; every array it holds
-    (``rows``: the cache's rows; ``tasks``: a run on a cluster: its finished tasks),
-    empty when there is no file.
+class Resumed(NamedTuple):
+    """What a run resumed from its checkpoint goes on with (besides the cache)."""
+
+    tasks: np.ndarray | None
+    """a run on a cluster: its finished tasks, as rows"""
+    end: int
+    """where the file's complete records end (the run adds its records there)"""
+
+
+def load_checkpoint(path: Path, p: Problem, header: dict) -> Resumed | None:
+    """Seed the cache from the checkpoint at ``path``, record by record (no copy
+    of them all); None when there is no file.
 
     Raises :class:`~strategytree.checkpoint.CheckpointError` for a damaged
     checkpoint or one of another search."""
-    arrays = load(path, header) or {}
-    rows = arrays.get("rows", np.zeros((0, 5), dtype=np.int64))
-    if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
-        raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
-    p.cache.load(rows)
-    return arrays
+    tasks: list[np.ndarray] = []
+
+    def take(record: dict[str, np.ndarray]) -> None:
+        rows = record.get("rows", np.zeros((0, 5), dtype=np.int64))
+        if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
+            raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
+        p.cache.load(rows, saved=True)
+        if "tasks" in record:
+            tasks.append(record["tasks"])
+
+    end = each_record(path, header, take)
+    if end is None:
+        return None
+    return Resumed(np.concatenate(tasks) if tasks else None, end)
 
 
 class Saver:
-    """Saves a search's cache to a checkpoint: all of it the first time (a fresh
-    file), then only the rows new or changed since the last save (and, for a
-    search on a cluster, the finished tasks not saved yet)."""
+    """Saves a search's cache to a checkpoint: the rows new or changed since the
+    last save (:meth:`.cache.Cache.unsaved`) and, for a search on a cluster, the
+    finished tasks not saved yet; the first save of a fresh run starts the file,
+    a resumed run adds to the file it read (``resumed``: what it read)."""
 
-    def __init__(self, path: Path, header: dict) -> None:
+    def __init__(self, path: Path, header: dict, resumed: Resumed | None = None) -> None:
         self.file = Checkpoint(path, header)
-        self.started = False
-        self.known = np.zeros((0, 4), dtype=np.int64)
+        self.started = resumed is not None
         self.tasks_saved = 0
+        if resumed is not None:
+            self.file.cut(resumed.end)
+            self.tasks_saved = 0 if resumed.tasks is None else len(resumed.tasks)
 
     def save(self, p: Problem, tasks: np.ndarray | None = None, *, whole: bool = False) -> None:
         """Write the cache's rows new since the last save; ``tasks``: every finished
@@ -113,7 +132,7 @@ class Saver:
         (the search is done), the rows of the small sets too: a run resumed from
         the checkpoint then has the very cache the search ended with, and writes
         the same tree."""
-        rows, self.known = p.cache.changed(CHECKPOINT_MIN_SET, self.known)
+        rows = p.cache.unsaved(CHECKPOINT_MIN_SET)
         if whole:
             every = p.cache.rows(0)
             rows = np.concatenate([every[(every[:, 4] >> 1) < CHECKPOINT_MIN_SET], rows])
@@ -460,17 +479,18 @@ def build_optimal(
     total, the same tree; a checkpoint then also records every finished task.
     """
     p = Problem.of(game, max_guesses, symmetry)
-    saver, saved = None, {}
+    saver, resumed = None, None
     if checkpoint is not None:
         header = checkpoint_header(game, max_guesses, "optimal")
-        saved = load_checkpoint(Path(checkpoint), p, header)
-        saver = Saver(Path(checkpoint), header)
+        resumed = load_checkpoint(Path(checkpoint), p, header)
+        saver = Saver(Path(checkpoint), header, resumed)
     search = Search(p, saver)
     search.keep_trees = True
     if client is not None:
         from .tasks import Tasks  # the Dask layer: imported only when used
 
-        search.tasks = Tasks(client, game, max_guesses, symmetry, 0, saved.get("tasks"))
+        done = None if resumed is None else resumed.tasks
+        search.tasks = Tasks(client, game, max_guesses, symmetry, 0, done)
     S = np.arange(len(game.secrets), dtype=np.int32)
     d = UNLIMITED if max_guesses is None else int(max_guesses)
     sym = Symmetry.of(game, symmetry)
