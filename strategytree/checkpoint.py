@@ -250,9 +250,9 @@ def _read_pieces(source, name: str, dtype: np.dtype, shape: tuple[int, ...],
                  take: Callable[[dict[str, np.ndarray]], None]) -> None:
     """Read an array of a record, handing it to ``take`` in pieces of whole rows
     (of at most :data:`PIECE` bytes, when a row is no bigger)."""
-    row = dtype.itemsize * math.prod(shape[1:])
-    step = max(1, PIECE // row) if shape and row else max(1, shape[0] if shape else 1)
     rows = shape[0] if shape else 1
+    row = dtype.itemsize * math.prod(shape[1:])
+    step = max(1, PIECE // row) if row else max(1, rows)
     start = 0
     while True:
         count = min(step, rows - start)
