@@ -393,8 +393,8 @@ def test_a_resumed_search_adds_to_its_checkpoint(tmp_path: Path) -> None:
 
 
 def test_the_cache_says_which_rows_are_not_saved_yet() -> None:
-    """Rows read from a checkpoint are saved; rows stored since, and only they,
-    are returned once, through a grow."""
+    """Rows read from a checkpoint are saved; rows stored since, new or
+    changed, and only they, are returned once, through a grow."""
     c = cache.Cache(capacity=2)
     c.load(np.array([[7, 70, 5, 2, 2 * 40 + 1], [9, 90, 11, -1, 2 * 3]]), saved=True)
     assert c.unsaved(0).tolist() == []
@@ -405,6 +405,7 @@ def test_the_cache_says_which_rows_are_not_saved_yet() -> None:
     assert c.unsaved(0).tolist() == []
     c.put(7, 70, 4, 2, 2 * 40 + 1)
     c.put(9, 90, 13, -1, 2 * 3)
+    c.put(11, 110, 3, 1, 2 * 50 + 1)  # the same row again: nothing new
     assert c.unsaved(10).tolist() == [[7, 70, 4, 2, 81]]  # the small set is left out
 
 

@@ -88,7 +88,8 @@ def find(c, key1):
 
 @njit(cache=True, nogil=True, inline="always")
 def store(c, key1, key2, cost, guess, flags):
-    """Store a set's row (a new row, or over the row of the same first hash)."""
+    """Store a set's row (a new row, or over the row of the same first hash);
+    a row new or changed is flagged unsaved."""
     i = find(c, key1)
     e = c.index[i] - 1
     if e < 0:
@@ -96,10 +97,13 @@ def store(c, key1, key2, cost, guess, flags):
         c.meta[USED] = e + 1
         c.index[i] = e + 1
         c.rows[e, 0] = key1
+        c.unsaved[e] = True
+    elif (c.rows[e, 1] != key2 or c.rows[e, 2] != cost or c.rows[e, 3] != guess
+          or c.rows[e, 4] != flags):
+        c.unsaved[e] = True
     c.rows[e, 1] = key2
     c.rows[e, 2] = cost
     c.rows[e, 3] = guess
-    c.unsaved[e] = True
     c.rows[e, 4] = flags
 
 
@@ -173,11 +177,14 @@ class Cache:
             i = self._slot(key1)
         a = self.arrays
         e = int(a.index[i]) - 1
+        row = (key1, key2, cost, guess, flags)
         if e < 0:
             e = len(self)
             a.meta[USED] = e + 1
             a.index[i] = e + 1
-        a.rows[e] = (key1, key2, cost, guess, flags)
+        elif tuple(a.rows[e]) == row:
+            return  # the same row: nothing new to save
+        a.rows[e] = row
         a.unsaved[e] = True
 
     def load(self, rows: np.ndarray, *, saved: bool = False) -> None:
