@@ -142,10 +142,8 @@ def load(path: str | os.PathLike[str], header: dict) -> dict[str, np.ndarray] | 
         return None
     try:
         return {name: np.concatenate(arrays) for name, arrays in parts.items()}
-    except ValueError:  # arrays that do not join: damaged
-        raise CheckpointError(
-            f"{path}: not a usable checkpoint: damaged (ValueError); use another file"
-        ) from None
+    except ValueError as err:  # arrays that do not join
+        raise _damaged(path, err) from None
 
 
 def each_record(path: str | os.PathLike[str], header: dict,
@@ -179,11 +177,15 @@ def each_record(path: str | os.PathLike[str], header: dict,
     except OSError as err:
         why = err.strerror or err
         raise CheckpointError(f"{path}: cannot read the checkpoint: {why}") from None
-    except (ValueError, TypeError) as err:  # arrays that do not join: damaged
-        raise CheckpointError(
-            f"{path}: not a usable checkpoint: damaged ({type(err).__name__}); use another file"
-        ) from None
+    except (ValueError, TypeError) as err:  # what ``take`` could not use
+        raise _damaged(path, err) from None
     return end
+
+
+def _damaged(path: str | os.PathLike[str], err: Exception) -> CheckpointError:
+    return CheckpointError(
+        f"{path}: not a usable checkpoint: damaged ({type(err).__name__}); use another file"
+    )
 
 
 def _check_header(path: Path, found: object, expected: dict) -> None:

@@ -396,7 +396,8 @@ def test_the_cache_says_which_rows_are_not_saved_yet() -> None:
     """Rows read from a checkpoint are saved; rows stored since, new or
     changed, and only they, are returned once, through a grow."""
     c = cache.Cache(capacity=2)
-    c.load(np.array([[7, 70, 5, 2, 2 * 40 + 1], [9, 90, 11, -1, 2 * 3]]), saved=True)
+    c.load(np.array([[7, 70, 5, 2, 2 * 40 + 1], [9, 90, 11, -1, 2 * 3]]))
+    c.mark_saved()
     assert c.unsaved(0).tolist() == []
     c.put(9, 90, 12, -1, 2 * 3)  # changed
     c.put(11, 110, 3, 1, 2 * 50 + 1)  # new: the cache grows

@@ -187,16 +187,16 @@ class Cache:
         a.rows[e] = row
         a.unsaved[e] = True
 
-    def load(self, rows: np.ndarray, *, saved: bool = False) -> None:
-        """Store the rows of :meth:`rows` (later rows win); ``saved``: rows read
-        from the checkpoint, which need no saving again (the cache must then
-        hold only such rows)."""
+    def load(self, rows: np.ndarray) -> None:
+        """Store the rows of :meth:`rows` (later rows win)."""
         if len(self) + len(rows) > self.capacity:
             self.grow(len(rows))
         if len(rows):
             load_rows(self.arrays, np.ascontiguousarray(rows, dtype=np.int64))
-        if saved:
-            self.arrays.unsaved[:] = False
+
+    def mark_saved(self) -> None:
+        """Count every row as saved (the rows read from a checkpoint)."""
+        self.arrays.unsaved[: len(self)] = False
 
     def rows(self, min_size: int) -> np.ndarray:
         """The rows of the sets of at least ``min_size`` secrets, as (k, 5) rows

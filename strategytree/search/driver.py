@@ -102,13 +102,14 @@ def load_checkpoint(path: Path, p: Problem, header: dict) -> Resumed | None:
         rows = record.get("rows", np.zeros((0, 5), dtype=np.int64))
         if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
             raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
-        p.cache.load(rows, saved=True)
+        p.cache.load(rows)
         if "tasks" in record:
             tasks.append(record["tasks"])
 
     end = each_record(path, header, take)
     if end is None:
         return None
+    p.cache.mark_saved()
     return Resumed(np.concatenate(tasks) if tasks else None, end)
 
 
@@ -121,10 +122,9 @@ class Saver:
     def __init__(self, path: Path, header: dict, resumed: Resumed | None = None) -> None:
         self.file = Checkpoint(path, header)
         self.started = resumed is not None
-        self.tasks_saved = 0
+        self.tasks_saved = len(resumed.tasks) if resumed and resumed.tasks is not None else 0
         if resumed is not None:
             self.file.cut(resumed.end)
-            self.tasks_saved = 0 if resumed.tasks is None else len(resumed.tasks)
 
     def save(self, p: Problem, tasks: np.ndarray | None = None, *, whole: bool = False) -> None:
         """Write the cache's rows new since the last save; ``tasks``: every finished
