@@ -378,7 +378,7 @@ def build_greedy(
 
 
 #: from this many secrets on, :func:`build_greedy` uses every core by default
-THREADS_FROM = 100_000
+THREADS_FROM = 30_000
 
 
 def _cores() -> int:

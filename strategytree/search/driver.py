@@ -55,7 +55,7 @@ CHECKPOINT_MIN_SET = 6
 GREEDY_FIRST = 2000
 #: from this many secrets (and without a checkpoint), the root's parts are solved
 #: by as many threads as there are cores, up to THREADS
-PARALLEL_FIRST = 3000
+PARALLEL_FIRST = 1000
 THREADS = 2
 #: what a search's progress counts
 UNIT = "sets searched"
