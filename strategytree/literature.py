@@ -109,7 +109,9 @@ def _solved(pegs: int, colors: int, total: int, max_guesses: int) -> Result:
 RESULTS: tuple[Result, ...] = (
     Result("MM(4,9)", 34666, 8, "optimal",
            "strategytree generate --method optimal -p 4 -c 9 --workers 2", "2026-11-23",
-           "examples/mm49.txt"),
+           "examples/mm49.txt",
+           bound="strategytree bound --total -p 4 -c 9 --depth 9 --exact-below 7000 --workers 2 "
+           "(338 s, 538 s of CPU, AMD EPYC, 2026-11-28)"),
     Result("MM(5,8)", 178308, 7, "best known", "python benchmarks/record.py", "2026-11-27",
            "examples/mm58.txt"),
     Result("MM(5,6)", 36721, 7, "optimal",
@@ -246,6 +248,9 @@ BOUNDS: tuple[Bound, ...] = (
     Bound("MM(5,6)", 36721, FULL_DEPTH,
           "strategytree bound --total -p 5 -c 6 --depth 8 --exact-below 8000 "
           "(strategytree.bounds.total; 546 s of CPU)"),
+    Bound("MM(4,9)", 34666, FULL_DEPTH,
+          "strategytree bound --total -p 4 -c 9 --depth 9 --exact-below 7000 --workers 2 "
+          "(strategytree.bounds.total; 538 s of CPU on 2 workers)"),
     Bound("MM(5,6)", 36187, THREE_LEVELS,
           "strategytree bound --total -p 5 -c 6 --depth 3 (strategytree.bounds.total)"),
     # -- issue 39: MM(4,10)'s bracket while its exact search waits (tests/test_literature.py
