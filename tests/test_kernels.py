@@ -64,6 +64,15 @@ def test_feedback_against_twin(i: int) -> None:
 
 
 @pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
+def test_the_reply_table_against_twin(i: int) -> None:
+    """feedback.table (one word: a loop of its own; several words), every pair."""
+    game = _game(i)
+    want = [[naive.reply_code(naive.feedback(guess, s), game.pegs) for s in game.secrets]
+            for guess in game.guesses]
+    assert feedback.table(game).tolist() == want
+
+
+@pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
 def test_the_reply_step_against_twin(i: int) -> None:
     """feedback.reply (one word) and reply_of_rows (any), as Python and compiled."""
     from numba import njit
