@@ -1,5 +1,5 @@
-"""``python -m strategytree`` runs the command line."""
+"""``python -m strategytree`` runs the command line, as the console script does."""
 
-from .cli import main
+from .launch import main
 
 main()

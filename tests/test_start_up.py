@@ -3,10 +3,12 @@ cached kernels loaded without numba's compiler set-up (issue 38)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +16,7 @@ import pytest
 from numba import njit
 
 import strategytree as st
-from strategytree import progress
+from strategytree import launch, progress
 from strategytree.kernelcache import quick_loads
 
 
@@ -109,6 +111,29 @@ def test_a_cached_kernel_loads_without_numbas_compiler_set_up(tmp_path: Path) ->
 
     assert run() == "[18, 12, 15] 0 True"  # compiled: numba's registries loaded
     assert run() == "[18, 12, 15] 1 False"  # loaded from the cache, registries not needed
+
+
+def test_the_console_script_pauses_the_collector_for_the_start_up_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``strategytree.launch.main`` runs the command line with the cycle collector
+    off, and switches it back on START_UP seconds later (importing the CLI alone
+    leaves it alone)."""
+    import strategytree.cli
+
+    assert gc.isenabled()
+    during: list[bool] = []
+    monkeypatch.setattr(strategytree.cli, "main", lambda: during.append(gc.isenabled()))
+    monkeypatch.setattr(launch, "START_UP", 0.05)
+    try:
+        launch.main()
+        off = not gc.isenabled()
+        deadline = time.monotonic() + 10
+        while not gc.isenabled() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert during == [False] and off and gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()
 
 
 def test_quick_loads_keep_compiling_what_is_not_cached() -> None:

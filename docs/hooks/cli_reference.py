@@ -34,7 +34,7 @@ def program() -> Any:
     (point,) = entry_points(group="console_scripts", name="strategytree")
     module = importlib.import_module(point.module)
     home = importlib.import_module(point.load().__module__)  # where the entry point is defined
-    for value in [*vars(module).values(), *vars(home).values()]:
+    for value in [*vars(module).values(), *vars(home).values(), getattr(module, "app", None)]:
         if isinstance(value, typer.Typer):
             return typer.main.get_command(value)  # type: ignore[return-value]
     raise LookupError(f"no typer or click app in {point.module}")
