@@ -5,9 +5,10 @@ Starting a command allocates objects that live until the process ends (typer,
 rich, numpy, numba and our modules; numba's typing and lowering tables), and
 each automatic collection in that time walks all of them for nothing: about
 0.05 s of MM(4,6)'s 0.4 s ``generate -m optimal``.  The collector is switched
-back on :data:`START_UP` seconds after the start, with everything allocated
-until then moved out of its sight (:func:`gc.freeze`), so that a long run
-collects its own garbage as usual and never walks the start-up's objects again.
+back on :data:`START_UP` seconds after the start, after one collection (the
+start-up's garbage, a first compile's included) and with what lives on moved
+out of its sight (:func:`gc.freeze`), so that a long run collects its own
+garbage as usual and never walks the start-up's objects again.
 Importing :mod:`strategytree.cli` (tests, notebooks) changes nothing.
 """
 
@@ -21,7 +22,9 @@ START_UP = 1.0
 
 
 def _collect_again() -> None:
-    """Switch the cycle collector back on, the objects of the start-up set aside."""
+    """Switch the cycle collector back on: the start-up's garbage collected, what
+    lives on set aside."""
+    gc.collect()
     gc.freeze()
     gc.enable()
 
