@@ -49,6 +49,7 @@ from . import feedback
 from .errors import ArgumentError, StrategyTreeError
 from .game import Game, Reply
 from .progress import Progress, ProgressCallback
+from .runner import fewer_collections
 from .spelling import guess_index
 from .symmetry import Symmetry, dead_colours, merge_dead_colours
 from .tree import Node, Strategy
@@ -366,14 +367,15 @@ def build_greedy(
 
     if threads is None:
         threads = _cores() if len(game.secrets) >= THREADS_FROM else 1
-    grown = grow_greedy(
-        chooser,
-        np.arange(len(game.secrets)),
-        chooser.root_symmetry(),
-        opening=chooser.opening,
-        progress=settled,
-        threads=threads,
-    )
+    with fewer_collections():
+        grown = grow_greedy(
+            chooser,
+            np.arange(len(game.secrets)),
+            chooser.root_symmetry(),
+            opening=chooser.opening,
+            progress=settled,
+            threads=threads,
+        )
     return Strategy(grown.node, source=f"<greedy {chooser.rule} {game.name}>")
 
 

@@ -5,6 +5,7 @@ run shares."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 import time
 
@@ -13,7 +14,15 @@ import pytest
 
 from strategytree.bounds.counting import counting_total, lower_bounds, solved_by_guess
 from strategytree.progress import Reporter
-from strategytree.runner import Cadence, Stop, Stopped, run_in_thread, until_stopped
+from strategytree.runner import (
+    COLLECT_AFTER,
+    Cadence,
+    Stop,
+    Stopped,
+    fewer_collections,
+    run_in_thread,
+    until_stopped,
+)
 
 
 def test_the_work_s_value_and_a_last_report() -> None:
@@ -115,3 +124,31 @@ def test_a_task_s_thread_time_is_counted_once() -> None:
     before = workers.SPENT[0]
     assert workers.timed(task, "ab", 1) == 3
     assert workers.SPENT[0] > before
+
+
+def test_a_long_run_collects_less_often_and_puts_the_thresholds_back() -> None:
+    before = gc.get_threshold()
+    seen = run_in_thread(gc.get_threshold, "thresholds", Stop()).value
+    assert seen == (max(before[0], COLLECT_AFTER), *before[1:])
+    assert gc.get_threshold() == before
+
+
+def test_overlapping_blocks_of_fewer_collections_end_with_the_last() -> None:
+    before = gc.get_threshold()
+    inside = threading.Event()
+    leave = threading.Event()
+
+    def other() -> None:
+        with fewer_collections():
+            inside.set()
+            leave.wait(10)
+
+    helper = threading.Thread(target=other)
+    helper.start()
+    assert inside.wait(10)
+    with fewer_collections():
+        assert gc.get_threshold()[0] == max(before[0], COLLECT_AFTER)
+    assert gc.get_threshold()[0] == max(before[0], COLLECT_AFTER)  # the other still inside
+    leave.set()
+    helper.join(10)
+    assert gc.get_threshold() == before
