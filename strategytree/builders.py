@@ -367,15 +367,14 @@ def build_greedy(
 
     if threads is None:
         threads = _cores() if len(game.secrets) >= THREADS_FROM else 1
-    with fewer_collections():
-        grown = grow_greedy(
-            chooser,
-            np.arange(len(game.secrets)),
-            chooser.root_symmetry(),
-            opening=chooser.opening,
-            progress=settled,
-            threads=threads,
-        )
+    grown = grow_greedy(
+        chooser,
+        np.arange(len(game.secrets)),
+        chooser.root_symmetry(),
+        opening=chooser.opening,
+        progress=settled,
+        threads=threads,
+    )
     return Strategy(grown.node, source=f"<greedy {chooser.rule} {game.name}>")
 
 
@@ -414,6 +413,7 @@ class _Task(NamedTuple):
     """its guess's number, counting from 1"""
 
 
+@fewer_collections()  # the nodes are many objects that live on
 def grow_greedy(
     chooser: GreedyChooser,
     secrets: np.ndarray,
@@ -434,7 +434,8 @@ def grow_greedy(
     threads build at once, each depth first, and a thread with nothing to do
     takes the shallowest node another has waiting: each node's guess depends
     only on its secrets and history, so the tree is the same, and the compiled
-    choice runs without Python's lock."""
+    choice runs without Python's lock.  Python's cycle collector runs less often
+    meanwhile (:func:`~strategytree.runner.fewer_collections`)."""
     root = Node("")
     first = _Task(root, secrets, sym, 1)
     if threads > 1 and not chooser.randomised:

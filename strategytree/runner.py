@@ -133,10 +133,11 @@ class Cadence:
         self.every = max(self.least, 10 * (self.last - started))
 
 
-#: during a long run, Python's cycle collector starts a collection after this many
-#: new objects (its default is 700): building trees allocates millions of objects
-#: that live on, and collecting among them that often cost the lookahead of MM(5,8)
-#: a fifth of its time (5.3 s against 4.3 s; 50,000 and 200,000 gave no more)
+#: while trees are built, Python's cycle collector starts a collection after this
+#: many new objects (its default is 700): a tree is many objects that live on, and
+#: collecting among them that often cost the lookahead of MM(5,8) a fifth of its
+#: time (5.3 s against 4.3 s; 50,000 and 200,000 gave no more).  Not for the exact
+#: search, whose Python levels ran 3% slower so (Bulls and Cows, 4 pairs)
 COLLECT_AFTER = 10_000
 
 _fewer_lock = threading.Lock()
@@ -189,48 +190,46 @@ def run_in_thread(
     and ``stop`` set once ``seconds`` have passed.  Ctrl-C sets ``stop`` and
     waits for the work to end, deaf to another Ctrl-C.  ``save()`` runs once
     more when the work has ended, however it ended; ``report()`` too when it
-    ended well.  Python's cycle collector runs less often meanwhile
-    (:func:`fewer_collections`)."""
-    with fewer_collections():
-        result: dict[str, Any] = {}
+    ended well."""
+    result: dict[str, Any] = {}
 
-        def target() -> None:
-            try:
-                result["value"] = work()
-            except BaseException as failure:  # handed to the caller's thread
-                result["error"] = failure
-                stop.set()
-
-        started = time.perf_counter()
-        cadence = Cadence()
-        worker = threading.Thread(target=target, name=name, daemon=True)
-        worker.start()
-        interrupted = False
+    def target() -> None:
         try:
-            while worker.is_alive():
-                worker.join(every)
-                if save is not None and cadence.due():
-                    began = time.monotonic()
-                    save()
-                    cadence.saved(began)
-                if report is not None:
-                    report()
-                if seconds is not None and time.perf_counter() - started >= seconds:
-                    stop.set()
-        except KeyboardInterrupt:
-            interrupted = True
+            result["value"] = work()
+        except BaseException as failure:  # handed to the caller's thread
+            result["error"] = failure
             stop.set()
-            while worker.is_alive():
-                try:
-                    worker.join(0.1)
-                except KeyboardInterrupt:
-                    pass
-        if save is not None:
-            save()
-        error = result.get("error")
-        if report is not None and error is None and not interrupted:
-            report()
-        return Ended(result.get("value"), error, interrupted)
+
+    started = time.perf_counter()
+    cadence = Cadence()
+    worker = threading.Thread(target=target, name=name, daemon=True)
+    worker.start()
+    interrupted = False
+    try:
+        while worker.is_alive():
+            worker.join(every)
+            if save is not None and cadence.due():
+                began = time.monotonic()
+                save()
+                cadence.saved(began)
+            if report is not None:
+                report()
+            if seconds is not None and time.perf_counter() - started >= seconds:
+                stop.set()
+    except KeyboardInterrupt:
+        interrupted = True
+        stop.set()
+        while worker.is_alive():
+            try:
+                worker.join(0.1)
+            except KeyboardInterrupt:
+                pass
+    if save is not None:
+        save()
+    error = result.get("error")
+    if report is not None and error is None and not interrupted:
+        report()
+    return Ended(result.get("value"), error, interrupted)
 
 
 async def until_stopped(coroutine: Awaitable[object], stopped: Callable[[], bool],

@@ -38,7 +38,6 @@ from typing import Any
 from distributed import WorkerPlugin
 
 from .errors import StrategyTreeError
-from .runner import fewer_collections
 from .symmetry import Symmetry
 
 __all__ = ["IN_FLIGHT", "KEPT", "SPENT", "GamePlugin", "Run", "TaskCount", "awaitable", "drop",
@@ -197,13 +196,10 @@ class Run:
 
 
 def timed(function: Callable, key: str, *args: object) -> Any:
-    """Run on a worker: ``function(key, *args)``, its thread time added to :data:`SPENT`
-    (Python's cycle collector running less often meanwhile, as in a run here:
-    :func:`~strategytree.runner.fewer_collections`)."""
+    """Run on a worker: ``function(key, *args)``, its thread time added to :data:`SPENT`."""
     started = time.thread_time()
     try:
-        with fewer_collections():
-            return function(key, *args)
+        return function(key, *args)
     finally:
         SPENT[0] += time.thread_time() - started
 

@@ -126,10 +126,14 @@ def test_a_task_s_thread_time_is_counted_once() -> None:
     assert workers.SPENT[0] > before
 
 
-def test_a_long_run_collects_less_often_and_puts_the_thresholds_back() -> None:
+def test_a_greedy_build_collects_less_often_and_puts_the_thresholds_back() -> None:
+    from strategytree.builders import build_greedy
+    from strategytree.game import mastermind
+
     before = gc.get_threshold()
-    seen = run_in_thread(gc.get_threshold, "thresholds", Stop()).value
-    assert seen == (max(before[0], COLLECT_AFTER), *before[1:])
+    seen: list[tuple[int, int, int]] = []
+    build_greedy(mastermind(3, 4), progress=lambda done: seen.append(gc.get_threshold()))
+    assert seen and set(seen) == {(max(before[0], COLLECT_AFTER), *before[1:])}
     assert gc.get_threshold() == before
 
 
