@@ -29,15 +29,6 @@ def _collect_again() -> None:
     gc.enable()
 
 
-def __getattr__(name: str) -> object:
-    """``app``: the typer app the console script runs (imported on first use)."""
-    if name == "app":
-        from .cli import app
-
-        return app
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def main() -> None:
     """Run the command line (see the module doc)."""
     gc.disable()

@@ -13,11 +13,9 @@ top of the checkout when the site is built (quick commands only).
 
 from __future__ import annotations
 
-import importlib
 import re
 import subprocess
 import sys
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
@@ -28,16 +26,13 @@ TOP = Path(__file__).resolve().parents[2]  # the checkout: mkdocs.yml, examples/
 
 
 def program() -> Any:
-    """The click group behind the installed ``strategytree`` console script."""
+    """The click group behind the ``strategytree`` console script (its typer app,
+    :data:`strategytree.cli.app`)."""
     import typer
 
-    (point,) = entry_points(group="console_scripts", name="strategytree")
-    module = importlib.import_module(point.module)
-    home = importlib.import_module(point.load().__module__)  # where the entry point is defined
-    for value in [*vars(module).values(), *vars(home).values(), getattr(module, "app", None)]:
-        if isinstance(value, typer.Typer):
-            return typer.main.get_command(value)  # type: ignore[return-value]
-    raise LookupError(f"no typer or click app in {point.module}")
+    from strategytree.cli import app
+
+    return typer.main.get_command(app)
 
 
 def _cell(text: str) -> str:
