@@ -157,6 +157,24 @@ def test_exact_below_between_the_twin_and_the_optimum(game, exact_below: int) ->
     assert ours <= whole == set_lower_bound(game, some, 8, symmetry=False)
 
 
+def test_a_set_asked_again_is_searched_without_a_limit() -> None:
+    """A set whose exact search fell short of its limit, asked again with a limit
+    just above what it proved, gets its optimum (complete at every depth) rather
+    than a second search that falls short again (``sets.AGAIN_UNLIMITED``)."""
+    from strategytree.bounds.sets import EXACT, SetBounder
+    from strategytree.symmetry import Symmetry
+
+    game = mastermind(3, 4)
+    S = np.arange(len(game.secrets), dtype=np.int32)
+    best = optimum(game)
+    bounder = SetBounder(game, exact_below=len(S))
+    sym = Symmetry.of(game, True)
+    first = bounder.bound(S, 2, best - 10, sym)
+    assert best - 10 <= first[0] < best and first[1] == 0
+    assert bounder.bound(S, 2, first[0] + 1, sym) == (best, EXACT)
+    assert bounder.solved_sets == 2
+
+
 FULL = [mastermind(3, c) for c in range(3, 9)] + [mastermind(4, c) for c in (4, 5, 6)]
 
 
