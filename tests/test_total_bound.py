@@ -337,6 +337,59 @@ def test_a_checkpoint_keeps_the_first_guesses_parts(tmp_path) -> None:
     assert again.bound == 5625 and again.sets < resumed.sets
 
 
+def test_the_sets_kept_inside_the_parts_resume_a_run(tmp_path) -> None:
+    """The checkpoint keeps the large sets bounded inside the parts: each kept
+    bound holds (never above the set's optimum, equal when marked exact), and a
+    run that has only those sets (as one stopped in the middle of its parts) ends
+    at the same bound as a fresh run, bounding fewer sets."""
+    from strategytree.bounds.sets import EXACT, KEEP_FROM
+    from strategytree.checkpoint import Checkpoint, header, load
+
+    game, saved, partial = mastermind(4, 6), tmp_path / "bound.ckpt", tmp_path / "sets.ckpt"
+    named = header("total bound", game, symmetry=True)
+    fresh = total_lower_bound(game, depth=4, checkpoint=saved)
+    found = load(saved, named)
+    sets, members = found["sets"], found["members"]
+    assert len(sets) and (sets[:, 2] >= KEEP_FROM).all() and sets[:, 2].sum() == len(members)
+    starts = np.concatenate([[0], np.cumsum(sets[:, 2])])
+    for k in np.linspace(0, len(sets) - 1, 6).astype(int):
+        S = members[starts[k]:starts[k + 1]]
+        best = set_lower_bound(game, S, 2, symmetry=False, exact_below=len(S))  # its optimum
+        assert sets[k, 3] <= best and (sets[k, 4] != EXACT or sets[k, 3] == best)
+    Checkpoint(partial, named).rewrite({"parts": np.zeros((0, 4), dtype=np.int64),
+                                        "sets": sets, "members": members})
+    resumed = total_lower_bound(game, depth=4, checkpoint=partial)
+    assert resumed.bound == fresh.bound == 5625 and resumed.complete
+    assert resumed.sets < fresh.sets
+
+
+def test_a_run_stopped_on_time_goes_on_from_what_it_learned() -> None:
+    """A run of a part's bound (a task on a cluster) stopped after its time gives
+    the part incomplete, with the large sets it bounded; its bounder is ready for
+    the next run (its stop cleared), and runs in turn reach the bound of one run."""
+    from strategytree.bounds.root import RootGuesses, refine_parts
+    from strategytree.bounds.sets import SetBounder
+    from strategytree.search.bounds import INF
+
+    game = mastermind(4, 6)
+    guesses = RootGuesses(game, True)
+    i = min(range(len(guesses.guesses)), key=lambda k: sum(s * s for s in guesses.sizes[k]))
+    part = guesses.parts(i)[0]
+    sym = guesses.sym.after(game.guesses[guesses.guesses[i]])
+    bounder = SetBounder(game)
+    most = bounder.most
+    whole = refine_parts(SetBounder(game), sym, [part], 3, 0, INF, [0], most)[0]
+    assert whole[1] >= 3
+    stopped = refine_parts(bounder, sym, [part], 3, 0, INF, [0], most, seconds=0.0)[0]
+    assert stopped[1] == -1 and stopped[0] < whole[0] and not bounder.stop.is_set()
+    for _ in range(1000):
+        found = refine_parts(bounder, sym, [part], 3, 0, INF, [0], most, seconds=0.01)[0]
+        if found[1] >= 3:
+            break
+    assert found[:2] == whole[:2]
+    assert len(whole[2].rows) and all(len(S) >= 40 for S, _, _ in whole[2].sets())
+
+
 def test_a_checkpoint_of_another_game_is_refused(tmp_path) -> None:
     from strategytree.checkpoint import CheckpointError
 

@@ -78,6 +78,18 @@ def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
     assert pids[0] not in client.run(os.getpid).values()
 
 
+def test_tasks_stopped_on_time_go_on_from_what_they_learned(client, monkeypatch) -> None:
+    """Every task stops after a fifth of a second with what it proved; the parts
+    left incomplete are run again from the sets learned: the optimum at full depth."""
+    from strategytree.bounds import root
+
+    monkeypatch.setattr(root, "TASK_SECONDS", 0.2)
+    seen = []
+    result = total_lower_bound(st.mastermind(4, 6), 4, client=client, progress=seen.append,
+                               every=0.05)
+    assert result.bound == 5625 and result.complete
+
+
 def test_the_checkpoint_is_the_in_process_one(client, tmp_path) -> None:
     """Stopped on the cluster, resumed in-process and the other way round."""
     game, saved = st.mastermind(4, 6), tmp_path / "bound.ckpt"

@@ -8,6 +8,7 @@ the first guesses of a game (:class:`RootGuesses`) bounded deeper and deeper
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 import numpy as np
@@ -18,9 +19,10 @@ from ..runner import Stop, Stopped, until_stopped
 from ..search.bounds import INF
 from ..symmetry import Symmetry
 from .counting import lower_bounds, parts_by_replies
-from .sets import EXACT, SetBounder, parts_of
+from .sets import EXACT, Learned, SetBounder, parts_of
 
-__all__ = ["PART_MIN", "RootBound", "RootGuesses", "RootInProcess", "refine_parts"]
+__all__ = ["PART_MIN", "TASK_SECONDS", "RootBound", "RootGuesses", "RootInProcess",
+           "refine_parts"]
 
 
 class RootGuesses:
@@ -62,20 +64,43 @@ class RootGuesses:
 PART_MIN = 256
 
 
+#: a task of a run on a cluster stops after this many seconds, with the bounds it
+#: proved (a part left incomplete is run again, from the sets its task learned):
+#: what a run stopped loses, at most, on each worker
+TASK_SECONDS = 600.0
+
+
 def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d: int,
-                 lead: int, nxt: int, cur: list[int], most: int) -> list[tuple[int, int]]:
+                 lead: int, nxt: int, cur: list[int], most: int,
+                 seconds: float | None = None) -> list[tuple[int, int, Learned]]:
     """Refine a first guess (bounded ``lead`` so far; the next guess ``nxt``) over
     its parts ``parts`` (sorted int32 indices, bounded ``cur`` so far), in turn, at
     depth ``d``: each part is held to the bound that would put the guess behind
-    the next one, and the refinement stops as soon as it is.  Each part bounded's
-    ``(bound, depth it is complete for)``."""
+    the next one, and the refinement stops as soon as it is, or after ``seconds``
+    (the part under way then incomplete: depth -1).  Each part bounded's
+    ``(bound, depth it is complete for, the bounds of large sets learned on the
+    way)`` (:class:`~strategytree.bounds.sets.Learned`, for the checkpoint)."""
     found = []
-    for part, known in zip(parts, cur):
-        bound, reached = bounder.bound(part, d, nxt + 1 - (lead - known), sym, most=most)
-        found.append((int(bound), int(reached)))
-        lead += bound - known
-        if lead > nxt or bounder.stop.is_set():
-            break
+    bounder.journal = []
+    timer = None
+    if seconds is not None:
+        timer = threading.Timer(seconds, bounder.halt)
+        timer.daemon = True
+        timer.start()
+    try:
+        for part, known in zip(parts, cur):
+            since = len(bounder.journal)
+            bound, reached = bounder.bound(part, d, nxt + 1 - (lead - known), sym, most=most)
+            found.append((int(bound), int(reached), bounder.learned(since)))
+            lead += bound - known
+            if lead > nxt or bounder.stop.is_set():
+                break
+    finally:
+        bounder.journal = None
+        if timer is not None:  # (a stop of its own: cleared for the next task)
+            timer.cancel()
+            timer.join()
+            bounder.stop.clear()
     return found
 
 
@@ -100,7 +125,9 @@ class RootBound:
         self.game, self.guesses = game, root
         self.stop = Stop()
         self.counted = 0
-        self.noted: Callable[[int, int, int, int], None] | None = None
+        self.noted: Callable[[int, int, int, int, Learned], None] | None = None
+        self.kept: dict[tuple[int, int], Learned] = {}
+        """the bounds of large sets learned in each part (first guess, part) so far"""
         n = len(game.secrets)
         self.n = n
         self.most = max(1, min(parts_by_replies(game), max(len(k) for k in root.sizes)))
@@ -143,10 +170,15 @@ class RootBound:
             words += "; " + self.detail()
         return words
 
-    def learn_part(self, i: int, j: int, bound: int, depth: int) -> None:
-        """Start from ``bound`` (complete for ``depth``) for part ``j`` of first guess ``i``."""
+    def learn_part(self, i: int, j: int, bound: int, depth: int,
+                   learned: Learned | None = None) -> None:
+        """Start from ``bound`` (complete for ``depth``) for part ``j`` of first guess
+        ``i``, and from the bounds of its sets ``learned``."""
         self.cur[i][j] = max(self.cur[i][j], bound)
         self.done[i][j] = max(self.done[i][j], depth)
+        if learned is not None and len(learned.rows):
+            had = self.kept.get((i, j))
+            self.kept[(i, j)] = learned if had is None else Learned.join([had, learned])
 
     def bounds(self) -> list[int]:
         """Each first guess's bound so far."""
@@ -200,7 +232,7 @@ class RootBound:
         self.lead, self.depth = lead, d - 1
         self.best = INF
         others = sorted((i for i in range(len(b)) if i != lead), key=lambda i: b[i])
-        first = [asyncio.ensure_future(self.refine(lead, batch, d - 1, lambda: INF))
+        first = [asyncio.ensure_future(self.settle(lead, batch, d - 1))
                  for batch in self.batches(lead, d - 1)]
         early = [asyncio.ensure_future(self.challenge(i, d, lambda: min(self.bounds()[lead],
                                                                          self.best)))
@@ -215,6 +247,12 @@ class RootBound:
             await asyncio.gather(*first, *early, return_exceptions=True)
         await asyncio.gather(*(self.challenge(i, d, lambda: self.best) for i in others))
         self.root = max(self.root, self.best)
+
+    async def settle(self, i: int, batch: list[int], d: int) -> None:
+        """Bound the parts ``batch`` of first guess ``i`` at depth ``d``, whole (a run
+        that stopped on time is followed by another)."""
+        while todo := [j for j in batch if self.done[i][j] < d]:
+            await self.refine(i, todo, d, lambda: INF)
 
     async def challenge(self, i: int, d: int, goal: Callable[[], int]) -> None:
         """Raise first guess ``i`` to ``goal()`` (the least bound of a guess bounded
@@ -243,10 +281,10 @@ class RootBound:
         finally:
             self.release()
         self.counted += sets
-        for j, (bound, reached) in zip(batch, found):
-            self.learn_part(i, j, bound, reached)
+        for j, (bound, reached, learned) in zip(batch, found):
+            self.learn_part(i, j, bound, reached, learned)
             if self.noted is not None:
-                self.noted(self.guesses.guesses[i], j, bound, reached)
+                self.noted(self.guesses.guesses[i], j, bound, reached, learned)
         self.root = max(self.root, min(min(self.bounds()), self.best))
         if self.stop.is_set():
             raise asyncio.CancelledError
@@ -272,7 +310,7 @@ class RootBound:
         self.slots.release()
 
     async def run(self, i: int, batch: list[int], d: int, lead: int, nxt: int
-                  ) -> tuple[list[tuple[int, int]], int]:
+                  ) -> tuple[list[tuple[int, int, Learned]], int]:
         """:func:`refine_parts` of the parts ``batch`` of first guess ``i``, and the
         sets bounded."""
         raise NotImplementedError
@@ -294,6 +332,7 @@ class RootInProcess(RootBound):
         if self.bounder is None:
             self.bounder = SetBounder(self.game, self.symmetry, stop=self.stop,
                                       exact_below=self.exact_below)
+            self.bounder.learn_all(Learned.join(list(self.kept.values())))
 
     @property
     def sets(self) -> int:

@@ -22,6 +22,7 @@ import copy
 import heapq
 import threading
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -40,7 +41,7 @@ from ..search.bounds import (
 from ..symmetry import Symmetry, merge_dead_colours
 from .counting import parts_by_replies
 
-__all__ = ["EXACT", "SCAN_FROM", "SetBounder", "parts_of"]
+__all__ = ["EXACT", "KEEP_FROM", "SCAN_FROM", "Learned", "SetBounder", "parts_of"]
 
 #: "bounded at every depth" (a set whose cost is known exactly)
 EXACT = 1 << 20
@@ -48,6 +49,43 @@ EXACT = 1 << 20
 #: MM(4,7)'s full-depth bound with ``exact_below`` 300 took 8.3 s of CPU, not 19.4
 #: (7,731 sets bounded, not 19,400; docs/explanation/frontier.md)
 AGAIN_UNLIMITED = True
+#: sets of at least this many secrets bounded in a run are written down for its
+#: checkpoint (:attr:`SetBounder.journal`): a run resumed, or a part's run handed
+#: to another worker, starts from them instead of bounding them again
+KEEP_FROM = 40
+
+
+class Learned(NamedTuple):
+    """Bounds of sets, packed for a task's answer and a checkpoint: a row
+    (secrets, bound, depth it is complete for) per set, and the sets' secrets
+    one after another (sorted int32 indices)."""
+
+    rows: np.ndarray
+    """(k, 3) int64: each set's size, bound and depth"""
+    members: np.ndarray
+    """int32: the sets' secrets, in the order of ``rows``"""
+
+    @staticmethod
+    def of(entries: list[tuple[np.ndarray, int, int]]) -> Learned:
+        """``entries`` (set, bound, depth) packed."""
+        rows = np.array([(len(S), b, d) for S, b, d in entries], dtype=np.int64).reshape(-1, 3)
+        members = (np.concatenate([S for S, _, _ in entries]) if entries
+                   else np.zeros(0, dtype=np.int32))
+        return Learned(rows, members.astype(np.int32, copy=False))
+
+    @staticmethod
+    def join(pieces: list[Learned]) -> Learned:
+        """Several packs as one."""
+        if not pieces:
+            return Learned.of([])
+        return Learned(np.concatenate([p.rows for p in pieces]),
+                       np.concatenate([p.members for p in pieces]))
+
+    def sets(self) -> list[tuple[np.ndarray, int, int]]:
+        """The entries (set, bound, depth), unpacked."""
+        cuts = np.cumsum(self.rows[:, 0])[:-1] if len(self.rows) else []
+        return [(S, int(b), int(d)) for S, (_, b, d)
+                in zip(np.split(self.members, cuts), self.rows.tolist())]
 
 
 @njit(cache=True, nogil=True)
@@ -151,6 +189,9 @@ class SetBounder:
     optimum (:meth:`solved`); 0: none"""
     solved_sets: int = 0
     """sets bounded by their exact optimum (or found to cost at least the bound asked for)"""
+    journal: list | None = None
+    """when a list: each bound learned of a set of at least :data:`KEEP_FROM`
+    secrets is added to it, (set, bound, depth), for a checkpoint (:meth:`learned`)"""
 
     def __post_init__(self) -> None:
         game = self.game
@@ -210,7 +251,7 @@ class SetBounder:
         twin.stop, twin.known, twin.merged = threading.Event(), {}, {}
         twin.counts = np.empty_like(self.counts)
         twin.sets = twin.solved_sets = 0
-        twin.exact = None
+        twin.exact = twin.journal = None
         return twin
 
     def learn(self, S: np.ndarray, bound: int, depth: int) -> None:
@@ -218,8 +259,32 @@ class SetBounder:
         key = S.tobytes()
         old = self.known.get(key)
         if old is not None:
+            if old[0] >= bound and old[1] >= depth:
+                return
             bound, depth = max(bound, old[0]), max(depth, old[1])
         self.known[key] = (bound, depth)
+        if self.journal is not None and len(S) >= KEEP_FROM:
+            self.journal.append((S, bound, depth))
+
+    def learned(self, since: int = 0) -> Learned:
+        """The journal's entries from ``since`` on, packed."""
+        return Learned.of(self.journal[since:] if self.journal is not None else [])
+
+    def learn_all(self, learned: Learned) -> None:
+        """Keep the bounds of ``learned`` (from a checkpoint, or another bounder;
+        not written down again)."""
+        journal, self.journal = self.journal, None
+        try:
+            for S, bound, depth in learned.sets():
+                self.learn(S, bound, depth)
+        finally:
+            self.journal = journal
+
+    def halt(self) -> None:
+        """Stop: every bound under way returns the best so far, an exact search too."""
+        self.stop.set()
+        if self.exact is not None:
+            self.exact.halt()
 
     # -- the bound --------------------------------------------------------------
     def bound(self, S: np.ndarray, d: int, cap: int = INF, sym: Symmetry | None = None,

@@ -5,7 +5,10 @@ the runs over the first guesses' parts as tasks.
 Each worker builds the game's reply table once (:mod:`strategytree.workers`)
 and keeps a memo of the sets it bounded for every task of the run; a task
 (:func:`bound_task`) carries its parts, their bounds so far, the depth, the
-goal and the guess played.  Imported only when a run has a
+goal and the guess played, and the bounds of large sets learned in those parts
+by earlier tasks; it stops after
+:data:`~strategytree.bounds.root.TASK_SECONDS` with what it proved and learned
+(kept in the driver and in the checkpoint).  Imported only when a run has a
 Dask client (:func:`strategytree.cluster.connect`).
 """
 
@@ -17,8 +20,9 @@ import numpy as np
 
 from .. import workers
 from ..game import Game
+from . import root as roots
 from .root import RootBound, RootGuesses, refine_parts
-from .sets import SetBounder
+from .sets import Learned, SetBounder
 
 __all__ = ["BoundSpec", "RootOnCluster", "bound_task"]
 
@@ -46,14 +50,16 @@ def worker_bounder(key: str) -> tuple[SetBounder, dict]:
 
 
 def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
-               cur: list[int], history: tuple[int, ...], most: int
-               ) -> tuple[list[tuple[int, int]], int]:
+               cur: list[int], history: tuple[int, ...], most: int, learned: Learned,
+               seconds: float) -> tuple[list[tuple[int, int, Learned]], int]:
     """Run on a worker: :func:`~strategytree.bounds.root.refine_parts` after the
-    guesses ``history``, and the sets bounded."""
+    guesses ``history``, for at most ``seconds``, starting from the bounds
+    ``learned`` of the parts' sets; and the sets bounded."""
     bounder, groups = worker_bounder(key)
     sym = workers.history_group(key, groups, history)
+    bounder.learn_all(learned)
     before = bounder.sets
-    found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most)
+    found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most, seconds)
     return found, bounder.sets - before
 
 
@@ -92,6 +98,8 @@ class RootOnCluster(RootBound):
 
     async def run(self, i, batch, d, lead, nxt):
         parts = self.guesses.parts(i)
+        learned = Learned.join([self.kept[(i, j)] for j in batch if (i, j) in self.kept])
         return await self.cluster.task(
             bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
-            [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most)
+            [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most, learned,
+            roots.TASK_SECONDS)

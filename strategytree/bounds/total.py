@@ -56,7 +56,7 @@ from ..search.bounds import INF
 from ..symmetry import Symmetry
 from .counting import counting_bound, parts_by_replies
 from .root import RootBound, RootGuesses, RootInProcess
-from .sets import SetBounder
+from .sets import Learned, SetBounder
 
 __all__ = ["SetBounder", "TotalBound", "set_lower_bound", "total_answer", "total_lower_bound",
            "total_outcome"]
@@ -225,7 +225,10 @@ def one_level(game: Game, symmetry: bool = True) -> int:
 class PartsKept:
     """The checkpoint of a total bound (:mod:`strategytree.checkpoint`): rows
     (first guess, its part, bound, depth it is complete for) of the parts of the
-    first guesses bounded so far; a run starts from the best kept for each."""
+    first guesses bounded so far, and rows (first guess, part, secrets, bound,
+    depth) of the large sets bounded inside those parts, with their secrets
+    (:class:`~strategytree.bounds.sets.Learned`); a run starts from the best kept
+    for each, so a run stopped in the middle of a part loses little of it."""
 
     def __init__(self, path: str | os.PathLike[str], game: Game, symmetry: bool) -> None:
         from ..checkpoint import Checkpoint, header, load
@@ -233,35 +236,74 @@ class PartsKept:
         named = header("total bound", game, symmetry=bool(symmetry))
         self.file = Checkpoint(path, named)
         found = load(path, named)
-        self.rows = found["parts"] if found is not None else np.zeros((0, 4), dtype=np.int64)
+        self.found = found if found is not None else {}
+        self.rows = self.found.get("parts", np.zeros((0, 4), dtype=np.int64))
         if found is None:
             self.file.rewrite({"parts": self.rows})
         self.new: list[tuple[int, int, int, int]] = []
+        self.sets: list[tuple[int, int, Learned]] = []
         self.lock = threading.Lock()  # noted by the bounding thread, saved by the caller's
 
-    def note(self, guess: int, part: int, bound: int, depth: int) -> None:
-        """Keep a part's bound (saved at the next :meth:`save`)."""
+    def note(self, guess: int, part: int, bound: int, depth: int,
+             learned: Learned | None = None) -> None:
+        """Keep a part's bound, and the bounds of its sets ``learned`` (saved at the
+        next :meth:`save`)."""
         with self.lock:
             self.new.append((guess, part, bound, depth))
+            if learned is not None and len(learned.rows):
+                self.sets.append((guess, part, learned))
 
     def save(self) -> None:
-        """Append the parts bounded since the last save."""
+        """Append the parts and sets bounded since the last save."""
         with self.lock:
             new, self.new = self.new, []
-        if new:
-            self.file.append({"parts": np.array(new, dtype=np.int64).reshape(-1, 4)})
+            sets, self.sets = self.sets, []
+        if not new and not sets:
+            return
+        arrays = {"parts": np.array(new, dtype=np.int64).reshape(-1, 4)}
+        if sets:
+            arrays["sets"] = np.concatenate([
+                np.column_stack([np.full((len(k.rows), 2), (g, j), dtype=np.int64), k.rows])
+                for g, j, k in sets])
+            arrays["members"] = np.concatenate([k.members for _, _, k in sets])
+        self.file.append(arrays)
 
     def restore(self, runner: RootBound) -> None:
-        """Tell ``runner`` the best bound kept for each part."""
+        """Tell ``runner`` the best bound kept for each part, and the sets kept."""
+        from ..checkpoint import CheckpointError
+
         where = {g: i for i, g in enumerate(runner.guesses.guesses)}
-        for guess, part, bound, depth in self.rows.tolist():
+        other = CheckpointError(f"{self.file.path}: a checkpoint of another bound "
+                                "(its first guesses differ); use another file")
+
+        def first(guess: int, part: int) -> int:
             i = where.get(guess)
             if i is None or not 0 <= part < len(runner.guesses.sizes[i]):
-                from ..checkpoint import CheckpointError
+                raise other
+            return i
 
-                raise CheckpointError(f"{self.file.path}: a checkpoint of another bound "
-                                      "(its first guesses differ); use another file")
-            runner.learn_part(i, part, bound, depth)
+        for guess, part, bound, depth in self.rows.tolist():
+            runner.learn_part(first(guess, part), part, bound, depth)
+        sets = self.found.get("sets", np.zeros((0, 5), dtype=np.int64))
+        members = self.found.get("members", np.zeros(0, dtype=np.int32))
+        if sets.ndim != 2 or sets.shape[1] != 5 or int(sets[:, 2].sum()) != len(members):
+            raise CheckpointError(f"{self.file.path}: not a usable checkpoint (its sets do not "
+                                  "match their secrets)")
+        ends = np.cumsum(sets[:, 2])
+        for (guess, part), rows in _runs(sets[:, :2]):
+            i = first(guess, part)
+            start = int(ends[rows.start] - sets[rows.start, 2])
+            runner.learn_part(i, part, 0, -1, Learned(sets[rows, 2:], members[start:int(
+                ends[rows.stop - 1])]))
+
+
+def _runs(keys: np.ndarray) -> list[tuple[tuple[int, int], slice]]:
+    """The runs of equal rows of ``keys`` (k, 2), as (row, slice of the rows)."""
+    if not len(keys):
+        return []
+    cuts = np.flatnonzero((np.diff(keys, axis=0) != 0).any(axis=1)) + 1
+    starts, stops = [0, *cuts.tolist()], [*cuts.tolist(), len(keys)]
+    return [((int(keys[a, 0]), int(keys[a, 1])), slice(a, b)) for a, b in zip(starts, stops)]
 
 
 def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]:

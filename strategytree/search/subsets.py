@@ -118,11 +118,12 @@ class Exact:
         else:
             search, rows = (self.search_of(self.problem_of(S, sym)),
                             np.arange(len(S), dtype=np.int32))
-        if self.stop.is_set():
-            raise Stopped
         p = search.p
         self.current = p
         p.stats[STOP] = 0
+        if self.stop.is_set():  # (after the reset: a halt from now on is seen)
+            self.current = None
+            raise Stopped
         try:
             return search.node(rows, d, limit, sym, played, 0), search, rows, d
         finally:
