@@ -121,8 +121,10 @@ def test_the_stored_mm56_bound_is_what_bound_total_proves() -> None:
     assert result.complete and result.bound == stored[0].total
 
 
+@pytest.mark.slow
 def test_the_stored_mm410_bound_is_what_bound_total_proves() -> None:
     stored = [b for b in BOUNDS if b.game == "MM(4,10)"]
-    assert len(stored) == 1 and "--depth 3" in stored[0].source
-    result = total_lower_bound(st.mastermind(4, 10), depth=3)
+    assert len(stored) == 1 and "--depth 3 --exact-below 400" in stored[0].source
+    result = total_lower_bound(st.mastermind(4, 10), depth=3, exact_below=400)
     assert result.complete and result.bound == stored[0].total
+    assert total_lower_bound(st.mastermind(4, 10), depth=3).bound < result.bound
