@@ -343,7 +343,7 @@ def test_the_sets_kept_inside_the_parts_resume_a_run(tmp_path) -> None:
     run that has only those sets (as one stopped in the middle of its parts) ends
     at the same bound as a fresh run, bounding fewer sets."""
     from strategytree.bounds.sets import EXACT, KEEP_FROM
-    from strategytree.checkpoint import Checkpoint, header, load
+    from strategytree.checkpoint import Checkpoint, CheckpointError, header, load
 
     game, saved, partial = mastermind(4, 6), tmp_path / "bound.ckpt", tmp_path / "sets.ckpt"
     named = header("total bound", game, symmetry=True)
@@ -361,6 +361,10 @@ def test_the_sets_kept_inside_the_parts_resume_a_run(tmp_path) -> None:
     resumed = total_lower_bound(game, depth=4, checkpoint=partial)
     assert resumed.bound == fresh.bound == 5625 and resumed.complete
     assert resumed.sets < fresh.sets
+    Checkpoint(partial, named).rewrite({"parts": np.zeros((0, 4), dtype=np.int64),
+                                        "sets": sets, "members": members[1:]})
+    with pytest.raises(CheckpointError, match="sets do not match"):
+        total_lower_bound(game, depth=4, checkpoint=partial)
 
 
 def test_a_run_stopped_on_time_goes_on_from_what_it_learned() -> None:

@@ -126,7 +126,7 @@ class RootBound:
         self.stop = Stop()
         self.counted = 0
         self.noted: Callable[[int, int, int, int, Learned], None] | None = None
-        self.kept: dict[tuple[int, int], Learned] = {}
+        self.kept: dict[tuple[int, int], list[Learned]] = {}
         """the bounds of large sets learned in each part (first guess, part) so far"""
         n = len(game.secrets)
         self.n = n
@@ -177,8 +177,7 @@ class RootBound:
         self.cur[i][j] = max(self.cur[i][j], bound)
         self.done[i][j] = max(self.done[i][j], depth)
         if learned is not None and len(learned.rows):
-            had = self.kept.get((i, j))
-            self.kept[(i, j)] = learned if had is None else Learned.join([had, learned])
+            self.kept.setdefault((i, j), []).append(learned)
 
     def bounds(self) -> list[int]:
         """Each first guess's bound so far."""
@@ -332,7 +331,8 @@ class RootInProcess(RootBound):
         if self.bounder is None:
             self.bounder = SetBounder(self.game, self.symmetry, stop=self.stop,
                                       exact_below=self.exact_below)
-            self.bounder.learn_all(Learned.join(list(self.kept.values())))
+            for learned in self.kept.values():
+                self.bounder.learn_all(Learned.join(learned))
 
     @property
     def sets(self) -> int:

@@ -98,7 +98,7 @@ class RootOnCluster(RootBound):
 
     async def run(self, i, batch, d, lead, nxt):
         parts = self.guesses.parts(i)
-        learned = Learned.join([self.kept[(i, j)] for j in batch if (i, j) in self.kept])
+        learned = Learned.join([k for j in batch for k in self.kept.get((i, j), [])])
         return await self.cluster.task(
             bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
             [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most, learned,

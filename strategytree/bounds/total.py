@@ -289,12 +289,10 @@ class PartsKept:
         if sets.ndim != 2 or sets.shape[1] != 5 or int(sets[:, 2].sum()) != len(members):
             raise CheckpointError(f"{self.file.path}: not a usable checkpoint (its sets do not "
                                   "match their secrets)")
-        ends = np.cumsum(sets[:, 2])
+        starts = np.concatenate([[0], np.cumsum(sets[:, 2])])
         for (guess, part), rows in _runs(sets[:, :2]):
-            i = first(guess, part)
-            start = int(ends[rows.start] - sets[rows.start, 2])
-            runner.learn_part(i, part, 0, -1, Learned(sets[rows, 2:], members[start:int(
-                ends[rows.stop - 1])]))
+            secrets = members[starts[rows.start]:starts[rows.stop]]
+            runner.learn_part(first(guess, part), part, 0, -1, Learned(sets[rows, 2:], secrets))
 
 
 def _runs(keys: np.ndarray) -> list[tuple[tuple[int, int], slice]]:
