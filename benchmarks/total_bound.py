@@ -8,6 +8,12 @@ most ``--seconds`` (default 1800: the README's figure).
     python benchmarks/total_bound.py              # small games, then MM(5,8) for 30 minutes
     python benchmarks/total_bound.py --quick      # small games only
     python benchmarks/total_bound.py --seconds 600
+    python benchmarks/total_bound.py --again      # --exact-below: a set asked again searched
+                                                  # with no limit, or under its limit again
+
+With ``--again``, the full-depth bounds with ``--exact-below`` of :data:`EXACT_RUNS`,
+each with :data:`strategytree.bounds.sets.AGAIN_UNLIMITED` on and off: the bound,
+the sets bounded, and the CPU seconds of this process.
 """
 
 from __future__ import annotations
@@ -27,6 +33,29 @@ RUNS = [
     (bulls_and_cows(), (1, 2, 3)),
     (st.mastermind(4, 7), (1, 2, 3)),
 ]
+
+
+#: (game, depth, exact_below) of the --again runs
+EXACT_RUNS = [
+    (st.mastermind(4, 7), 8, 300),
+    (st.mastermind(4, 7), 8, 100),
+    (st.mastermind(5, 5), 8, 300),
+]
+
+
+def again() -> None:
+    """The --again table (see the module doc)."""
+    from strategytree.bounds import sets
+
+    for game, depth, below in EXACT_RUNS:
+        for unlimited in (True, False):
+            sets.AGAIN_UNLIMITED = unlimited
+            started = time.process_time()
+            result = total_lower_bound(game, depth, exact_below=below)
+            cpu = time.process_time() - started
+            print(f"{game.name:>10} depth {depth}, exact below {below}, asked again "
+                  f"{'with no limit' if unlimited else 'under its limit'}: >= {result.bound:,}, "
+                  f"{result.sets:,} sets, {cpu:.1f} s of CPU", flush=True)
 
 
 def show(game: st.Game, depth: int, seconds: float | None = None) -> None:
@@ -50,6 +79,9 @@ def main() -> None:
     """Run the table (and MM(5,8) unless ``--quick``)."""
     args = sys.argv[1:]
     seconds = float(args[args.index("--seconds") + 1]) if "--seconds" in args else 1800.0
+    if "--again" in args:
+        again()
+        return
     for game, depths in RUNS:
         for depth in depths:
             show(game, depth, 600)
