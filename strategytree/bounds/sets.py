@@ -46,8 +46,8 @@ __all__ = ["EXACT", "KEEP_FROM", "SCAN_FROM", "Learned", "SetBounder", "parts_of
 #: "bounded at every depth" (a set whose cost is known exactly)
 EXACT = 1 << 20
 #: a set searched exactly under a limit and asked again is searched without one:
-#: MM(4,7)'s full-depth bound with ``exact_below`` 300 took 8.3 s of CPU, not 19.4
-#: (7,731 sets bounded, not 19,400; docs/explanation/frontier.md)
+#: MM(4,7)'s full-depth bound with ``exact_below`` 300 took 9.0 s of CPU, not 19.3
+#: (7,731 sets bounded, not 19,400; ``benchmarks/total_bound.py --again``)
 AGAIN_UNLIMITED = True
 #: sets of at least this many secrets bounded in a run are written down for its
 #: checkpoint (:attr:`SetBounder.journal`): a run resumed, or a part's run handed
