@@ -394,6 +394,25 @@ def test_a_run_stopped_on_time_goes_on_from_what_it_learned() -> None:
     assert len(whole[2].rows) and all(len(S) >= 40 for S, _, _ in whole[2].sets())
 
 
+def test_an_exact_search_under_way_is_not_stopped_on_time() -> None:
+    """A run's time runs out while the exact search of a set is under way: the
+    search ends first (stopped, it would keep nothing for the next run)."""
+    from strategytree.bounds.root import RootGuesses, refine_parts
+    from strategytree.bounds.sets import EXACT, SetBounder
+    from strategytree.search.bounds import INF
+
+    game = mastermind(4, 7)
+    guesses = RootGuesses(game, True)
+    i = min(range(len(guesses.guesses)), key=lambda k: sum(s * s for s in guesses.sizes[k]))
+    part = guesses.parts(i)[0]  # 582 secrets: searched exactly in about 2 s
+    sym = guesses.sym.after(game.guesses[guesses.guesses[i]])
+    bounder = SetBounder(game, exact_below=len(part))
+    found = refine_parts(bounder, sym, [part], 3, 0, INF, [0], bounder.most, seconds=0.5)[0]
+    assert found[1] == EXACT and bounder.solved_sets == 1 and not bounder.stop.is_set()
+    untimed = SetBounder(game, exact_below=len(part))
+    assert refine_parts(untimed, sym, [part], 3, 0, INF, [0], untimed.most)[0][:2] == found[:2]
+
+
 def test_a_checkpoint_of_another_game_is_refused(tmp_path) -> None:
     from strategytree.checkpoint import CheckpointError
 

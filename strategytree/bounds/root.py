@@ -66,7 +66,9 @@ PART_MIN = 256
 
 #: a task of a run on a cluster stops after this many seconds, with the bounds it
 #: proved (a part left incomplete is run again, from the sets its task learned):
-#: what a run stopped loses, at most, on each worker
+#: what a run stopped loses, at most, on each worker.  An exact search under way
+#: (``exact_below``) ends first: it keeps nothing when stopped, so one stopped on
+#: time would start again from nothing in the next task
 TASK_SECONDS = 600.0
 
 
@@ -77,14 +79,15 @@ def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d:
     its parts ``parts`` (sorted int32 indices, bounded ``cur`` so far), in turn, at
     depth ``d``: each part is held to the bound that would put the guess behind
     the next one, and the refinement stops as soon as it is, or after ``seconds``
-    (the part under way then incomplete: depth -1).  Each part bounded's
+    and the exact search under way, if any (the part under way then incomplete:
+    depth -1).  Each part bounded's
     ``(bound, depth it is complete for, the bounds of large sets learned on the
     way)`` (:class:`~strategytree.bounds.sets.Learned`, for the checkpoint)."""
     found = []
     bounder.journal = []
     timer = None
     if seconds is not None:
-        timer = threading.Timer(seconds, bounder.halt)
+        timer = threading.Timer(seconds, bounder.stop.set)
         timer.daemon = True
         timer.start()
     try:

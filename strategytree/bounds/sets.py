@@ -280,12 +280,6 @@ class SetBounder:
         finally:
             self.journal = journal
 
-    def halt(self) -> None:
-        """Stop: every bound under way returns the best so far, an exact search too."""
-        self.stop.set()
-        if self.exact is not None:
-            self.exact.halt()
-
     # -- the bound --------------------------------------------------------------
     def bound(self, S: np.ndarray, d: int, cap: int = INF, sym: Symmetry | None = None,
               most: int | None = None) -> tuple[int, int]:
