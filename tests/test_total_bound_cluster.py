@@ -88,6 +88,8 @@ def test_tasks_stopped_on_time_go_on_from_what_they_learned(client, monkeypatch)
     result = total_lower_bound(st.mastermind(4, 6), 4, client=client, progress=seen.append,
                                every=0.05)
     assert result.bound == 5625 and result.complete
+    exact = total_lower_bound(st.mastermind(4, 6), 6, client=client, exact_below=100)
+    assert exact.bound == 5625 and exact.complete  # sets searched exactly on the way
 
 
 def test_the_checkpoint_is_the_in_process_one(client, tmp_path) -> None:
