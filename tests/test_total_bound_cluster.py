@@ -80,10 +80,12 @@ def test_a_worker_killed_mid_run_changes_nothing(client) -> None:
 
 def test_tasks_stopped_on_time_go_on_from_what_they_learned(client, monkeypatch) -> None:
     """Every task stops after a fifth of a second with what it proved; the parts
-    left incomplete are run again from the sets learned: the optimum at full depth."""
-    from strategytree.bounds import root
+    left incomplete are run again from the sets learned (sent to the workers on
+    their own, scattered): the optimum at full depth."""
+    from strategytree.bounds import root, tasks
 
     monkeypatch.setattr(root, "TASK_SECONDS", 0.2)
+    monkeypatch.setattr(tasks, "SCATTER_FROM", 0)  # every task's sets scattered
     seen = []
     result = total_lower_bound(st.mastermind(4, 6), 4, client=client, progress=seen.append,
                                every=0.05)

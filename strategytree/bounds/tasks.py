@@ -24,7 +24,11 @@ from . import root as roots
 from .root import RootBound, RootGuesses, refine_parts
 from .sets import Learned, SetBounder
 
-__all__ = ["BoundSpec", "RootOnCluster", "bound_task"]
+__all__ = ["BoundSpec", "RootOnCluster", "SCATTER_FROM", "bound_task"]
+
+#: a task's sets learned (bytes) from which they go to the cluster on their own
+#: (scattered), not inside the task (Dask warns of a task graph of several MiB)
+SCATTER_FROM = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,8 @@ class RootOnCluster(RootBound):
     async def run(self, i, batch, d, lead, nxt):
         parts = self.guesses.parts(i)
         learned = Learned.join([k for j in batch for k in self.kept.get((i, j), [])])
+        if learned.rows.nbytes + learned.members.nbytes >= SCATTER_FROM:
+            learned = self.cluster.client.scatter([learned], hash=False)[0]  # (not in the graph)
         return await self.cluster.task(
             bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
             [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most, learned,
