@@ -47,6 +47,7 @@ def again() -> None:
     """The --again table (see the module doc)."""
     from strategytree.bounds import sets
 
+    default = sets.AGAIN_UNLIMITED
     for game, depth, below in EXACT_RUNS:
         for unlimited in (True, False):
             sets.AGAIN_UNLIMITED = unlimited
@@ -56,6 +57,7 @@ def again() -> None:
             print(f"{game.name:>10} depth {depth}, exact below {below}, asked again "
                   f"{'with no limit' if unlimited else 'under its limit'}: >= {result.bound:,}, "
                   f"{result.sets:,} sets, {cpu:.1f} s of CPU", flush=True)
+    sets.AGAIN_UNLIMITED = default
 
 
 def show(game: st.Game, depth: int, seconds: float | None = None) -> None:

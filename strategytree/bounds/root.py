@@ -336,6 +336,12 @@ class RootInProcess(RootBound):
                                       exact_below=self.exact_below)
             for learned in self.kept.values():
                 self.bounder.learn_all(Learned.join(learned))
+            self.kept.clear()  # from now on the bounder learns them itself
+
+    def learn_part(self, i: int, j: int, bound: int, depth: int,
+                   learned: Learned | None = None) -> None:
+        # the sets are kept (for the bounder) only until it exists: it has them all after
+        super().learn_part(i, j, bound, depth, learned if self.bounder is None else None)
 
     @property
     def sets(self) -> int:

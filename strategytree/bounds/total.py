@@ -237,9 +237,9 @@ class PartsKept:
         self.file = Checkpoint(path, named)
         found = load(path, named)
         self.found = found if found is not None else {}
-        self.rows = self.found.get("parts", np.zeros((0, 4), dtype=np.int64))
+        """what the file held (read by :meth:`restore`, then let go)"""
         if found is None:
-            self.file.rewrite({"parts": self.rows})
+            self.file.rewrite({"parts": np.zeros((0, 4), dtype=np.int64)})
         self.new: list[tuple[int, int, int, int]] = []
         self.sets: list[tuple[int, int, Learned]] = []
         self.lock = threading.Lock()  # noted by the bounding thread, saved by the caller's
@@ -282,10 +282,11 @@ class PartsKept:
                 raise other
             return i
 
-        for guess, part, bound, depth in self.rows.tolist():
+        found, self.found = self.found, {}
+        for guess, part, bound, depth in found.get("parts", np.zeros((0, 4), np.int64)).tolist():
             runner.learn_part(first(guess, part), part, bound, depth)
-        sets = self.found.get("sets", np.zeros((0, 5), dtype=np.int64))
-        members = self.found.get("members", np.zeros(0, dtype=np.int32))
+        sets = found.get("sets", np.zeros((0, 5), dtype=np.int64))
+        members = found.get("members", np.zeros(0, dtype=np.int32))
         if sets.ndim != 2 or sets.shape[1] != 5 or int(sets[:, 2].sum()) != len(members):
             raise CheckpointError(f"{self.file.path}: not a usable checkpoint (its sets do not "
                                   "match their secrets)")
