@@ -477,3 +477,53 @@ def test_two_levels_is_the_least_over_the_first_guesses(game) -> None:
         sym = root.sym.after(game.guesses[g])
         sums.append(n + sum(bounder.bound(p, 1, INF, sym, most=most)[0] for p in root.parts(i)))
     assert total_lower_bound(game, depth=2).bound == max(min(sums), root.one_level())
+
+
+@pytest.mark.parametrize("game", [mastermind(4, 5), distinct(4, 6), black_only(4, 4)],
+                         ids=lambda g: g.name)
+def test_the_least_over_the_shares_of_a_set_is_its_bound(game) -> None:
+    """A set bounded over shares of its guesses (by several workers): each share's
+    bound at least the set's, the least of them the set's bound at that depth
+    (complete), and no share's bound kept as the set's."""
+    from strategytree.bounds.root import RootGuesses
+    from strategytree.bounds.sets import SetBounder
+
+    guesses = RootGuesses(game, True)
+    i = min(range(len(guesses.guesses)), key=lambda k: sum(s * s for s in guesses.sizes[k]))
+    sym = guesses.sym.after(game.guesses[guesses.guesses[i]])
+    for part in guesses.parts(i)[:2]:
+        for d in (2, 3):
+            whole = SetBounder(game).bound(part, d, sym=sym)
+            for k in (1, 2, 3):
+                bounder = SetBounder(game)
+                shares = [bounder.share(part, d, 1 << 40, sym, w, k) for w in range(k)]
+                assert all(b >= whole[0] and reached == d for b, reached in shares)
+                assert min(b for b, _ in shares) == whole[0]
+                assert part.tobytes() not in bounder.known
+
+
+def test_a_large_part_split_among_runs_gives_the_same_bound(monkeypatch) -> None:
+    """The leading guess's large parts bounded by runs side by side over shares of
+    the guesses (here in turn, in this process; each run of a share stopped after
+    a hundredth of a second, as a task on time): the bound of one run, at each depth."""
+    from strategytree.bounds import root
+    from strategytree.bounds.sets import SetBounder
+    from strategytree.bounds.total import root_bound
+
+    monkeypatch.setattr(root, "SPLIT_FROM", 50)
+    shared = []
+    share, refine_parts = SetBounder.share, root.refine_parts
+    monkeypatch.setattr(SetBounder, "share",
+                        lambda self, *a, **k: shared.append(a[4:6]) or share(self, *a, **k))
+    monkeypatch.setattr(root, "refine_parts", lambda *a, share=None, **k: refine_parts(
+        *a, share=share, **k) if share is None else refine_parts(*a, 0.01, share))
+    game = mastermind(4, 6)
+    for depth, exact_below in [(3, 0), (8, 0), (8, 60)]:
+        answers = []
+        for shares in (1, 2, 3):
+            runner = root_bound(game, True, None, exact_below)
+            runner.shares, reached = shares, [1]
+            runner.deepen(depth, reached)
+            answers.append((runner.root, reached[0]))
+        assert answers == [answers[0]] * 3, answers
+    assert answers[0][0] == 5625 and {(0, 2), (1, 2), (2, 3)} <= set(shared)

@@ -94,6 +94,22 @@ def test_tasks_stopped_on_time_go_on_from_what_they_learned(client, monkeypatch)
     assert exact.bound == 5625 and exact.complete  # sets searched exactly on the way
 
 
+def test_a_large_part_is_shared_by_the_workers(client, monkeypatch) -> None:
+    """The leading guess's parts of 50 secrets or more bounded by both workers side
+    by side, each over a share of the guesses that follow (every task stopped after
+    a fifth of a second): the in-process bound at depth 3 (a game no other test
+    runs here: the workers' memos are kept from run to run), the optimum at full depth."""
+    from strategytree.bounds import root
+
+    monkeypatch.setattr(root, "SPLIT_FROM", 50)
+    monkeypatch.setattr(root, "TASK_SECONDS", 0.2)
+    game = st.mastermind(3, 7)
+    three = total_lower_bound(game, 3, client=client)
+    assert three.complete and three.bound == total_lower_bound(game, 3).bound
+    deep = total_lower_bound(st.mastermind(4, 6), 6, client=client, exact_below=60)
+    assert deep.complete and deep.bound == 5625
+
+
 def test_the_checkpoint_is_the_in_process_one(client, tmp_path) -> None:
     """Stopped on the cluster, resumed in-process and the other way round."""
     game, saved = st.mastermind(4, 6), tmp_path / "bound.ckpt"

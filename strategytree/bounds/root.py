@@ -21,8 +21,8 @@ from ..symmetry import Symmetry
 from .counting import lower_bounds, parts_by_replies
 from .sets import EXACT, Learned, SetBounder, parts_of
 
-__all__ = ["PART_MIN", "TASK_SECONDS", "RootBound", "RootGuesses", "RootInProcess",
-           "refine_parts"]
+__all__ = ["PART_MIN", "SPLIT_FROM", "TASK_SECONDS", "RootBound", "RootGuesses",
+           "RootInProcess", "refine_parts"]
 
 
 class RootGuesses:
@@ -71,10 +71,17 @@ PART_MIN = 256
 #: time would start again from nothing in the next task
 TASK_SECONDS = 600.0
 
+#: a part of the leading first guess of at least this many secrets (and more than
+#: ``exact_below``) is bounded by runs side by side, one per worker, each over a
+#: share of the guesses that follow (:meth:`~strategytree.bounds.sets.SetBounder.share`):
+#: the last large part of a level no longer leaves all workers but one waiting
+SPLIT_FROM = 1000
+
 
 def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d: int,
                  lead: int, nxt: int, cur: list[int], most: int,
-                 seconds: float | None = None) -> list[tuple[int, int, Learned]]:
+                 seconds: float | None = None, share: tuple[int, int] | None = None
+                 ) -> list[tuple[int, int, Learned]]:
     """Refine a first guess (bounded ``lead`` so far; the next guess ``nxt``) over
     its parts ``parts`` (sorted int32 indices, bounded ``cur`` so far), in turn, at
     depth ``d``: each part is held to the bound that would put the guess behind
@@ -82,7 +89,9 @@ def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d:
     and the exact search under way, if any (the part under way then incomplete:
     depth -1).  Each part bounded's
     ``(bound, depth it is complete for, the bounds of large sets learned on the
-    way)`` (:class:`~strategytree.bounds.sets.Learned`, for the checkpoint)."""
+    way)`` (:class:`~strategytree.bounds.sets.Learned`, for the checkpoint).
+    ``share`` (w, k): one part, over share w of k of the guesses that follow
+    (:meth:`~strategytree.bounds.sets.SetBounder.share`: a bound of that share)."""
     found = []
     bounder.journal = []
     timer = None
@@ -93,7 +102,11 @@ def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d:
     try:
         for part, known in zip(parts, cur):
             since = len(bounder.journal)
-            bound, reached = bounder.bound(part, d, nxt + 1 - (lead - known), sym, most=most)
+            cap = nxt + 1 - (lead - known)
+            if share is None:
+                bound, reached = bounder.bound(part, d, cap, sym, most=most)
+            else:
+                bound, reached = bounder.share(part, d, cap, sym, *share, most=most)
             found.append((int(bound), int(reached), bounder.learned(since)))
             lead += bound - known
             if lead > nxt or bounder.stop.is_set():
@@ -124,8 +137,14 @@ class RootBound:
     least bound over the guesses is proved at every moment, so a run stopped
     (Ctrl-C, a time limit, a cluster that fails) still has one."""
 
-    def __init__(self, game: Game, symmetry: bool, root: RootGuesses) -> None:
+    #: how many runs side by side bound one large part of the leading guess
+    #: (:data:`SPLIT_FROM`): 1, none (in this process: one run at a time)
+    shares = 1
+
+    def __init__(self, game: Game, symmetry: bool, root: RootGuesses,
+                 exact_below: int = 0) -> None:
         self.game, self.guesses = game, root
+        self.exact_below = exact_below
         self.stop = Stop()
         self.counted = 0
         self.noted: Callable[[int, int, int, int, Learned], None] | None = None
@@ -252,9 +271,44 @@ class RootBound:
 
     async def settle(self, i: int, batch: list[int], d: int) -> None:
         """Bound the parts ``batch`` of first guess ``i`` at depth ``d``, whole (a run
-        that stopped on time is followed by another)."""
+        that stopped on time is followed by another; a large part alone, by
+        :meth:`split`)."""
         while todo := [j for j in batch if self.done[i][j] < d]:
-            await self.refine(i, todo, d, lambda: INF)
+            size = self.guesses.sizes[i][todo[0]]
+            if (len(todo) == 1 and self.shares > 1 and d >= 2
+                    and size >= SPLIT_FROM and size > self.exact_below):
+                await self.split(i, todo[0], d)
+            else:
+                await self.refine(i, todo, d, lambda: INF)
+
+    async def split(self, i: int, j: int, d: int) -> None:
+        """Bound part ``j`` of first guess ``i`` at depth ``d``, whole, by
+        :attr:`shares` runs side by side, each over a share of the guesses that
+        follow: the part's bound is the least over the shares, complete when a
+        share bounded whole has it (the others are held to that, and stop there)."""
+        import asyncio
+
+        k = self.shares
+        bound, whole = [self.cur[i][j]] * k, [False] * k
+        while (best := min((b for b, w in zip(bound, whole) if w), default=INF)) > min(bound):
+            runs = [w for w in range(k) if not whole[w] and bound[w] < best]
+            found = await asyncio.gather(*(self.share(i, j, d, (w, k), best) for w in runs))
+            for w, (b, reached, _) in zip(runs, found):
+                bound[w], whole[w] = max(bound[w], b), reached >= d
+            self.took(i, [j] * len(runs), [(min(bound), -1, learned) for _, _, learned in found])
+        self.took(i, [j], [(best, d, None)])
+
+    async def share(self, i: int, j: int, d: int, share: tuple[int, int], cap: int
+                    ) -> tuple[int, int, Learned]:
+        """One run of :meth:`split`: part ``j`` of first guess ``i`` over ``share``
+        (w, k) of the guesses that follow, held to ``cap``."""
+        await self.acquire()
+        try:
+            found, sets = await self.run(i, [j], d, self.cur[i][j], cap - 1, share)
+        finally:
+            self.release()
+        self.counted += sets
+        return found[0]
 
     async def challenge(self, i: int, d: int, goal: Callable[[], int]) -> None:
         """Raise first guess ``i`` to ``goal()`` (the least bound of a guess bounded
@@ -272,7 +326,6 @@ class RootBound:
         """Bound the parts ``batch`` of first guess ``i`` at depth ``d`` in turn, in
         one run (:func:`refine_parts`), until the guess's bound passes ``goal()``
         (read when a worker is free); False when nothing was left to do by then."""
-        import asyncio
 
         await self.acquire()
         try:
@@ -283,6 +336,15 @@ class RootBound:
         finally:
             self.release()
         self.counted += sets
+        self.took(i, batch, found)
+        return True
+
+    def took(self, i: int, batch: list[int], found: list[tuple[int, int, Learned | None]]
+             ) -> None:
+        """Keep what a run found for the parts ``batch`` of first guess ``i`` (and note
+        it for the checkpoint); a run stopped ends here."""
+        import asyncio
+
         for j, (bound, reached, learned) in zip(batch, found):
             self.learn_part(i, j, bound, reached, learned)
             if self.noted is not None:
@@ -290,7 +352,6 @@ class RootBound:
         self.root = max(self.root, min(min(self.bounds()), self.best))
         if self.stop.is_set():
             raise asyncio.CancelledError
-        return True
 
     # -- where the runs go (here: one at a time, in this process)
     #: runs side by side in this process: one (it has one thread for them; a cluster's
@@ -311,10 +372,11 @@ class RootBound:
         """Free the worker taken by :meth:`acquire`."""
         self.slots.release()
 
-    async def run(self, i: int, batch: list[int], d: int, lead: int, nxt: int
+    async def run(self, i: int, batch: list[int], d: int, lead: int, nxt: int,
+                  share: tuple[int, int] | None = None
                   ) -> tuple[list[tuple[int, int, Learned]], int]:
-        """:func:`refine_parts` of the parts ``batch`` of first guess ``i``, and the
-        sets bounded."""
+        """:func:`refine_parts` of the parts ``batch`` of first guess ``i`` (over
+        ``share`` of the guesses that follow, when given), and the sets bounded."""
         raise NotImplementedError
 
 
@@ -323,9 +385,8 @@ class RootInProcess(RootBound):
 
     def __init__(self, game: Game, symmetry: bool, root: RootGuesses,
                  exact_below: int = 0) -> None:
-        super().__init__(game, symmetry, root)
+        super().__init__(game, symmetry, root, exact_below)
         self.symmetry = symmetry
-        self.exact_below = exact_below
         self.bounder: SetBounder | None = None  # built by prepare, in the run's thread
         self.groups: dict[int, Symmetry] = {}
 
@@ -355,11 +416,11 @@ class RootInProcess(RootBound):
             words += f", {self.bounder.solved_sets:,} sets searched exactly"
         return words
 
-    async def run(self, i, batch, d, lead, nxt):
+    async def run(self, i, batch, d, lead, nxt, share=None):
         g = self.guesses.guesses[i]
         if g not in self.groups:
             self.groups[g] = self.guesses.sym.after(self.game.guesses[g])
         parts = self.guesses.parts(i)
         found = refine_parts(self.bounder, self.groups[g], [parts[j] for j in batch], d, lead,
-                             nxt, [self.cur[i][j] for j in batch], self.most)
+                             nxt, [self.cur[i][j] for j in batch], self.most, share=share)
         return found, 0

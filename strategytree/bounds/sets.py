@@ -355,14 +355,33 @@ class SetBounder:
         self.learn(S, cost, EXACT)
         return cost, EXACT
 
-    def refine(self, S, d, cap, sym, cands, lb, most) -> tuple[int, int]:
-        """:meth:`bound` at depth ``d`` >= 2: best first over the guesses ``cands``."""
+    def share(self, S: np.ndarray, d: int, cap: int, sym: Symmetry | None, share: int,
+              shares: int, most: int | None = None) -> tuple[int, int]:
+        """``(bound, depth)`` of ``S`` at depth ``d`` >= 2 over share ``share`` of
+        ``shares`` of its guesses alone (every ``shares``-th, in the order of their
+        one-level bounds): as :meth:`bound`, but a bound of the guesses of the share,
+        not of ``S`` (not kept).  The least over the shares is the bound of ``S``:
+        several workers bound one large set side by side."""
+        cands = self.candidates(S, sym)
+        rows, most = self.split_bounds(S, cands, self.most if most is None else most)
+        ours = np.sort(np.lexsort((rows[2], rows[0]))[share::shares])
+        self.sets += 1
+        return self.refine(S, d, cap, sym, cands[ours], int(self.lbtab[most][len(S)]), most,
+                           rows[:, ours])
+
+    def refine(self, S, d, cap, sym, cands, lb, most, share=None) -> tuple[int, int]:
+        """:meth:`bound` at depth ``d`` >= 2: best first over the guesses ``cands``;
+        for a :meth:`share` of them, ``share`` holds their rows of :meth:`split_bounds`
+        (``most`` counted over all guesses), and the bound is not kept for ``S``."""
         n = len(S)
-        (lbg, nparts, sq, cons), most = self.split_bounds(S, cands, most)
+        if share is None:
+            (lbg, nparts, sq, cons), most = self.split_bounds(S, cands, most)
+        else:
+            lbg, nparts, sq, cons = share
         lbt = self.lbtab[most]
         lb = max(lb, int(lbt[n]))
         perfect = np.flatnonzero((nparts == n - 1) & (cons == 1))
-        if len(perfect):
+        if len(perfect):  # (the least any set of n costs: a bound of S itself)
             self.learn(S, 2 * n - 1, EXACT)
             return 2 * n - 1, EXACT
         heap = [(int(lbg[i]), int(sq[i]), int(i)) for i in range(len(cands))]
@@ -398,6 +417,7 @@ class SetBounder:
         if result is None:
             result = heap[0][0] if heap else INF
         result = max(result, lb)
-        self.learn(S, result, depth)
+        if share is None:
+            self.learn(S, result, depth)
         return result, depth
 

@@ -55,15 +55,17 @@ def worker_bounder(key: str) -> tuple[SetBounder, dict]:
 
 def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
                cur: list[int], history: tuple[int, ...], most: int, learned: Learned,
-               seconds: float) -> tuple[list[tuple[int, int, Learned]], int]:
+               seconds: float, share: tuple[int, int] | None = None
+               ) -> tuple[list[tuple[int, int, Learned]], int]:
     """Run on a worker: :func:`~strategytree.bounds.root.refine_parts` after the
     guesses ``history``, for at most ``seconds``, starting from the bounds
-    ``learned`` of the parts' sets; and the sets bounded."""
+    ``learned`` of the parts' sets (over ``share`` of the guesses that follow, when
+    given); and the sets bounded."""
     bounder, groups = worker_bounder(key)
     sym = workers.history_group(key, groups, history)
     bounder.learn_all(learned)
     before = bounder.sets
-    found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most, seconds)
+    found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most, seconds, share)
     return found, bounder.sets - before
 
 
@@ -78,7 +80,7 @@ class RootOnCluster(RootBound):
 
     def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses,
                  exact_below: int = 0) -> None:
-        super().__init__(game, symmetry, root)
+        super().__init__(game, symmetry, root, exact_below)
         key = game.run_key(bool(symmetry), f"total bound, exact below {exact_below}")
         self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key,
                                                      exact_below))
@@ -94,13 +96,17 @@ class RootOnCluster(RootBound):
     def open_slots(self) -> None:
         self.cluster.throttle()
 
+    @property
+    def shares(self) -> int:  # one run a worker thread
+        return self.cluster.count.threads
+
     async def acquire(self) -> None:
         await self.cluster.acquire()
 
     def release(self) -> None:
         self.cluster.release()
 
-    async def run(self, i, batch, d, lead, nxt):
+    async def run(self, i, batch, d, lead, nxt, share=None):
         parts = self.guesses.parts(i)
         learned = Learned.join([k for j in batch for k in self.kept.get((i, j), [])])
         if learned.rows.nbytes + learned.members.nbytes >= SCATTER_FROM:
@@ -108,4 +114,4 @@ class RootOnCluster(RootBound):
         return await self.cluster.task(
             bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
             [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most, learned,
-            roots.TASK_SECONDS)
+            roots.TASK_SECONDS, share)
