@@ -326,7 +326,6 @@ class RootBound:
         """Bound the parts ``batch`` of first guess ``i`` at depth ``d`` in turn, in
         one run (:func:`refine_parts`), until the guess's bound passes ``goal()``
         (read when a worker is free); False when nothing was left to do by then."""
-
         await self.acquire()
         try:
             nxt = goal()
