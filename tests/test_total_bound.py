@@ -518,12 +518,15 @@ def test_a_large_part_split_among_runs_gives_the_same_bound(monkeypatch) -> None
     monkeypatch.setattr(root, "refine_parts", lambda *a, share=None, **k: refine_parts(
         *a, share=share, **k) if share is None else refine_parts(*a, 0.01, share))
     game = mastermind(4, 6)
+    said = []
     for depth, exact_below in [(3, 0), (8, 0), (8, 60)]:
         answers = []
         for shares in (1, 2, 3):
             runner = root_bound(game, True, None, exact_below)
             runner.shares, reached = shares, [1]
+            runner.noted = lambda *_: said.append(runner.detail())
             runner.deepen(depth, reached)
             answers.append((runner.root, reached[0]))
         assert answers == [answers[0]] * 3, answers
     assert answers[0][0] == 5625 and {(0, 2), (1, 2), (2, 3)} <= set(shared)
+    assert any("secrets in 3 shares" in words for words in said)

@@ -162,6 +162,7 @@ class RootBound:
                            for sizes, wins in zip(root.sizes, root.wins))
         self.best = INF  # the least bound of a guess bounded whole at the depth under way
         self.lead, self.depth = -1, 0  # the leading first guess, the depth its parts go to
+        self.shared = 0  # the secrets of the part split into shares (:meth:`split`), if any
         self.root = max(root.one_level(), self.floor)
         """the root's bound so far"""
 
@@ -179,6 +180,8 @@ class RootBound:
         guess = self.game.code_text(self.game.guesses[self.guesses.guesses[self.lead]])
         done = sum(1 for x in self.done[self.lead] if x >= self.depth)
         words = f"leading {guess}: {done}/{len(self.done[self.lead])} parts at depth {self.depth}"
+        if self.shared:
+            words += f" (one of {self.shared:,} secrets in {self.shares} shares)"
         if self.best < INF:
             raised = sum(1 for i in range(len(b)) if b[i] >= self.best)
             words += f", {raised}/{len(b)} first guesses at {self.best:,}"
@@ -290,12 +293,17 @@ class RootBound:
 
         k = self.shares
         bound, whole = [self.cur[i][j]] * k, [False] * k
-        while (best := min((b for b, w in zip(bound, whole) if w), default=INF)) > min(bound):
-            runs = [w for w in range(k) if not whole[w] and bound[w] < best]
-            found = await asyncio.gather(*(self.share(i, j, d, (w, k), best) for w in runs))
-            for w, (b, reached, _) in zip(runs, found):
-                bound[w], whole[w] = max(bound[w], b), reached >= d
-            self.took(i, [j] * len(runs), [(min(bound), -1, learned) for _, _, learned in found])
+        self.shared = self.guesses.sizes[i][j]
+        try:
+            while (best := min((b for b, w in zip(bound, whole) if w), default=INF)) > min(bound):
+                runs = [w for w in range(k) if not whole[w] and bound[w] < best]
+                found = await asyncio.gather(*(self.share(i, j, d, (w, k), best) for w in runs))
+                for w, (b, reached, _) in zip(runs, found):
+                    bound[w], whole[w] = max(bound[w], b), reached >= d
+                self.took(i, [j] * len(runs),
+                          [(min(bound), -1, learned) for _, _, learned in found])
+        finally:
+            self.shared = 0
         self.took(i, [j], [(best, d, None)])
 
     async def share(self, i: int, j: int, d: int, share: tuple[int, int], cap: int
