@@ -13,7 +13,7 @@ last: the figures are only as quiet as the machine was.
 
     python benchmarks/cluster.py [--quick] [--rounds N] [--bulls] [--no-in-process]
     python benchmarks/cluster.py --lookahead [--rounds N] [--widths 8,8,4] [--also parts]
-    python benchmarks/cluster.py --total [--depth 3] [--rounds N] [--no-in-process]
+    python benchmarks/cluster.py --total [--depth 3] [--rounds N] [--no-in-process] [--split]
     python benchmarks/cluster.py --help
 
 ``--quick``: MM(4,6) and MM(4,7) only (seconds); default: MM(4,7) and MM(4,8)
@@ -22,7 +22,10 @@ lookahead of MM(5,8) instead (``--widths``, ``--also``; default 8,8,4 and
 parts, about 40 s in-process on an idle machine), in-process and then on 1
 and 2 workers, each run's file compared with the in-process one.  ``--total``:
 ``bound --total`` of MM(4,8) and MM(5,6) at ``--depth`` (3), in-process and then
-on 1 and 2 workers (the bound and the sets bounded beside each time).
+on 1 and 2 workers (the bound and the sets bounded beside each time); with
+``--split``, on 2 workers only, the leading guess's large parts shared by both
+workers (the default, ``bounds.root.SPLIT_FROM``) and each bounded by one task,
+in turn, ``--rounds`` times: the time without over the time with, each round.
 """
 
 from __future__ import annotations
@@ -164,6 +167,9 @@ def total_main() -> None:
         tasks = "-" if client is None else tasks_done(seen[-1].detail)
         return seconds, result.bound, result.sets, tasks, cpu
 
+    def warm(client) -> None:
+        total_lower_bound(st.mastermind(3, 4), 3, client=client)
+
     for label, game in games:
         if "--no-in-process" not in sys.argv:
             seconds, bound, sets, _, cpu = run(game)
@@ -175,10 +181,35 @@ def total_main() -> None:
             return seconds, (f"| {label} | {count} | {bound:,} | {sets:,} | {tasks} | {cpu:.1f} "
                              f"| {seconds:.1f} |")
 
-        one_then_two(rounds,
-                     lambda client: total_lower_bound(st.mastermind(3, 4), 3, client=client),
-                     on, f"{label}: ")
+        if "--split" in sys.argv:
+            shared_or_not(rounds, warm, on, f"{label}: ")
+        else:
+            one_then_two(rounds, warm, on, f"{label}: ")
     print(f"load average at the end: {os.getloadavg()}")
+
+
+def shared_or_not(rounds: int, warm: Callable[[object], object],
+                  run: Callable[[object, int], tuple[float, str]], label: str) -> None:
+    """``rounds`` times, on 2 workers, the large parts of the leading first guess
+    shared by both (:data:`strategytree.bounds.root.SPLIT_FROM`) and then each
+    bounded by one task; then the time of the latter over the former, each round."""
+    from strategytree.bounds import root
+
+    default = root.SPLIT_FROM
+    try:
+        for _ in range(rounds):
+            times = []
+            for split_from in (default, 1 << 60):
+                root.SPLIT_FROM = split_from  # (read by the driver, this process)
+                with cluster(2) as client:
+                    warm(client)
+                    seconds, row = run(client, 2)
+                print(row.replace("| 2 |", "| 2, shared |" if split_from == default
+                                  else "| 2, one task a part |"), flush=True)
+                times.append(seconds)
+            print(f"{label}without sharing / with: {times[1] / times[0]:.2f}x", flush=True)
+    finally:
+        root.SPLIT_FROM = default
 
 
 def main() -> None:
