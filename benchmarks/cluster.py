@@ -14,6 +14,7 @@ last: the figures are only as quiet as the machine was.
     python benchmarks/cluster.py [--quick] [--rounds N] [--bulls] [--no-in-process]
     python benchmarks/cluster.py --lookahead [--rounds N] [--widths 8,8,4] [--also parts]
     python benchmarks/cluster.py --total [--depth 3] [--rounds N] [--no-in-process] [--split]
+                                 [--only "MM(4,8)"]
     python benchmarks/cluster.py --help
 
 ``--quick``: MM(4,6) and MM(4,7) only (seconds); default: MM(4,7) and MM(4,8)
@@ -21,7 +22,7 @@ last: the figures are only as quiet as the machine was.
 lookahead of MM(5,8) instead (``--widths``, ``--also``; default 8,8,4 and
 parts, about 40 s in-process on an idle machine), in-process and then on 1
 and 2 workers, each run's file compared with the in-process one.  ``--total``:
-``bound --total`` of MM(4,8) and MM(5,6) at ``--depth`` (3), in-process and then
+``bound --total`` of MM(4,8) and MM(5,6) (``--only`` one) at ``--depth`` (3), in-process and then
 on 1 and 2 workers (the bound and the sets bounded beside each time); with
 ``--split``, on 2 workers only, the leading guess's large parts shared by both
 workers (the default, ``bounds.root.SPLIT_FROM``) and each bounded by one task,
@@ -154,6 +155,7 @@ def total_main() -> None:
 
     depth, rounds = arg("--depth", 3), arg("--rounds", 1)
     games = [("MM(4,8)", st.mastermind(4, 8)), ("MM(5,6)", st.mastermind(5, 6))]
+    games = [(label, game) for label, game in games if label in option("--only", label)]
     print(f"load average at the start: {os.getloadavg()}, {os.cpu_count()} cores")
     total_lower_bound(st.mastermind(3, 4), depth=3)  # this process's kernels
     print(f"bound --total --depth {depth}")
