@@ -504,19 +504,34 @@ def test_the_least_over_the_shares_of_a_set_is_its_bound(game) -> None:
 
 def test_a_large_part_split_among_runs_gives_the_same_bound(monkeypatch) -> None:
     """The leading guess's large parts bounded by runs side by side over shares of
-    the guesses (here in turn, in this process; each run of a share stopped after
-    a hundredth of a second, as a task on time): the bound of one run, at each depth."""
+    the guesses (here two runs at a time, in turn in this process, each letting the
+    others go first once, as tasks on a cluster; each run of a share stopped after
+    a hundredth of a second, as a task on time): the bound of one run, at each
+    depth.  Meanwhile the other first guesses follow the leading one: raised to
+    its bound so far, again each time it rises."""
+    import asyncio
+
     from strategytree.bounds import root
     from strategytree.bounds.sets import SetBounder
     from strategytree.bounds.total import root_bound
 
     monkeypatch.setattr(root, "SPLIT_FROM", 50)
-    shared = []
+    shared, challenged = [], []
     share, refine_parts = SetBounder.share, root.refine_parts
+    challenge, run = root.RootBound.challenge, root.RootInProcess.run
     monkeypatch.setattr(SetBounder, "share",
                         lambda self, *a, **k: shared.append(a[4:6]) or share(self, *a, **k))
     monkeypatch.setattr(root, "refine_parts", lambda *a, share=None, **k: refine_parts(
         *a, share=share, **k) if share is None else refine_parts(*a, 0.01, share))
+    monkeypatch.setattr(root.RootBound, "challenge", lambda self, i, d, goal: (
+        challenged.append((id(self), d, i, self.settled)), challenge(self, i, d, goal))[1])
+
+    async def later(self, *args, **kwargs):
+        await asyncio.sleep(0)
+        return await run(self, *args, **kwargs)
+
+    monkeypatch.setattr(root.RootInProcess, "run", later)
+    monkeypatch.setattr(root.RootBound, "IN_PROCESS", 2)
     game = mastermind(4, 6)
     said = []
     for depth, exact_below in [(3, 0), (8, 0), (8, 60)]:
@@ -524,9 +539,13 @@ def test_a_large_part_split_among_runs_gives_the_same_bound(monkeypatch) -> None
         for shares in (1, 2, 3):
             runner = root_bound(game, True, None, exact_below)
             runner.shares, reached = shares, [1]
-            runner.noted = lambda *_: said.append(runner.detail())
+            runner.noted = lambda *_, runner=runner: said.append(runner.detail())
             runner.deepen(depth, reached)
             answers.append((runner.root, reached[0]))
         assert answers == [answers[0]] * 3, answers
     assert answers[0][0] == 5625 and {(0, 2), (1, 2), (2, 3)} <= set(shared)
     assert any("secrets in 3 shares" in words for words in said)
+    early = [call[:3] for call in challenged if not call[3]]
+    assert max(early.count(call) for call in early) >= 2
+
+

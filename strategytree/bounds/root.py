@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from ..search.bounds import INF
 from ..symmetry import Symmetry
 from .counting import lower_bounds, parts_by_replies
 from .sets import EXACT, Learned, SetBounder, parts_of
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["PART_MIN", "SPLIT_FROM", "TASK_SECONDS", "RootBound", "RootGuesses",
            "RootInProcess", "refine_parts"]
@@ -163,6 +167,8 @@ class RootBound:
         self.best = INF  # the least bound of a guess bounded whole at the depth under way
         self.lead, self.depth = -1, 0  # the leading first guess, the depth its parts go to
         self.shared = 0  # the secrets of the part split into shares (:meth:`split`), if any
+        self.rose: asyncio.Event | None = None  # the leading guess's bound rose (:meth:`follow`)
+        self.settled = False  # the leading guess's parts are whole at the depth under way
         self.root = max(root.one_level(), self.floor)
         """the root's bound so far"""
 
@@ -258,12 +264,14 @@ class RootBound:
         others = sorted((i for i in range(len(b)) if i != lead), key=lambda i: b[i])
         first = [asyncio.ensure_future(self.settle(lead, batch, d - 1))
                  for batch in self.batches(lead, d - 1)]
-        early = [asyncio.ensure_future(self.challenge(i, d, lambda: min(self.bounds()[lead],
-                                                                         self.best)))
+        self.rose, self.settled = asyncio.Event(), False
+        early = [asyncio.ensure_future(self.follow(i, d, lead))
                  for i in others]  # (behind the leading guess's runs for a worker)
         try:
             await asyncio.gather(*first)
             self.best = min(self.best, self.bounds()[lead])
+            self.settled = True
+            self.rose.set()
             await asyncio.gather(*early)
         finally:
             for task in first + early:
@@ -271,6 +279,17 @@ class RootBound:
             await asyncio.gather(*first, *early, return_exceptions=True)
         await asyncio.gather(*(self.challenge(i, d, lambda: self.best) for i in others))
         self.root = max(self.root, self.best)
+
+    async def follow(self, i: int, d: int, lead: int) -> None:
+        """Raise first guess ``i`` to the leading guess's bound so far (:meth:`challenge`),
+        and again each time it rises, until the leading guess's parts are whole: a
+        level that ends on one large part keeps raising the root meanwhile."""
+        while True:
+            await self.challenge(i, d, lambda: min(self.bounds()[lead], self.best))
+            if self.settled or not self.pending(i, d - 1):
+                return
+            self.rose.clear()
+            await self.rose.wait()
 
     async def settle(self, i: int, batch: list[int], d: int) -> None:
         """Bound the parts ``batch`` of first guess ``i`` at depth ``d``, whole (a run
@@ -356,6 +375,8 @@ class RootBound:
             self.learn_part(i, j, bound, reached, learned)
             if self.noted is not None:
                 self.noted(self.guesses.guesses[i], j, bound, reached, learned)
+        if i == self.lead and self.rose is not None:
+            self.rose.set()  # (the guesses that follow it go on)
         self.root = max(self.root, min(min(self.bounds()), self.best))
         if self.stop.is_set():
             raise asyncio.CancelledError
