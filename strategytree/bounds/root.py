@@ -329,12 +329,8 @@ class RootBound:
                     ) -> tuple[int, int, Learned]:
         """One run of :meth:`split`: part ``j`` of first guess ``i`` over ``share``
         (w, k) of the guesses that follow, held to ``cap``."""
-        await self.acquire()
-        try:
-            found, sets = await self.run(i, [j], d, self.cur[i][j], cap - 1, share)
-        finally:
-            self.release()
-        self.counted += sets
+        found = await self.bounded(i, [j], d, lambda: (self.cur[i][j], cap - 1), share)
+        assert found is not None  # (the shares run below the part's cap)
         return found[0]
 
     async def challenge(self, i: int, d: int, goal: Callable[[], int]) -> None:
@@ -353,17 +349,29 @@ class RootBound:
         """Bound the parts ``batch`` of first guess ``i`` at depth ``d`` in turn, in
         one run (:func:`refine_parts`), until the guess's bound passes ``goal()``
         (read when a worker is free); False when nothing was left to do by then."""
+        found = await self.bounded(i, batch, d, lambda: (self.bounds()[i], goal()))
+        if found is None:
+            return False
+        self.took(i, batch, found)
+        return True
+
+    async def bounded(self, i: int, batch: list[int], d: int,
+                      limits: Callable[[], tuple[int, int]],
+                      share: tuple[int, int] | None = None
+                      ) -> list[tuple[int, int, Learned]] | None:
+        """One :meth:`run` on a free worker, its sets counted: ``limits()`` (the bound
+        so far, the bound that stops the run), read once the worker is free; None when
+        the first already passes the second (nothing to do)."""
         await self.acquire()
         try:
-            nxt = goal()
-            if self.bounds()[i] > nxt:
-                return False
-            found, sets = await self.run(i, batch, d, self.bounds()[i], nxt)
+            lead, nxt = limits()
+            if lead > nxt:
+                return None
+            found, sets = await self.run(i, batch, d, lead, nxt, share)
         finally:
             self.release()
         self.counted += sets
-        self.took(i, batch, found)
-        return True
+        return found
 
     def took(self, i: int, batch: list[int], found: list[tuple[int, int, Learned | None]]
              ) -> None:
