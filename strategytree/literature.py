@@ -81,8 +81,9 @@ class Result(NamedTuple):
     max_guesses: int
     """its worst case"""
     proven: str
-    """``optimal`` (found by the exact search, so no strategy does better) or
-    ``best known`` (the best total we know; the optimum may be lower)"""
+    """``optimal`` (no strategy does better: found by the exact search, or met by a
+    full-depth ``bound --total``) or ``best known`` (the best total we know; the
+    optimum may be lower)"""
     command: str
     """the command that made it"""
     date: str
@@ -120,12 +121,16 @@ RESULTS: tuple[Result, ...] = (
            "examples/mm56.txt",
            bound="strategytree bound --total -p 5 -c 6 --depth 8 --exact-below 8000 "
            "(36,721 at depth 3; 546 s of CPU on one thread, AMD EPYC, 2026-11-28)"),
-    Result("MM(4,10)", 55632, 8, "best known",
+    Result("MM(4,10)", 55632, 8, "optimal",
            "strategytree generate --method lookahead -p 4 -c 10 -w 12,12,12,8,6,4,2 --also parts "
            "--exact-below 400 -o la.txt (55,656; 245 s), then strategytree improve la.txt "
            "--exact-below 500 --budget 15m -o im.txt (55,650, stopped by its budget), then "
            "strategytree improve im.txt --exact-below 1900 -w 0 -o mm410.txt (35 min)",
-           "2026-11-28", "examples/mm410.txt"),
+           "2026-11-28", "examples/mm410.txt",
+           bound="strategytree bound --total -p 4 -c 10 --depth 10 --exact-below 400 "
+           "--workers 2 --checkpoint FILE (55,632 at depth 5; resumed over six runs, "
+           "13,769 s on 2 workers and 1.19 million sets bounded, after a depth-3 run of "
+           "1,747 s in one process; AMD EPYC, 2026-11-28)"),
     # -- the small games without a published optimum in FIGURES (issue 39)
     _solved(2, 2, 8, 3), _solved(2, 3, 21, 3), _solved(2, 4, 45, 4), _solved(2, 5, 81, 4),
     _solved(2, 6, 132, 5), _solved(2, 7, 198, 5), _solved(2, 8, 284, 6),
@@ -202,7 +207,8 @@ def optimum(game: Game, max_guesses: int | None = None) -> Figure | None:
     found = published(key, "optimal")
     result = ours(key)
     if found is None and result is not None and result.proven == "optimal":
-        source = f"strategytree exact search, {result.date}"
+        how = "exact search" if "--method optimal" in result.command else "full-depth bound"
+        source = f"strategytree {how}, {result.date}"
         if result.file:
             source += f", {result.file}"
         return Figure(key, "optimal", result.total, result.total, result.max_guesses, source)
@@ -254,7 +260,13 @@ BOUNDS: tuple[Bound, ...] = (
           "(strategytree.bounds.total; 538 s of CPU on 2 workers)"),
     Bound("MM(5,6)", 36187, THREE_LEVELS,
           "strategytree bound --total -p 5 -c 6 --depth 3 (strategytree.bounds.total)"),
-    # -- issue 39: MM(4,10)'s bracket while its exact search waits (tests/test_literature.py
+    # -- issue 39: MM(4,10)'s optimum, proved by one command resumed from its checkpoint
+    #    over several runs (docs/explanation/frontier.md; the checkpoint, 200 MB, is not
+    #    shipped: the command rebuilds it)
+    Bound("MM(4,10)", 55632, FULL_DEPTH,
+          "strategytree bound --total -p 4 -c 10 --depth 10 --exact-below 400 --workers 2 "
+          "--checkpoint FILE (strategytree.bounds.total; about 4.3 hours on 2 workers)"),
+    # -- issue 39: MM(4,10)'s bound from one short command (tests/test_literature.py
     #    recomputes it, marked slow: 16 s of CPU; without --exact-below, 53,443)
     Bound("MM(4,10)", 53734, THREE_LEVELS,
           "strategytree bound --total -p 4 -c 10 --depth 3 --exact-below 400 "

@@ -62,6 +62,14 @@ def test_the_gap_of_our_optimum_is_exact() -> None:
     assert mm49.file in measured.source
 
 
+def test_an_optimum_proved_by_the_bound_says_so() -> None:
+    mm410 = next(r for r in RESULTS if r.game == "MM(4,10)")
+    figure = optimum(st.mastermind(4, 10))
+    assert figure is not None and figure.low == mm410.total
+    assert "full-depth bound" in figure.source and mm410.file in figure.source
+    assert "exact search" in optimum(st.mastermind(4, 9)).source
+
+
 def test_a_best_known_result_is_no_optimum() -> None:
     assert optimum(st.mastermind(5, 8)) is None
 
@@ -102,7 +110,7 @@ def test_the_bound_at_full_depth_meets_each_small_optimum(result: Result) -> Non
 
 def test_a_full_depth_bound_meets_its_result() -> None:
     """A stored full-depth bound is the optimum of its game's result, proved again
-    by the command the result names (run by hand: minutes)."""
+    by the command the result names (run by hand: minutes; MM(4,10), hours)."""
     full = [b for b in BOUNDS if b.method == FULL_DEPTH]
     assert full
     for bound in full:
@@ -123,7 +131,7 @@ def test_the_stored_mm56_bound_is_what_bound_total_proves() -> None:
 
 @pytest.mark.slow
 def test_the_stored_mm410_bound_is_what_bound_total_proves() -> None:
-    stored = [b for b in BOUNDS if b.game == "MM(4,10)"]
+    stored = [b for b in BOUNDS if b.game == "MM(4,10)" and b.method == THREE_LEVELS]
     assert len(stored) == 1 and "--depth 3 --exact-below 400" in stored[0].source
     result = total_lower_bound(st.mastermind(4, 10), depth=3, exact_below=400)
     assert result.complete and result.bound == stored[0].total
