@@ -542,9 +542,12 @@ def test_a_large_part_split_among_runs_gives_the_same_bound(monkeypatch) -> None
             runner.noted = lambda *_, runner=runner: said.append(runner.detail())
             runner.deepen(depth, reached)
             answers.append((runner.root, reached[0]))
+            assert not runner.shared  # (every part split is whole again)
         assert answers == [answers[0]] * 3, answers
     assert answers[0][0] == 5625 and {(0, 2), (1, 2), (2, 3)} <= set(shared)
     assert any("secrets in 3 shares" in words for words in said)
+    runner.shared = [1200, 7051]  # (two parts split at once: on a cluster of many workers)
+    assert "(2 of 1,200 to 7,051 secrets in 3 shares each)" in runner.detail()
     early = [call[:3] for call in challenged if not call[3]]
     assert max(early.count(call) for call in early) >= 2
 

@@ -166,7 +166,7 @@ class RootBound:
                            for sizes, wins in zip(root.sizes, root.wins))
         self.best = INF  # the least bound of a guess bounded whole at the depth under way
         self.lead, self.depth = -1, 0  # the leading first guess, the depth its parts go to
-        self.shared = 0  # the secrets of the part split into shares (:meth:`split`), if any
+        self.shared: list[int] = []  # the sizes of the parts split into shares (:meth:`split`)
         self.rose: asyncio.Event | None = None  # the leading guess's bound rose (:meth:`follow`)
         self.settled = False  # the leading guess's parts are whole at the depth under way
         self.root = max(root.one_level(), self.floor)
@@ -186,8 +186,11 @@ class RootBound:
         guess = self.game.code_text(self.game.guesses[self.guesses.guesses[self.lead]])
         done = sum(1 for x in self.done[self.lead] if x >= self.depth)
         words = f"leading {guess}: {done}/{len(self.done[self.lead])} parts at depth {self.depth}"
-        if self.shared:
-            words += f" (one of {self.shared:,} secrets in {self.shares} shares)"
+        if len(self.shared) == 1:
+            words += f" (one of {self.shared[0]:,} secrets in {self.shares} shares)"
+        elif self.shared:
+            words += (f" ({len(self.shared)} of {min(self.shared):,} to {max(self.shared):,}"
+                      f" secrets in {self.shares} shares each)")
         if self.best < INF:
             raised = sum(1 for i in range(len(b)) if b[i] >= self.best)
             words += f", {raised}/{len(b)} first guesses at {self.best:,}"
@@ -312,7 +315,7 @@ class RootBound:
 
         k = self.shares
         bound, whole = [self.cur[i][j]] * k, [False] * k
-        self.shared = self.guesses.sizes[i][j]
+        self.shared.append(self.guesses.sizes[i][j])
         try:
             while (best := min((b for b, w in zip(bound, whole) if w), default=INF)) > min(bound):
                 runs = [w for w in range(k) if not whole[w] and bound[w] < best]
@@ -322,7 +325,7 @@ class RootBound:
                 self.took(i, [j] * len(runs),
                           [(min(bound), -1, learned) for _, _, learned in found])
         finally:
-            self.shared = 0
+            self.shared.remove(self.guesses.sizes[i][j])
         self.took(i, [j], [(best, d, None)])
 
     async def share(self, i: int, j: int, d: int, share: tuple[int, int], cap: int
