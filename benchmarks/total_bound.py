@@ -10,10 +10,15 @@ most ``--seconds`` (default 1800: the README's figure).
     python benchmarks/total_bound.py --seconds 600
     python benchmarks/total_bound.py --again      # --exact-below: a set asked again searched
                                                   # with no limit, or under its limit again
+    python benchmarks/total_bound.py --root       # --exact-below: the exact search of a small
+                                                  # set compiled from its root, or its root in Python
 
 With ``--again``, the full-depth bounds with ``--exact-below`` of :data:`EXACT_RUNS`,
 each with :data:`strategytree.bounds.sets.AGAIN_UNLIMITED` on and off: the bound,
-the sets bounded, and the CPU seconds of this process.
+the sets bounded, and the CPU seconds of this process.  With ``--root``, the runs of
+:data:`ROOT_RUNS` with the root of each small set's exact search compiled (as shipped)
+and in Python (``Search.py_levels`` 1, as before): the bound, the sets bounded and
+searched exactly, and the CPU seconds.
 """
 
 from __future__ import annotations
@@ -60,6 +65,53 @@ def again() -> None:
     sets.AGAIN_UNLIMITED = default
 
 
+#: (game, first guess, size of its part, depth) of the --root runs: a full-depth bound, and
+#: the part of MM(5,8) nearest the size after the first guess, at the depth (exact below 400)
+ROOT_RUNS = [
+    (st.mastermind(4, 7), None, None, 8),
+    (st.mastermind(5, 8), "AABCD", 430, 3),
+    (st.mastermind(5, 8), "AABBC", 386, 3),
+]
+
+
+def root_in_python() -> None:
+    """The --root table (see the module doc)."""
+    from strategytree.bounds.root import RootGuesses
+    from strategytree.bounds.sets import SetBounder
+    from strategytree.search import subsets
+
+    compiled = subsets.Exact.search_of
+
+    def python_root(problem):
+        search = compiled(problem)
+        search.py_levels = 1
+        return search
+
+    for game, first, size, depth in ROOT_RUNS:
+        for root in ("compiled", "in Python"):
+            subsets.Exact.search_of = staticmethod(python_root if root == "in Python"
+                                                   else compiled)
+            started = time.process_time()
+            if first is None:
+                result = total_lower_bound(game, depth, exact_below=300)
+                what, bound, sets, exact = "full depth, exact below 300", result.bound, \
+                    result.sets, ""
+            else:
+                guesses = RootGuesses(game, True)
+                i = [game.code_text(game.guesses[g]) for g in guesses.guesses].index(first)
+                part = min(guesses.parts(i), key=lambda part: abs(len(part) - size))
+                bounder = SetBounder(game, True, exact_below=400)
+                sym = guesses.sym.after(game.guesses[guesses.guesses[i]])
+                started = time.process_time()  # (after the reply table)
+                bound = bounder.bound(part, depth, sym=sym)[0]
+                what = f"{first}'s part of {len(part)}, depth {depth}, exact below 400"
+                sets, exact = bounder.sets, f" ({bounder.solved_sets:,} searched exactly)"
+            cpu = time.process_time() - started
+            print(f"{game.name:>10} {what}, root {root}: >= {bound:,}, {sets:,} sets{exact}, "
+                  f"{cpu:.1f} s of CPU", flush=True)
+    subsets.Exact.search_of = compiled
+
+
 def show(game: st.Game, depth: int, seconds: float | None = None) -> None:
     """One line: the bound of ``game`` at ``depth``, with its counts."""
     last = [time.perf_counter()]
@@ -83,6 +135,9 @@ def main() -> None:
     seconds = float(args[args.index("--seconds") + 1]) if "--seconds" in args else 1800.0
     if "--again" in args:
         again()
+        return
+    if "--root" in args:
+        root_in_python()
         return
     for game, depths in RUNS:
         for depth in depths:

@@ -59,15 +59,17 @@ class Exact:
 
     @staticmethod
     def search_of(problem):
-        """A :class:`~strategytree.search.driver.Search` of ``problem``, its
-        root alone searched in Python: below a history, the parts of the root
-        keep little symmetry, and the compiled levels score them a hundred
-        times faster than numpy's (0.8 s, not 75 s, for a set of 173 secrets
-        after three guesses of MM(5,8))."""
+        """A :class:`~strategytree.search.driver.Search` of ``problem``, searched
+        by the compiled levels from its root on, with the history's symmetry
+        group: below a history little symmetry is left for Python's levels to
+        use, and the compiled ones score a hundred times faster than numpy's
+        (0.8 s, not 75 s, for a set of 173 secrets after three guesses of
+        MM(5,8)). A root in Python as well cost twice the CPU on the many
+        small sets of a total bound (``benchmarks/exact_sets.py``)."""
         from .driver import Search
 
         search = Search(problem)
-        search.py_levels = 1
+        search.py_levels = 0
         return search
 
     def problem_of(self, S: np.ndarray, sym: Symmetry):
