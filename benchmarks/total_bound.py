@@ -11,7 +11,7 @@ most ``--seconds`` (default 1800: the README's figure).
     python benchmarks/total_bound.py --again      # --exact-below: a set asked again searched
                                                   # with no limit, or under its limit again
     python benchmarks/total_bound.py --root       # --exact-below: the exact search of a small
-                                                  # set compiled from its root, or its root in Python
+                                                  # set compiled from its root, or root in Python
 
 With ``--again``, the full-depth bounds with ``--exact-below`` of :data:`EXACT_RUNS`,
 each with :data:`strategytree.bounds.sets.AGAIN_UNLIMITED` on and off: the bound,
