@@ -186,7 +186,10 @@ class Run:
         try:
             answer = await awaitable(future, asyncio.get_running_loop())
         except asyncio.CancelledError:
-            future.cancel()
+            try:
+                future.cancel()
+            except Exception:  # (the client closed first, at a stop: its tasks are gone)
+                pass
             raise
         finally:
             self.count.in_flight -= 1

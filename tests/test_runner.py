@@ -126,6 +126,38 @@ def test_a_task_s_thread_time_is_counted_once() -> None:
     assert workers.SPENT[0] > before
 
 
+def test_a_task_waited_for_ends_cancelled_when_its_client_closed_first() -> None:
+    """At a stop the client may close before the run's last waits are cancelled:
+    the task's cancel then fails, and the wait ends cancelled all the same (no
+    traceback at the end of a run stopped by SIGTERM)."""
+    from distributed.client import ClosedClientError
+
+    from strategytree import workers
+
+    class Future:
+        def add_done_callback(self, callback) -> None:
+            pass
+
+        def cancel(self) -> None:
+            raise ClosedClientError("Client is closed.")
+
+    class Client:
+        def submit(self, *args, **kwargs) -> Future:
+            return Future()
+
+    run = workers.Run(Client(), None)
+
+    async def main() -> None:
+        waiting = asyncio.ensure_future(run.answer(print))
+        await asyncio.sleep(0)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert run.count.in_flight == 0 and not run.futures
+
+    asyncio.run(main())
+
+
 def test_a_greedy_build_collects_less_often_and_puts_the_thresholds_back() -> None:
     from strategytree.builders import build_greedy
     from strategytree.game import mastermind
