@@ -303,3 +303,31 @@ def test_secret_index_of_a_code_outside_the_game_is_minus_one(colors: int, row: 
     code = np.array(row, dtype=np.uint8)
     assert game.secret_index(code).tolist() == [-1]
     assert game.guess_index(code).tolist() == [-1]
+
+
+# -- a part of a game's secrets --------------------------------------------------------
+@pytest.mark.parametrize("make", [
+    lambda: st.mastermind(3, 4),
+    lambda: st.distinct(3, 5, distinct_guesses=False),
+    lambda: st.game.custom(2, 3, lambda g, s: (sum(g) > sum(s)) - (sum(g) < sum(s))),
+], ids=["mastermind", "distinct", "custom"])
+def test_a_part_is_the_game_over_those_secrets(make) -> None:
+    """:meth:`Game.part` against the game made again with those secrets (checked)."""
+    from dataclasses import replace
+
+    from strategytree.feedback import table
+
+    game = make()
+    game.guess_bits, game.secret_bits, game.possible_replies, game.symmetric  # (worked out)
+    S = np.flatnonzero(np.random.default_rng(7).random(len(game.secrets)) < 0.3)
+    part = game.part(S, "a part")
+    twin = replace(game, secrets=game.secrets[S], name="a part",
+                   table=None if game.table is None else game.table[:, S])
+    assert np.array_equal(part.secrets, twin.secrets) and not part.secrets.flags.writeable
+    assert part.guess_bits is game.guess_bits  # (shared, not worked out again)
+    assert np.array_equal(table(part), table(twin))
+    assert part.symmetric == twin.symmetric is False
+    assert part.possible_replies == twin.possible_replies
+    assert part.digest == twin.digest != game.digest
+    assert np.array_equal(part.guess_index(part.secrets), twin.guess_index(twin.secrets))
+    assert len(game.secrets) > len(part.secrets)  # (the game itself is untouched)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import threading
-from dataclasses import replace
 
 import numpy as np
 
@@ -77,8 +76,7 @@ class Exact:
         from .problem import MAX_MAPS, Problem
 
         game = self.game
-        table = None if game.table is None else game.table[:, S]
-        sub = replace(game, secrets=game.secrets[S], table=table, name=f"{game.name} part")
+        sub = game.part(S, f"{game.name} part")
         p = Problem.of(sub, self.max_guesses)
         if sym.enabled and game.symmetric:
             tables = p.tables._replace(
