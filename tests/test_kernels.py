@@ -320,3 +320,23 @@ def test_group_by_reply_matches_a_sort(n: int, n_replies: int) -> None:
     groups = grouping.group_by_reply(replies, n_replies)
     want = [(r, [j for j in range(n) if replies[j] == r]) for r in range(n_replies - 1, -1, -1)]
     assert [(r, g.tolist()) for r, g in groups] == [(r, g) for r, g in want if g]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_replies_met_matches_a_count(seed: int) -> None:
+    """The different replies of a table, counted no further than a limit, against
+    numpy's count; and a part of MM(4,5)'s secrets against the whole game's replies."""
+    from strategytree.search.bounds import replies_met
+
+    rng = np.random.default_rng(seed)
+    codes = rng.choice(128, size=int(rng.integers(1, 40)), replace=False)
+    fb = rng.choice(codes, size=(int(rng.integers(1, 30)), int(rng.integers(1, 30))))
+    fb = fb.astype(np.int8)
+    count = int(np.count_nonzero(np.bincount(fb.ravel(), minlength=128)))
+    for most in (1, 2, 5, count, count + 1, 128):
+        assert replies_met(fb, most) == min(count, most)
+    game = st.mastermind(4, 5)
+    part = np.sort(rng.choice(len(game.secrets), size=int(rng.integers(1, 40)), replace=False))
+    table = feedback.table(game)[:, part]
+    whole = len(game.possible_replies)
+    assert replies_met(np.ascontiguousarray(table), whole) == len(np.unique(table))

@@ -37,6 +37,7 @@ __all__ = [
     "bound_tables",
     "candidate_bounds",
     "lay_out_parts",
+    "replies_met",
     "split_bound",
     "split_sizes",
     "split_table",
@@ -57,6 +58,24 @@ def bound_tables(n: int, branching: int, depth: int, mode: int) -> tuple[np.ndar
         lbtab[b] = 0 if mode == 1 else lbt
         captab[b] = cap
     return lbtab, captab
+
+
+@njit(cache=True, nogil=True)
+def replies_met(fb, most):
+    """How many different reply codes (0 to 127) the table ``fb`` holds, counted no
+    further than ``most`` (it stops there: a part of a game meets the whole game's
+    replies within its first rows, most often)."""
+    seen = np.zeros(128, dtype=np.bool_)
+    met = 0
+    for g in range(fb.shape[0]):
+        for s in range(fb.shape[1]):
+            r = fb[g, s]
+            if not seen[r]:
+                seen[r] = True
+                met += 1
+                if met >= most:
+                    return met
+    return met
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -18,7 +18,7 @@ from ..errors import StrategyTreeError
 from ..feedback import table as reply_table
 from ..game import Game
 from ..symmetry import Symmetry, merge_dead_colours
-from .bounds import INF, UNLIMITED, bound_tables
+from .bounds import INF, UNLIMITED, bound_tables, replies_met
 from .cache import Cache, cache_key
 from .compiled import Levels, Scratch, Tables, workspace
 from .compiled import solve as compiled_solve
@@ -45,9 +45,10 @@ def transposed(fb: np.ndarray, mode: int) -> np.ndarray:
     return np.ascontiguousarray(fb.T)
 
 
-def branching_of(fb: np.ndarray, n_replies: int) -> int:
-    """The replies some guess gets from some secret, less the win (at least 1)."""
-    return max(int(np.count_nonzero(np.bincount(fb.ravel(), minlength=n_replies))) - 1, 1)
+def branching_of(fb: np.ndarray, replies: int = 128) -> int:
+    """The replies some guess gets from some secret, less the win (at least 1), of
+    at most ``replies`` (the whole game's, for a part of it: counting stops there)."""
+    return max(int(replies_met(fb, replies)) - 1, 1)
 
 
 @dataclass
@@ -71,10 +72,12 @@ class Problem:
 
     @classmethod
     def of(
-        cls, game: Game, max_guesses: int | None, symmetry: bool = True, mode: int = 0
+        cls, game: Game, max_guesses: int | None, symmetry: bool = True, mode: int = 0,
+        replies: int = 128,
     ) -> Problem:
         """The search of ``game`` (least total when ``mode`` is 0; whether a strategy
-        within the guesses exists when 1)."""
+        within the guesses exists when 1); ``replies``: the most replies its table
+        can hold (a part of a game: the whole game's)."""
         n, m = len(game.secrets), len(game.guesses)
         if n * m > MAX_TABLE:
             raise SearchError(
@@ -88,7 +91,7 @@ class Problem:
                 f"max_guesses must be a whole number of at least 1, got {max_guesses!r}"
             )
         fb = reply_table(game)
-        branching = branching_of(fb, game.n_replies)
+        branching = branching_of(fb, replies)
         depth = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)
         lbtab, captab = bound_tables(n, branching, depth, mode)
         closed = bool(symmetry and game.symmetric)
@@ -129,7 +132,7 @@ class Problem:
             raise SearchError("each secret must be won by exactly one guess (the reply win)")
         fb = np.ascontiguousarray(fb, dtype=np.int8)
         n_replies = max(int(fb.max()), win) + 1
-        branching = branching_of(fb, n_replies)
+        branching = branching_of(fb)
         lbtab, captab = bound_tables(n, branching, UNLIMITED, mode)
         tables = Tables(
             fb=fb,

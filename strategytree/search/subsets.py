@@ -77,7 +77,7 @@ class Exact:
 
         game = self.game
         sub = game.part(S, f"{game.name} part")
-        p = Problem.of(sub, self.max_guesses)
+        p = Problem.of(sub, self.max_guesses, replies=len(game.possible_replies))
         if sym.enabled and game.symmetric:
             tables = p.tables._replace(
                 symm=True, merge=len(game.guesses) == game.colors**game.pegs
