@@ -318,7 +318,8 @@ def test_a_part_is_the_game_over_those_secrets(make) -> None:
     from strategytree.feedback import table
 
     game = make()
-    game.guess_bits, game.secret_bits, game.possible_replies, game.symmetric  # (worked out)
+    worked_out = (game.guess_bits, game.secret_bits, game.possible_replies, game.symmetric)
+    assert worked_out[3] is (game.table is None)  # (the custom game alone is not symmetric)
     S = np.flatnonzero(np.random.default_rng(7).random(len(game.secrets)) < 0.3)
     part = game.part(S, "a part")
     twin = replace(game, secrets=game.secrets[S], name="a part",
