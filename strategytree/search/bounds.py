@@ -24,6 +24,8 @@ the first run; the tests hold the two to the same answers.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -46,10 +48,13 @@ __all__ = [
 feedback_loops()  # numba compiles popcount to one instruction
 
 
+@functools.lru_cache(maxsize=256)
 def bound_tables(n: int, branching: int, depth: int, mode: int) -> tuple[np.ndarray, np.ndarray]:
     """``(lbtab, captab)``: :func:`lower_bounds` for each most number of parts
     ``b`` = 0 .. ``branching`` (row ``b``; row 0 as row 1): costs all 0 when
-    ``mode`` is 1 (feasibility), and no secret solved beyond ``depth`` guesses."""
+    ``mode`` is 1 (feasibility), and no secret solved beyond ``depth`` guesses.
+    Kept: the same arrays for the same arguments (the exact search of many small
+    sets asks for the same few), so they are read, never written."""
     lbtab = np.zeros((branching + 1, n + 1), dtype=np.int64)
     captab = np.zeros((branching + 1, UNLIMITED + 1), dtype=np.int64)
     for b in range(branching + 1):
