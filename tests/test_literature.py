@@ -12,6 +12,7 @@ import strategytree as st
 from strategytree.bounds.total import total_lower_bound
 from strategytree.literature import (
     BOUNDS,
+    DEEPER,
     FULL_DEPTH,
     RESULTS,
     THREE_LEVELS,
@@ -119,6 +120,21 @@ def test_a_full_depth_bound_meets_its_result() -> None:
         assert result.bound and result.bound.split(" (")[0] in bound.source
         pegs, colors = pegs_and_colors(bound.game)
         assert best_known_lower_bound(st.mastermind(pegs, colors)) == bound
+
+
+def test_the_stored_mm58_bound_is_what_the_shipped_checkpoint_proves(tmp_path) -> None:
+    """The deeper bound of MM(5,8) is what its shipped checkpoint, resumed, proves
+    (a copy: a run adds to its checkpoint); verify's gap reads it."""
+    import shutil
+
+    (stored,) = [b for b in BOUNDS if b.game == "MM(5,8)" and b.method == DEEPER]
+    shipped = stored.source.split("--checkpoint ")[1].split()[0]
+    shutil.copy(ROOT / shipped, tmp_path / "resumed.ckpt")
+    result = total_lower_bound(st.mastermind(5, 8), 3, exact_below=400,
+                               checkpoint=tmp_path / "resumed.ckpt")
+    assert result.complete and result.bound == stored.total
+    assert best_known_lower_bound(st.mastermind(5, 8)) == stored
+    assert gap(st.mastermind(5, 8), 178308).reference == stored.total
 
 
 @pytest.mark.slow

@@ -289,7 +289,7 @@ def test_the_proven_mm58_figure_is_plausible() -> None:
     # above the one-level bound, below every strategy known (the best greedy tree)
     assert 158315 < mm58.total < published("MM(5,8)", "entropy").low
     assert "bound --total" in mm58.source
-    assert best_known_lower_bound(mastermind(5, 8)) == mm58
+    assert best_known_lower_bound(mastermind(5, 8)).total >= mm58.total  # (or a deeper one)
 
 
 @pytest.mark.slow
