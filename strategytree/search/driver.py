@@ -183,8 +183,10 @@ class Search:
         """when the checkpoint is next due"""
         self.threads = 1  # more: the root's parts are solved side by side (see side_by_side)
         self.py_levels = PY_LEVELS
-        """the levels run here (1: the root's parts go to the compiled search at
-        once, best for sets whose history left little symmetry to use)"""
+        """the levels run here (0: all of the search compiled, as for the sets after a
+        history of :class:`~strategytree.search.subsets.Exact`, whose history left
+        little symmetry for these levels to use; 1: the root's parts go to the
+        compiled search at once)"""
 
     def side_by_side(self, parts: list[np.ndarray], d: int, sym, played: int) -> list[int]:
         """The exact costs of ``parts`` (largest first), solved by this thread and
