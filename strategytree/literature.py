@@ -259,8 +259,8 @@ BOUNDS: tuple[Bound, ...] = (
     #    resumes (seconds); the runs that made it: docs/explanation/frontier.md
     Bound("MM(5,8)", 173298, DEEPER,
           "strategytree bound --total -p 5 -c 8 --depth 4 --exact-below 400 --workers 2 "
-          "--checkpoint benchmarks/checkpoints/mm58-bound.ckpt (strategytree.bounds.total; "
-          "resumed over several runs)"),
+          "--checkpoint COPY (strategytree.bounds.total; resumed over several runs; COPY: "
+          "a copy of benchmarks/checkpoints/mm58-bound.ckpt, as a run adds to its checkpoint)"),
     # -- issue 39: about a minute (tests/test_literature.py recomputes it, marked slow)
     Bound("MM(5,6)", 36721, FULL_DEPTH,
           "strategytree bound --total -p 5 -c 6 --depth 8 --exact-below 8000 "

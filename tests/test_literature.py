@@ -128,7 +128,7 @@ def test_the_stored_mm58_bound_is_what_the_shipped_checkpoint_proves(tmp_path) -
     import shutil
 
     (stored,) = [b for b in BOUNDS if b.game == "MM(5,8)" and b.method == DEEPER]
-    shipped = stored.source.split("--checkpoint ")[1].split()[0]
+    (shipped,) = re.findall(r"benchmarks/checkpoints/\S+\.ckpt", stored.source)
     shutil.copy(ROOT / shipped, tmp_path / "resumed.ckpt")
     result = total_lower_bound(st.mastermind(5, 8), 3, exact_below=400,
                                checkpoint=tmp_path / "resumed.ckpt")
