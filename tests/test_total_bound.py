@@ -157,6 +157,25 @@ def test_exact_below_between_the_twin_and_the_optimum(game, exact_below: int) ->
     assert ours <= whole == set_lower_bound(game, some, 8, symmetry=False)
 
 
+@pytest.mark.parametrize("game", SMALL, ids=[g.name for g in SMALL])
+def test_exact_parts_bound_the_first_guess_s_parts_by_their_optimum(game) -> None:
+    """``exact_parts`` above every part: each first guess is bounded by its parts'
+    optima at depth 2 already, and the least over them is the optimum; a smaller one
+    lies between the plain bound and the optimum, at depths 2 and 3."""
+    best, n = optimum(game), len(game.secrets)
+    whole = total_lower_bound(game, depth=2, exact_parts=n)
+    assert whole.complete and whole.bound == best
+    assert total_lower_bound(game, depth=2).bound <= best
+    for d in (2, 3):
+        plain = total_lower_bound(game, depth=d).bound
+        ours = total_lower_bound(game, depth=d, exact_parts=30).bound
+        assert plain <= ours <= best, (d, plain, ours, best)
+    from strategytree.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="exact_parts"):
+        total_lower_bound(game, depth=2, exact_parts=-1)
+
+
 def test_a_set_asked_again_is_searched_without_a_limit() -> None:
     """A set whose exact search fell short of its limit, asked again with a limit
     just above what it proved, gets its optimum (complete at every depth) rather
@@ -274,6 +293,18 @@ def test_command_exact_below() -> None:
     assert answer["bound"] == answer["optimum"] == 5625 and answer["exact"]
     result = invoke(["bound", "--total", "--exact-below", "-3"])
     assert result.exit_code == 2 and "--exact-below" in result.output
+
+
+def test_command_exact_parts() -> None:
+    """``--exact-parts``: every part after the first guess at its optimum, MM(4,6)'s
+    optimum at depth 2."""
+    result = invoke(["bound", "--total", "--depth", "2", "--exact-parts", "1296", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["bound"] == 5625
+    result = invoke(["bound", "--total", "--exact-parts", "-3"])
+    assert result.exit_code == 2 and "--exact-parts" in result.output
+    result = invoke(["bound", "--exact-parts", "30"])
+    assert result.exit_code == 2 and "--total" in result.output
 
 
 def test_command_bad_depth() -> None:

@@ -53,6 +53,15 @@ def test_exact_below_as_in_process(client) -> None:
     assert total_lower_bound(game, 8, client=client, exact_below=700).bound == best
 
 
+def test_exact_parts_as_in_process(client) -> None:
+    game = st.mastermind(4, 5)
+    here = total_lower_bound(game, 2, exact_parts=100)
+    there = total_lower_bound(game, 2, client=client, exact_parts=100)
+    assert there.complete and there.bound == here.bound
+    whole = total_lower_bound(game, 2, client=client, exact_parts=len(game.secrets))
+    assert whole.bound == total_lower_bound(game, 2, exact_parts=len(game.secrets)).bound
+
+
 def test_progress_names_the_tasks(client) -> None:
     seen = []
     total_lower_bound(st.mastermind(3, 4), 3, client=client, progress=seen.append)

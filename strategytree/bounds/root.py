@@ -108,7 +108,8 @@ def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d:
             since = len(bounder.journal)
             cap = nxt + 1 - (lead - known)
             if share is None:
-                bound, reached = bounder.bound(part, d, cap, sym, most=most)
+                bound, reached = bounder.bound(part, d, cap, sym, most=most,
+                                               exact=bounder.exact_parts)
             else:
                 bound, reached = bounder.share(part, d, cap, sym, *share, most=most)
             found.append((int(bound), int(reached), bounder.learned(since)))
@@ -146,9 +147,9 @@ class RootBound:
     shares = 1
 
     def __init__(self, game: Game, symmetry: bool, root: RootGuesses,
-                 exact_below: int = 0) -> None:
+                 exact_below: int = 0, exact_parts: int = 0) -> None:
         self.game, self.guesses = game, root
-        self.exact_below = exact_below
+        self.exact_below, self.exact_parts = exact_below, exact_parts
         self.stop = Stop()
         self.counted = 0
         self.noted: Callable[[int, int, int, int, Learned], None] | None = None
@@ -301,7 +302,7 @@ class RootBound:
         while todo := [j for j in batch if self.done[i][j] < d]:
             size = self.guesses.sizes[i][todo[0]]
             if (len(todo) == 1 and self.shares > 1 and d >= 2
-                    and size >= SPLIT_FROM and size > self.exact_below):
+                    and size >= SPLIT_FROM and size > max(self.exact_below, self.exact_parts)):
                 await self.split(i, todo[0], d)
             else:
                 await self.refine(i, todo, d, lambda: INF)
@@ -423,8 +424,8 @@ class RootInProcess(RootBound):
     """:class:`RootBound` with its parts bounded in this process, one run at a time."""
 
     def __init__(self, game: Game, symmetry: bool, root: RootGuesses,
-                 exact_below: int = 0) -> None:
-        super().__init__(game, symmetry, root, exact_below)
+                 exact_below: int = 0, exact_parts: int = 0) -> None:
+        super().__init__(game, symmetry, root, exact_below, exact_parts)
         self.symmetry = symmetry
         self.bounder: SetBounder | None = None  # built by prepare, in the run's thread
         self.groups: dict[int, Symmetry] = {}
@@ -433,7 +434,8 @@ class RootInProcess(RootBound):
         """The bounder, with the game's reply table (stopped by :attr:`stop`)."""
         if self.bounder is None:
             self.bounder = SetBounder(self.game, self.symmetry, stop=self.stop,
-                                      exact_below=self.exact_below)
+                                      exact_below=self.exact_below,
+                                      exact_parts=self.exact_parts)
             for learned in self.kept.values():
                 self.bounder.learn_all(Learned.join(learned))
             self.kept.clear()  # from now on the bounder learns them itself

@@ -187,6 +187,8 @@ class SetBounder:
     exact_below: int = 0
     """sets of at most this many secrets asked at depth 2 or more get their exact
     optimum (:meth:`solved`); 0: none"""
+    exact_parts: int = 0
+    """the same for the parts after the first guess alone (asked with ``exact``)"""
     solved_sets: int = 0
     """sets bounded by their exact optimum (or found to cost at least the bound asked for)"""
     journal: list | None = None
@@ -282,11 +284,13 @@ class SetBounder:
 
     # -- the bound --------------------------------------------------------------
     def bound(self, S: np.ndarray, d: int, cap: int = INF, sym: Symmetry | None = None,
-              most: int | None = None) -> tuple[int, int]:
+              most: int | None = None, exact: int = 0) -> tuple[int, int]:
         """``(bound, depth)``: a lower bound on the cost of the sorted set ``S`` at
         least its bound at depth ``d`` (``depth`` >= ``d``), or one at least ``cap``,
         or, when stopped, the best so far (``depth`` -1).  ``most``: the most parts
-        a guess makes of ``S`` (or of a set it came from)."""
+        a guess makes of ``S`` (or of a set it came from).  ``exact``: ``S`` itself
+        gets its exact optimum at depth 1 or more when it has at most this many
+        secrets (as every set of at most :attr:`exact_below` at depth 2 or more)."""
         n = len(S)
         if n <= 2:
             return 2 * n - 1 if n else 0, EXACT
@@ -300,7 +304,7 @@ class SetBounder:
         if d == 0:
             return lb, 0
         self.sets += 1
-        if d >= 2 and n <= self.exact_below:
+        if d >= 2 and n <= self.exact_below or d >= 1 and n <= exact:
             return self.solved(S, d, cap, sym, lb, most)
         cands = self.candidates(S, sym)
         if d == 1:

@@ -145,6 +145,7 @@ def total_lower_bound(
     checkpoint: str | os.PathLike[str] | None = None,
     client: object | None = None,
     exact_below: int = 0,
+    exact_parts: int = 0,
 ) -> TotalBound:
     """A proven lower bound on the least total number of guesses any strategy for
     ``game`` needs over all secrets, at ``depth`` (0 counting, 1 one level, ...).
@@ -164,7 +165,8 @@ def total_lower_bound(
     bounded by tasks on its workers (:class:`~strategytree.bounds.tasks.RootOnCluster`).
     ``exact_below``: sets of at most this many secrets asked at depth 2 or more are
     bounded by their exact optimum, the exact search's (a sharper bound; at depth
-    1 and below nothing changes).
+    1 and below nothing changes); ``exact_parts``: the same for the parts after
+    the first guess alone (the sets below them as ``exact_below`` says).
 
     >>> from strategytree.game import mastermind
     >>> total_lower_bound(mastermind(4, 6), depth=1).bound
@@ -172,6 +174,7 @@ def total_lower_bound(
     """
     depth = check_depth(depth)
     exact_below = check_exact_below(exact_below)
+    check_whole(exact_parts, 0, exact_parts=exact_parts)
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
         raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
     started = time.perf_counter()
@@ -180,7 +183,7 @@ def total_lower_bound(
                  else one_level(game, symmetry))
         return TotalBound(game.name, int(bound), depth, method_name(depth),
                           round(time.perf_counter() - started, 3), True)
-    root = root_bound(game, symmetry, client, exact_below)
+    root = root_bound(game, symmetry, client, exact_below, exact_parts)
     saved = PartsKept(checkpoint, game, symmetry) if checkpoint is not None else None
     if saved is not None:
         saved.restore(root)
@@ -207,14 +210,14 @@ def total_lower_bound(
 
 
 def root_bound(game: Game, symmetry: bool, client: object | None,
-               exact_below: int = 0) -> RootBound:
+               exact_below: int = 0, exact_parts: int = 0) -> RootBound:
     """The root of the bound: in this process, or on the cluster of ``client``."""
     guesses = RootGuesses(game, symmetry)
     if client is None:
-        return RootInProcess(game, symmetry, guesses, exact_below)
+        return RootInProcess(game, symmetry, guesses, exact_below, exact_parts)
     from .tasks import RootOnCluster  # the Dask layer: imported only when used
 
-    return RootOnCluster(client, game, symmetry, guesses, exact_below)
+    return RootOnCluster(client, game, symmetry, guesses, exact_below, exact_parts)
 
 
 def one_level(game: Game, symmetry: bool = True) -> int:

@@ -110,7 +110,7 @@ def bound_command(
     ctx: typer.Context, *, options: o.NewGame, no_symmetry: o.NoSymmetry = False,
     total: o.Total = False, depth: o.TotalDepth = 3, seconds: o.Seconds = None,
     checkpoint: o.Checkpoint = None, as_json: o.JsonOption = False, where: o.ClusterOptions,
-    exact_below: o.TotalExactBelow = 0,
+    exact_below: o.TotalExactBelow = 0, exact_parts: o.TotalExactParts = 0,
 ) -> None:
     """The fewest guesses that solve every secret, proved by exhaustion.
 
@@ -124,9 +124,11 @@ def bound_command(
     run = {"symmetry": not no_symmetry, "as_json": as_json, **where._asdict(), "watch": t.watch()}
     if total:
         return t.end(total_outcome(options._asdict(), depth, seconds=seconds,
-                                   checkpoint=checkpoint, exact_below=exact_below, **run))
+                                   checkpoint=checkpoint, exact_below=exact_below,
+                                   exact_parts=exact_parts, **run))
     refuse_inert(given(ctx, depth=depth, seconds=seconds, checkpoint=checkpoint,
-                       exact_below=exact_below), (), "without {total}", total=True)
+                       exact_below=exact_below, exact_parts=exact_parts), (), "without {total}",
+                 total=True)
     t.end(bound_outcome(options._asdict(), **run))
 
 

@@ -228,6 +228,8 @@ TotalDepth = opt(int, "--depth", "-d", min=0, help="--total: levels of guesses w
                  "exactly (0 counting, 1 the first guess, ...).")
 TotalExactBelow = opt(int, "--exact-below", min=0, help="--total: bound each set of at most "
                       "this many secrets met at depth 2 or more by its exact optimum (0: none).")
+TotalExactParts = opt(int, "--exact-parts", min=0, help="--total: bound each part after the first "
+                      "guess of at most this many secrets by its exact optimum (0: none).")
 Seconds = opt(Optional[float], "--seconds", min=0.001, help="--total: stop after this long "
               "(building the table of replies counted) with the bound proved so far.")
 Breaker = opt(str, "--breaker", "-b", choices="breaker", help="Who guesses: the computer (you "
