@@ -45,6 +45,7 @@ __all__ = [
     "Cadence",
     "Ended",
     "Interrupted",
+    "Slots",
     "Stop",
     "Stopped",
     "fewer_collections",
@@ -255,6 +256,65 @@ async def until_stopped(coroutine: Awaitable[object], stopped: Callable[[], bool
         await asyncio.gather(top, return_exceptions=True)
         return False, None
     return True, top.result()
+
+
+
+class Slots:
+    """At most ``n`` runs side by side in an event loop, like ``asyncio.Semaphore``,
+    except that a slot freed goes to the waiter of least ``priority()`` (read at that
+    moment, so it may change while the waiter waits), the first come among equals.
+
+    >>> import asyncio
+    >>> async def order():
+    ...     slots, took = Slots(1), []
+    ...     await slots.acquire()
+    ...     async def run(name, rank):
+    ...         await slots.acquire(lambda: rank)
+    ...         took.append(name)
+    ...         slots.release()
+    ...     waiting = [asyncio.ensure_future(run(*w)) for w in (("b", 2), ("a", 1), ("c", 2))]
+    ...     await asyncio.sleep(0)
+    ...     slots.release()
+    ...     await asyncio.gather(*waiting)
+    ...     return took
+    >>> asyncio.run(order())
+    ['a', 'b', 'c']
+    """
+
+    def __init__(self, n: int) -> None:
+        self.free = n
+        self.waiting: list[tuple[Callable[[], Any], int, Any]] = []  # (priority, turn, future)
+        self.turns = 0
+
+    async def acquire(self, priority: Callable[[], Any] = lambda: 0) -> None:
+        """Wait for a free slot; :meth:`release` frees it."""
+        import asyncio
+
+        if self.free and not self.waiting:
+            self.free -= 1
+            return
+        granted = asyncio.get_running_loop().create_future()
+        self.turns += 1
+        entry = (priority, self.turns, granted)
+        self.waiting.append(entry)
+        try:
+            await granted
+        except asyncio.CancelledError:
+            if granted.done() and not granted.cancelled():
+                self.release()  # (granted, then cancelled before it ran: passed on)
+            elif entry in self.waiting:
+                self.waiting.remove(entry)
+            raise
+
+    def release(self) -> None:
+        """Free a slot taken by :meth:`acquire`: to the waiter of least priority."""
+        self.free += 1
+        while self.free and self.waiting:
+            entry = min(self.waiting, key=lambda e: (e[0](), e[1]))
+            self.waiting.remove(entry)
+            if not entry[2].done():  # (not one cancelled meanwhile)
+                self.free -= 1
+                entry[2].set_result(None)
 
 
 # -- signals -------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from typing import Any
 from distributed import WorkerPlugin
 
 from .errors import StrategyTreeError
+from .runner import Slots
 from .symmetry import Symmetry
 
 __all__ = ["IN_FLIGHT", "KEPT", "SPENT", "GamePlugin", "Run", "TaskCount", "awaitable", "drop",
@@ -124,7 +125,7 @@ class Run:
         self.client, self.spec = client, spec
         self.count = TaskCount(client)
         self.futures: set = set()
-        self.slots: asyncio.Semaphore | None = None
+        self.slots: Slots | None = None
         self.in_flight = 1
         """the most tasks in flight (:meth:`throttle`)"""
 
@@ -157,14 +158,16 @@ class Run:
         """Open the run's slots in the event loop under way: :data:`IN_FLIGHT` tasks
         per worker thread; how many."""
         self.in_flight = IN_FLIGHT * self.count.threads
-        self.slots = asyncio.Semaphore(self.in_flight)
+        self.slots = Slots(self.in_flight)
         return self.in_flight
 
-    async def acquire(self) -> None:
-        """Wait for a free slot (counted as waiting meanwhile); :meth:`release` frees it."""
+    async def acquire(self, priority: Callable[[], Any] = lambda: 0) -> None:
+        """Wait for a free slot (counted as waiting meanwhile), the waiter of least
+        ``priority()`` first (:class:`~strategytree.runner.Slots`); :meth:`release`
+        frees it."""
         self.count.waiting += 1
         try:
-            await self.slots.acquire()
+            await self.slots.acquire(priority)
         finally:
             self.count.waiting -= 1
 

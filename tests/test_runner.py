@@ -17,6 +17,7 @@ from strategytree.progress import Reporter
 from strategytree.runner import (
     COLLECT_AFTER,
     Cadence,
+    Slots,
     Stop,
     Stopped,
     fewer_collections,
@@ -86,6 +87,88 @@ def test_a_failing_coroutine_raises() -> None:
 
     with pytest.raises(Stopped):
         asyncio.run(until_stopped(failing(), lambda: False))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_slots_hold_at_most_n_and_serve_the_least_priority_first(n: int) -> None:
+    """Against a plain twin: each time a slot frees, the waiter served is the one of
+    least priority *now* (priorities change while they wait), the first come among
+    equals; never more than ``n`` runs at once."""
+    rng = np.random.default_rng(n)
+    rank = [int(r) for r in rng.integers(0, 4, 24)]
+    took: list[int] = []
+    holding = [0]
+
+    async def run(w: int, slots: Slots) -> None:
+        await slots.acquire(lambda: rank[w])
+        holding[0] += 1
+        assert holding[0] <= n
+        took.append(w)
+        await asyncio.sleep(0)
+        rank[(w * 7 + 3) % len(rank)] = int(rng.integers(0, 4))  # (a waiter's rank moves)
+        holding[0] -= 1
+        slots.release()
+
+    async def main() -> None:
+        slots = Slots(n)
+        for _ in range(n):
+            await slots.acquire()
+        runs = [asyncio.ensure_future(run(w, slots)) for w in range(len(rank))]
+        await asyncio.sleep(0)
+        assert len(slots.waiting) == len(rank)
+        for _ in range(n):
+            slots.release()
+        await asyncio.gather(*runs)
+
+    # the twin: replay the same moves and check each choice when it was made
+    chosen: list[tuple[int, list[tuple[int, int]]]] = []
+    real_release = Slots.release
+
+    def watched(self: Slots) -> None:
+        before = [(e[0](), e[1]) for e in self.waiting]
+        waiting = list(self.waiting)
+        real_release(self)
+        served = [e for e in waiting if e not in self.waiting]
+        for e in served:
+            chosen.append(((e[0](), e[1]), before))
+
+    Slots.release = watched  # type: ignore[method-assign]
+    try:
+        asyncio.run(main())
+    finally:
+        Slots.release = real_release  # type: ignore[method-assign]
+    assert sorted(took) == list(range(len(rank)))
+    for picked, before in chosen:
+        assert picked == min(before)
+
+
+def test_a_waiter_cancelled_does_not_keep_a_slot() -> None:
+    async def main() -> list[str]:
+        slots, took = Slots(1), []
+        await slots.acquire()
+
+        async def run(name: str) -> None:
+            await slots.acquire()
+            took.append(name)
+            slots.release()
+
+        gone, kept = asyncio.ensure_future(run("gone")), asyncio.ensure_future(run("kept"))
+        await asyncio.sleep(0)
+        gone.cancel()
+        await asyncio.sleep(0)
+        slots.release()
+        await kept
+        # granted, then cancelled before it ran: the slot goes on to the next
+        await slots.acquire()
+        late, last = asyncio.ensure_future(run("late")), asyncio.ensure_future(run("last"))
+        await asyncio.sleep(0)
+        slots.release()
+        late.cancel()
+        await asyncio.gather(late, last, return_exceptions=True)
+        assert slots.free == 1 and not slots.waiting
+        return took
+
+    assert asyncio.run(main()) == ["kept", "last"]
 
 
 def test_the_cadence_waits_longer_after_a_long_save() -> None:

@@ -194,6 +194,41 @@ def test_a_set_asked_again_is_searched_without_a_limit() -> None:
     assert bounder.solved_sets == 2
 
 
+def test_a_freed_worker_goes_to_the_first_guess_of_least_bound(monkeypatch) -> None:
+    """Runs wait for a worker ranked by their first guess's bound at that moment (so
+    the guesses that follow the leading one wait behind it only while above it):
+    with runs that yield to the event loop two side by side, as a cluster's do, each
+    run's rank is its guess's bound, and the bound is the plain root's."""
+    import asyncio
+
+    from strategytree.bounds import root as roots
+
+    monkeypatch.setattr(roots, "PART_MIN", 1)  # (many runs of the leading guess queued)
+    game = mastermind(4, 6)
+    guesses = roots.RootGuesses(game, True)
+
+    class SideBySide(roots.RootInProcess):
+        IN_PROCESS = 2
+        ranked: dict = {}
+        waited = 0
+
+        async def acquire(self, priority):
+            self.ranked[asyncio.current_task()] = priority
+            await super().acquire(priority)
+
+        async def run(self, i, batch, d, lead, nxt, share=None):
+            assert self.ranked[asyncio.current_task()]() == self.bounds()[i]
+            self.waited = max(self.waited, len(self.slots.waiting))
+            await asyncio.sleep(0)
+            return await super().run(i, batch, d, lead, nxt, share)
+
+    plain, ranked = roots.RootInProcess(game, True, guesses), SideBySide(game, True, guesses)
+    for root in (plain, ranked):
+        root.deepen(3, [1])
+    assert ranked.root == plain.root == total_lower_bound(game, depth=3).bound
+    assert ranked.waited > 1
+
+
 FULL = [mastermind(3, c) for c in range(3, 9)] + [mastermind(4, c) for c in (4, 5, 6)]
 
 

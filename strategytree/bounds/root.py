@@ -16,7 +16,7 @@ import numpy as np
 
 from ..feedback import replies as reply_row
 from ..game import Game
-from ..runner import Stop, Stopped, until_stopped
+from ..runner import Slots, Stop, Stopped, until_stopped
 from ..search.bounds import INF
 from ..symmetry import Symmetry
 from .counting import lower_bounds, parts_by_replies
@@ -365,8 +365,11 @@ class RootBound:
                       ) -> list[tuple[int, int, Learned]] | None:
         """One :meth:`run` on a free worker, its sets counted: ``limits()`` (the bound
         so far, the bound that stops the run), read once the worker is free; None when
-        the first already passes the second (nothing to do)."""
-        await self.acquire()
+        the first already passes the second (nothing to do).  A worker freed goes to
+        the run of the first guess of least bound at that moment: the root's bound is
+        that guess's, so it rises first (the guesses that follow the leading one wait
+        behind its runs only while they are above it)."""
+        await self.acquire(lambda: self.bounds()[i])
         try:
             lead, nxt = limits()
             if lead > nxt:
@@ -400,13 +403,11 @@ class RootBound:
 
     def open_slots(self) -> None:
         """Open the slots of the runs side by side, in the event loop under way."""
-        import asyncio
+        self.slots = Slots(self.IN_PROCESS)
 
-        self.slots = asyncio.Semaphore(self.IN_PROCESS)
-
-    async def acquire(self) -> None:
-        """Wait for a free worker."""
-        await self.slots.acquire()
+    async def acquire(self, priority: Callable[[], int]) -> None:
+        """Wait for a free worker, the waiter of least ``priority()`` first."""
+        await self.slots.acquire(priority)
 
     def release(self) -> None:
         """Free the worker taken by :meth:`acquire`."""

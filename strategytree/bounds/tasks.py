@@ -104,8 +104,8 @@ class RootOnCluster(RootBound):
     def shares(self) -> int:  # one run a worker thread
         return self.cluster.count.threads
 
-    async def acquire(self) -> None:
-        await self.cluster.acquire()
+    async def acquire(self, priority):
+        await self.cluster.acquire(priority)
 
     def release(self) -> None:
         self.cluster.release()
