@@ -88,9 +88,8 @@ def published_and_ours(game: st.Game) -> list[Known]:
     if result is not None and result.file:
         report = st.verify(st.load(ROOT / result.file), game)
         assert (report.total, report.max_guesses) == (result.total, result.max_guesses)
-        how = "exact search" if result.proven == "optimal" else "best known"
         known.append(Known(result.total, result.max_guesses,
-                           f"strategytree {result.date}, {result.file} ({how})"))
+                           f"strategytree {result.date}, {result.file} ({result.proven})"))
     return known
 
 

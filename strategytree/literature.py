@@ -70,6 +70,16 @@ FIGURES: tuple[Figure, ...] = (
 )
 
 
+#: how a result of ours (:attr:`Result.proven`) is known to be optimal: found by the exact
+#: search (``generate --method optimal``), or met by a full-depth bound (:data:`FULL_DEPTH`)
+EXACT_SEARCH = "exact search"
+#: the least over the first guesses of the optimum of each part (every part after a
+#: first guess searched exactly: ``bound --total --exact-below N``, N above every part)
+FULL_DEPTH = "full-depth bound"
+#: a result of ours not known to be optimal: the best total we know
+BEST_KNOWN = "best known"
+
+
 class Result(NamedTuple):
     """A result of our own, beside the published figures: a strategy we ship (the
     verifier scores the file; ``tests/test_literature.py`` checks the two agree)."""
@@ -81,9 +91,9 @@ class Result(NamedTuple):
     max_guesses: int
     """its worst case"""
     proven: str
-    """``optimal`` (no strategy does better: found by the exact search, or met by a
-    full-depth ``bound --total``) or ``best known`` (the best total we know; the
-    optimum may be lower)"""
+    """how it stands: optimal, found by the exact search (:data:`EXACT_SEARCH`) or met
+    by a full-depth ``bound --total`` (:data:`FULL_DEPTH`); or :data:`BEST_KNOWN` (the
+    best total we know, the optimum may be lower)"""
     command: str
     """the command that made it"""
     date: str
@@ -95,11 +105,16 @@ class Result(NamedTuple):
     """the ``bound --total`` command whose proven lower bound meets ``total`` (the
     optimum proved a second way), when it was run"""
 
+    @property
+    def optimal(self) -> bool:
+        """Whether no strategy does better (:attr:`proven`)."""
+        return self.proven != BEST_KNOWN
+
 
 def _solved(pegs: int, colors: int, total: int, max_guesses: int) -> Result:
     """The optimum of the small game MM(pegs,colors), found by the exact search in a
     second or two (``benchmarks/frontier.py``; ``tests/test_literature.py`` finds it again)."""
-    return Result(f"MM({pegs},{colors})", total, max_guesses, "optimal",
+    return Result(f"MM({pegs},{colors})", total, max_guesses, EXACT_SEARCH,
                   f"strategytree generate --method optimal -p {pegs} -c {colors}", "2026-11-28",
                   bound=f"strategytree bound --total -p {pegs} -c {colors} --depth 8 "
                   f"--exact-below {colors**pegs}")
@@ -108,20 +123,20 @@ def _solved(pegs: int, colors: int, total: int, max_guesses: int) -> Result:
 #: our own results: each a file the verifier scores, or a small game's optimum that the
 #: tests find again (tests/test_literature.py)
 RESULTS: tuple[Result, ...] = (
-    Result("MM(4,9)", 34666, 8, "optimal",
+    Result("MM(4,9)", 34666, 8, EXACT_SEARCH,
            "strategytree generate --method optimal -p 4 -c 9 --workers 2", "2026-11-23",
            "examples/mm49.txt",
            bound="strategytree bound --total -p 4 -c 9 --depth 9 --exact-below 7000 --workers 2 "
            "(338 s, 538 s of CPU, AMD EPYC, 2026-11-28)"),
-    Result("MM(5,8)", 178308, 7, "best known", "python benchmarks/record.py", "2026-11-27",
+    Result("MM(5,8)", 178308, 7, BEST_KNOWN, "python benchmarks/record.py", "2026-11-27",
            "examples/mm58.txt"),
-    Result("MM(5,6)", 36721, 7, "optimal",
+    Result("MM(5,6)", 36721, 7, EXACT_SEARCH,
            "strategytree generate --method optimal -p 5 -c 6 --checkpoint mm56.ckpt -o mm56.txt "
            "(stopped after 15 min, resumed from its checkpoint)", "2026-11-28",
            "examples/mm56.txt",
            bound="strategytree bound --total -p 5 -c 6 --depth 8 --exact-below 8000 "
            "(36,721 at depth 3; 546 s of CPU on one thread, AMD EPYC, 2026-11-28)"),
-    Result("MM(4,10)", 55632, 8, "optimal",
+    Result("MM(4,10)", 55632, 8, FULL_DEPTH,
            "strategytree generate --method lookahead -p 4 -c 10 -w 12,12,12,8,6,4,2 --also parts "
            "--exact-below 400 -o la.txt (55,656; 245 s), then strategytree improve la.txt "
            "--exact-below 500 --budget 15m -o im.txt (55,650, stopped by its budget), then "
@@ -206,9 +221,8 @@ def optimum(game: Game, max_guesses: int | None = None) -> Figure | None:
         return published(key, f"optimal-max-{max_guesses}")
     found = published(key, "optimal")
     result = ours(key)
-    if found is None and result is not None and result.proven == "optimal":
-        how = "exact search" if "--method optimal" in result.command else "full-depth bound"
-        source = f"strategytree {how}, {result.date}"
+    if found is None and result is not None and result.optimal:
+        source = f"strategytree {result.proven}, {result.date}"
         if result.file:
             source += f", {result.file}"
         return Figure(key, "optimal", result.total, result.total, result.max_guesses, source)
@@ -241,10 +255,6 @@ THREE_LEVELS = "three-level bound"
 #: the three-level bound with parts bounded deeper, those of few secrets by their
 #: optimum (``bound --total --depth 4 --exact-below N``, resumed from its checkpoint)
 DEEPER = "deeper bound"
-
-#: the least over the first guesses of the optimum of each part (every part after a
-#: first guess searched exactly: ``bound --total --exact-below N``, N above every part)
-FULL_DEPTH = "full-depth bound"
 
 #: the stored bounds: proved once, read by :func:`best_known_lower_bound` (``strategytree
 #: bound --total`` proves more; add its figures here with the command that gave them)

@@ -11,8 +11,10 @@ import pytest
 import strategytree as st
 from strategytree.bounds.total import total_lower_bound
 from strategytree.literature import (
+    BEST_KNOWN,
     BOUNDS,
     DEEPER,
+    EXACT_SEARCH,
     FULL_DEPTH,
     RESULTS,
     THREE_LEVELS,
@@ -77,7 +79,15 @@ def test_a_best_known_result_is_no_optimum() -> None:
 
 def test_every_result_is_shipped_or_found_again() -> None:
     assert len(SHIPPED) + len(SOLVED) == len(RESULTS) and len(SOLVED) >= 20
-    assert all(r.proven == "optimal" for r in SOLVED)
+    assert all(r.proven == EXACT_SEARCH for r in SOLVED)
+    # how each was proved agrees with its commands
+    for r in RESULTS:
+        assert r.proven in (EXACT_SEARCH, FULL_DEPTH, BEST_KNOWN), r
+        assert ("--method optimal" in r.command) == (r.proven == EXACT_SEARCH), r
+        assert r.optimal == (r.bound is not None or r.proven == EXACT_SEARCH), r
+        if r.proven == FULL_DEPTH:
+            assert any(b.game == r.game and b.method == FULL_DEPTH and b.total == r.total
+                       for b in BOUNDS), r
     assert len({r.game for r in RESULTS}) == len(RESULTS)  # one result a game
 
 
@@ -116,7 +126,7 @@ def test_a_full_depth_bound_meets_its_result() -> None:
     assert full
     for bound in full:
         (result,) = [r for r in RESULTS if r.game == bound.game]
-        assert result.proven == "optimal" and bound.total == result.total
+        assert result.proven in (EXACT_SEARCH, FULL_DEPTH) and bound.total == result.total
         assert result.bound and result.bound.split(" (")[0] in bound.source
         pegs, colors = pegs_and_colors(bound.game)
         assert best_known_lower_bound(st.mastermind(pegs, colors)) == bound
