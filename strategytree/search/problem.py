@@ -73,11 +73,11 @@ class Problem:
     @classmethod
     def of(
         cls, game: Game, max_guesses: int | None, symmetry: bool = True, mode: int = 0,
-        replies: int = 128,
+        whole: Game | None = None,
     ) -> Problem:
         """The search of ``game`` (least total when ``mode`` is 0; whether a strategy
-        within the guesses exists when 1); ``replies``: the most replies its table
-        can hold (a part of a game: the whole game's)."""
+        within the guesses exists when 1); ``whole``: the game that ``game`` is a part
+        of (:meth:`~strategytree.game.Game.part`), whose replies and symmetry it has."""
         n, m = len(game.secrets), len(game.guesses)
         if n * m > MAX_TABLE:
             raise SearchError(
@@ -91,10 +91,10 @@ class Problem:
                 f"max_guesses must be a whole number of at least 1, got {max_guesses!r}"
             )
         fb = reply_table(game)
-        branching = branching_of(fb, replies)
+        branching = branching_of(fb, 128 if whole is None else len(whole.possible_replies))
         depth = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)
         lbtab, captab = bound_tables(n, branching, depth, mode)
-        closed = bool(symmetry and game.symmetric)
+        closed = bool(symmetry and (whole or game).symmetric)
         tables = Tables(
             fb=fb,
             fbT=transposed(fb, mode),

@@ -8,7 +8,6 @@ search's bounds, within a limit on guesses when one is given.
 
 from __future__ import annotations
 
-import math
 import threading
 
 import numpy as np
@@ -73,18 +72,10 @@ class Exact:
 
     def problem_of(self, S: np.ndarray, sym: Symmetry):
         """The search of the secrets ``S`` alone (every guess allowed), with the game's symmetry."""
-        from .problem import MAX_MAPS, Problem
+        from .problem import Problem
 
-        game = self.game
-        sub = game.part(S, f"{game.name} part")
-        p = Problem.of(sub, self.max_guesses, replies=len(game.possible_replies))
-        if sym.enabled and game.symmetric:
-            tables = p.tables._replace(
-                symm=True, merge=len(game.guesses) == game.colors**game.pegs
-            )
-            maps = min(math.factorial(game.pegs), MAX_MAPS)
-            p = Problem.with_state(sub, tables, (game.pegs, game.colors, maps))
-        return p
+        sub = self.game.part(S, f"{self.game.name} part")
+        return Problem.of(sub, self.max_guesses, sym.enabled, whole=self.game)
 
     def solve(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int):
         """``(total, node)`` of an optimal subtree for ``S`` after ``level`` guesses,
