@@ -167,7 +167,7 @@ def test_generate_then_every_reader_needs_no_game_option(
     assert item["game_notes"] == ["the game recorded in the file"]
     for command in (["stats", "t.json"], ["show", "t.json"],
                     ["simulate", "--strategy", "t.json"],
-                    ["improve", "t.json", "-o", "better.json", "--exact-below", "0"]):
+                    ["improve", "t.json", "-o", "better.json", "--exact-below", "0", "-w", "0"]):
         done = run(console_script, *command, cwd=tmp_path)
         assert done.returncode == 0, (command, done.stdout + done.stderr)
     better = json.loads((tmp_path / "better.json").read_text())

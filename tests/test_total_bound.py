@@ -600,7 +600,7 @@ def test_a_large_part_split_among_runs_gives_the_same_bound(monkeypatch) -> None
     monkeypatch.setattr(root.RootBound, "IN_PROCESS", 2)
     game = mastermind(4, 6)
     said = []
-    for depth, exact_below in [(3, 0), (8, 0), (8, 60)]:
+    for depth, exact_below in [(3, 0), (8, 60)]:
         answers = []
         for shares in (1, 2, 3):
             runner = root_bound(game, True, None, exact_below)

@@ -138,7 +138,9 @@ class RootBound:
     in turn (smallest first: the cheapest gains) in one run, until its bound
     reaches the best, or bounded whole below it (then it is the best).  The
     runs of the other guesses go side by side, and start while the leading
-    guess's last parts are still bounded (raised to its bound so far).  The
+    guess's last parts are still bounded (raised to its bound so far).  A worker
+    freed goes to a run of the guess of least bound at that moment, whichever it
+    is (:meth:`bounded`).  The
     least bound over the guesses is proved at every moment, so a run stopped
     (Ctrl-C, a time limit, a cluster that fails) still has one."""
 
