@@ -77,7 +77,7 @@ ROOT_RUNS = [
 def root_in_python() -> None:
     """The --root table (see the module doc)."""
     from strategytree.bounds.root import RootGuesses
-    from strategytree.bounds.sets import SetBounder
+    from strategytree.bounds.sets import ExactSets, SetBounder
     from strategytree.search import subsets
 
     compiled = subsets.Exact.search_of
@@ -100,7 +100,7 @@ def root_in_python() -> None:
                 guesses = RootGuesses(game, True)
                 i = [game.code_text(game.guesses[g]) for g in guesses.guesses].index(first)
                 part = min(guesses.parts(i), key=lambda part: abs(len(part) - size))
-                bounder = SetBounder(game, True, exact_below=400)
+                bounder = SetBounder(game, True, exact=ExactSets(400))
                 sym = guesses.sym.after(game.guesses[guesses.guesses[i]])
                 started = time.process_time()  # (after the reply table)
                 bound = bounder.bound(part, depth, sym=sym)[0]

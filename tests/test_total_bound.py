@@ -180,13 +180,13 @@ def test_a_set_asked_again_is_searched_without_a_limit() -> None:
     """A set whose exact search fell short of its limit, asked again with a limit
     just above what it proved, gets its optimum (complete at every depth) rather
     than a second search that falls short again (``sets.AGAIN_UNLIMITED``)."""
-    from strategytree.bounds.sets import EXACT, SetBounder
+    from strategytree.bounds.sets import EXACT, ExactSets, SetBounder
     from strategytree.symmetry import Symmetry
 
     game = mastermind(3, 4)
     S = np.arange(len(game.secrets), dtype=np.int32)
     best = optimum(game)
-    bounder = SetBounder(game, exact_below=len(S))
+    bounder = SetBounder(game, exact=ExactSets(len(S)))
     sym = Symmetry.of(game, True)
     first = bounder.bound(S, 2, best - 10, sym)
     assert best - 10 <= first[0] < best and first[1] == 0
@@ -464,7 +464,7 @@ def test_an_exact_search_under_way_is_not_stopped_on_time() -> None:
     """A run's time runs out while the exact search of a set is under way: the
     search ends first (stopped, it would keep nothing for the next run)."""
     from strategytree.bounds.root import RootGuesses, refine_parts
-    from strategytree.bounds.sets import EXACT, SetBounder
+    from strategytree.bounds.sets import EXACT, ExactSets, SetBounder
     from strategytree.search.bounds import INF
 
     game = mastermind(4, 7)
@@ -472,10 +472,10 @@ def test_an_exact_search_under_way_is_not_stopped_on_time() -> None:
     i = min(range(len(guesses.guesses)), key=lambda k: sum(s * s for s in guesses.sizes[k]))
     part = guesses.parts(i)[0]  # 582 secrets: searched exactly in about 2 s
     sym = guesses.sym.after(game.guesses[guesses.guesses[i]])
-    bounder = SetBounder(game, exact_below=len(part))
+    bounder = SetBounder(game, exact=ExactSets(len(part)))
     found = refine_parts(bounder, sym, [part], 3, 0, INF, [0], bounder.most, seconds=0.5)[0]
     assert found[1] == EXACT and bounder.solved_sets == 1 and not bounder.stop.is_set()
-    untimed = SetBounder(game, exact_below=len(part))
+    untimed = SetBounder(game, exact=ExactSets(len(part)))
     assert refine_parts(untimed, sym, [part], 3, 0, INF, [0], untimed.most)[0][:2] == found[:2]
 
 
@@ -578,7 +578,7 @@ def test_a_large_part_split_among_runs_gives_the_same_bound(monkeypatch) -> None
     import asyncio
 
     from strategytree.bounds import root
-    from strategytree.bounds.sets import SetBounder
+    from strategytree.bounds.sets import ExactSets, SetBounder
     from strategytree.bounds.total import root_bound
 
     monkeypatch.setattr(root, "SPLIT_FROM", 50)
@@ -603,7 +603,7 @@ def test_a_large_part_split_among_runs_gives_the_same_bound(monkeypatch) -> None
     for depth, exact_below in [(3, 0), (8, 60)]:
         answers = []
         for shares in (1, 2, 3):
-            runner = root_bound(game, True, None, exact_below)
+            runner = root_bound(game, True, None, ExactSets(exact_below))
             runner.shares, reached = shares, [1]
             runner.noted = lambda *_, runner=runner: said.append(runner.detail())
             runner.deepen(depth, reached)

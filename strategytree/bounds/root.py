@@ -20,7 +20,7 @@ from ..runner import Slots, Stop, Stopped, until_stopped
 from ..search.bounds import INF
 from ..symmetry import Symmetry
 from .counting import lower_bounds, parts_by_replies
-from .sets import EXACT, Learned, SetBounder, parts_of
+from .sets import EXACT, NO_EXACT, ExactSets, Learned, SetBounder, parts_of
 
 if TYPE_CHECKING:
     import asyncio
@@ -71,12 +71,12 @@ PART_MIN = 256
 #: a task of a run on a cluster stops after this many seconds, with the bounds it
 #: proved (a part left incomplete is run again, from the sets its task learned):
 #: what a run stopped loses, at most, on each worker.  An exact search under way
-#: (``exact_below``) ends first: it keeps nothing when stopped, so one stopped on
+#: (``--exact-below``) ends first: it keeps nothing when stopped, so one stopped on
 #: time would start again from nothing in the next task
 TASK_SECONDS = 600.0
 
 #: a part of the leading first guess of at least this many secrets (and more than
-#: ``exact_below``) is bounded by runs side by side, one per worker, each over a
+#: ``--exact-below``) is bounded by runs side by side, one per worker, each over a
 #: share of the guesses that follow (:meth:`~strategytree.bounds.sets.SetBounder.share`):
 #: the last large part of a level no longer leaves all workers but one waiting
 SPLIT_FROM = 1000
@@ -108,8 +108,7 @@ def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d:
             since = len(bounder.journal)
             cap = nxt + 1 - (lead - known)
             if share is None:
-                bound, reached = bounder.bound(part, d, cap, sym, most=most,
-                                               exact=bounder.exact_parts)
+                bound, reached = bounder.bound(part, d, cap, sym, most=most, part=True)
             else:
                 bound, reached = bounder.share(part, d, cap, sym, *share, most=most)
             found.append((int(bound), int(reached), bounder.learned(since)))
@@ -149,9 +148,8 @@ class RootBound:
     shares = 1
 
     def __init__(self, game: Game, symmetry: bool, root: RootGuesses,
-                 exact_below: int = 0, exact_parts: int = 0) -> None:
-        self.game, self.guesses = game, root
-        self.exact_below, self.exact_parts = exact_below, exact_parts
+                 exact: ExactSets = NO_EXACT) -> None:
+        self.game, self.guesses, self.exact = game, root, exact
         self.stop = Stop()
         self.counted = 0
         self.noted: Callable[[int, int, int, int, Learned], None] | None = None
@@ -304,7 +302,7 @@ class RootBound:
         while todo := [j for j in batch if self.done[i][j] < d]:
             size = self.guesses.sizes[i][todo[0]]
             if (len(todo) == 1 and self.shares > 1 and d >= 2
-                    and size >= SPLIT_FROM and size > max(self.exact_below, self.exact_parts)):
+                    and size >= SPLIT_FROM and size > max(self.exact)):
                 await self.split(i, todo[0], d)
             else:
                 await self.refine(i, todo, d, lambda: INF)
@@ -427,8 +425,8 @@ class RootInProcess(RootBound):
     """:class:`RootBound` with its parts bounded in this process, one run at a time."""
 
     def __init__(self, game: Game, symmetry: bool, root: RootGuesses,
-                 exact_below: int = 0, exact_parts: int = 0) -> None:
-        super().__init__(game, symmetry, root, exact_below, exact_parts)
+                 exact: ExactSets = NO_EXACT) -> None:
+        super().__init__(game, symmetry, root, exact)
         self.symmetry = symmetry
         self.bounder: SetBounder | None = None  # built by prepare, in the run's thread
         self.groups: dict[int, Symmetry] = {}
@@ -437,8 +435,7 @@ class RootInProcess(RootBound):
         """The bounder, with the game's reply table (stopped by :attr:`stop`)."""
         if self.bounder is None:
             self.bounder = SetBounder(self.game, self.symmetry, stop=self.stop,
-                                      exact_below=self.exact_below,
-                                      exact_parts=self.exact_parts)
+                                      exact=self.exact)
             for learned in self.kept.values():
                 self.bounder.learn_all(Learned.join(learned))
             self.kept.clear()  # from now on the bounder learns them itself

@@ -5,9 +5,10 @@
 A set of at least :data:`SCAN_FROM` secrets has every guess's split counted at
 once, secret by secret (:func:`scan_bounds`); a node at depth ``d >= 2`` is a
 best-first branch and bound over its guesses (:meth:`SetBounder.refine`).
-With ``exact_below`` N, a set of at most N secrets asked at depth 2 or more is
-bounded by its exact optimum instead (:meth:`SetBounder.solved`: the exact search,
-:class:`~strategytree.search.subsets.Exact`, with the bound asked for as its limit),
+With ``exact.below`` N (:class:`ExactSets`), a set of at most N secrets asked at
+depth 2 or more is bounded by its exact optimum instead (:meth:`SetBounder.solved`:
+the exact search, :class:`~strategytree.search.subsets.Exact`, with the bound asked
+for as its limit),
 kept like any bound, by the set: on MM(5,8) the exact search of a part of 35 to 161
 secrets after the first guess takes a tenth of the time of its depth-3 bound and
 gives at least as much (``docs/explanation/frontier.md``).
@@ -41,18 +42,37 @@ from ..search.bounds import (
 from ..symmetry import Symmetry, merge_dead_colours
 from .counting import parts_by_replies
 
-__all__ = ["EXACT", "KEEP_FROM", "SCAN_FROM", "Learned", "SetBounder", "parts_of"]
+__all__ = ["EXACT", "KEEP_FROM", "SCAN_FROM", "ExactSets", "Learned", "SetBounder", "parts_of"]
 
 #: "bounded at every depth" (a set whose cost is known exactly)
 EXACT = 1 << 20
 #: a set searched exactly under a limit and asked again is searched without one:
-#: MM(4,7)'s full-depth bound with ``exact_below`` 300 took 9.0 s of CPU, not 19.3
+#: MM(4,7)'s full-depth bound with ``--exact-below 300`` took 9.0 s of CPU, not 19.3
 #: (7,731 sets bounded, not 19,400; ``benchmarks/total_bound.py --again``)
 AGAIN_UNLIMITED = True
 #: sets of at least this many secrets bounded in a run are written down for its
 #: checkpoint (:attr:`SetBounder.journal`): a run resumed, or a part's run handed
 #: to another worker, starts from them instead of bounding them again
 KEEP_FROM = 40
+
+
+class ExactSets(NamedTuple):
+    """Which sets are bounded by their exact optimum (the exact search's, sharper
+    than any counting below), by their number of secrets; 0: none.
+
+    >>> ExactSets(400, 1400), max(ExactSets(400, 1400))
+    (ExactSets(below=400, parts=1400), 1400)
+    """
+
+    below: int = 0
+    """sets of at most this many secrets asked at depth 2 or more"""
+    parts: int = 0
+    """the parts after the first guess alone, asked at depth 1 or more
+    (:meth:`SetBounder.bound`'s ``part``; the sets below them as :attr:`below` says)"""
+
+
+#: no set bounded by its exact optimum
+NO_EXACT = ExactSets()
 
 
 class Learned(NamedTuple):
@@ -184,11 +204,10 @@ class SetBounder:
     """set (bytes of its sorted indices) -> (bound, depth it is complete for)"""
     sets: int = 0
     """sets bounded (one depth-1 scan, or one deeper node), for progress"""
-    exact_below: int = 0
-    """sets of at most this many secrets asked at depth 2 or more get their exact
-    optimum (:meth:`solved`); 0: none"""
-    exact_parts: int = 0
-    """the same for the parts after the first guess alone (asked with ``exact``)"""
+    exact: ExactSets = NO_EXACT
+    """the sets bounded by their exact optimum (:meth:`solved`): those of at most
+    ``exact.below`` secrets asked at depth 2 or more, and the parts after the first
+    guess of at most ``exact.parts`` (asked with :meth:`bound`'s ``part``)"""
     solved_sets: int = 0
     """sets bounded by their exact optimum (or found to cost at least the bound asked for)"""
     journal: list | None = None
@@ -215,7 +234,7 @@ class SetBounder:
         self.gmask = colour_masks(game.guesses)
         self.smask = colour_masks(game.secrets)
         self.merged: dict = {}
-        self.exact = None  # the exact search of small sets (made on first use)
+        self.searcher = None  # the exact search of small sets (made on first use)
         self.colour_bits = (1 << game.colors) - 1
 
     # -- what a node needs ------------------------------------------------------
@@ -253,7 +272,7 @@ class SetBounder:
         twin.stop, twin.known, twin.merged = threading.Event(), {}, {}
         twin.counts = np.empty_like(self.counts)
         twin.sets = twin.solved_sets = 0
-        twin.exact = twin.journal = None
+        twin.searcher = twin.journal = None
         return twin
 
     def learn(self, S: np.ndarray, bound: int, depth: int) -> None:
@@ -284,13 +303,14 @@ class SetBounder:
 
     # -- the bound --------------------------------------------------------------
     def bound(self, S: np.ndarray, d: int, cap: int = INF, sym: Symmetry | None = None,
-              most: int | None = None, exact: int = 0) -> tuple[int, int]:
+              most: int | None = None, part: bool = False) -> tuple[int, int]:
         """``(bound, depth)``: a lower bound on the cost of the sorted set ``S`` at
         least its bound at depth ``d`` (``depth`` >= ``d``), or one at least ``cap``,
         or, when stopped, the best so far (``depth`` -1).  ``most``: the most parts
-        a guess makes of ``S`` (or of a set it came from).  ``exact``: ``S`` itself
-        gets its exact optimum at depth 1 or more when it has at most this many
-        secrets (as every set of at most :attr:`exact_below` at depth 2 or more)."""
+        a guess makes of ``S`` (or of a set it came from).  ``part``: ``S`` is a part
+        after the first guess, which gets its exact optimum at depth 1 or more when it
+        has at most ``exact.parts`` secrets (as every set of at most ``exact.below`` at
+        depth 2 or more)."""
         n = len(S)
         if n <= 2:
             return 2 * n - 1 if n else 0, EXACT
@@ -304,7 +324,7 @@ class SetBounder:
         if d == 0:
             return lb, 0
         self.sets += 1
-        if d >= 2 and n <= self.exact_below or d >= 1 and n <= exact:
+        if d >= 2 and n <= self.exact.below or d >= 1 and part and n <= self.exact.parts:
             return self.solved(S, d, cap, sym, lb, most)
         cands = self.candidates(S, sym)
         if d == 1:
@@ -333,12 +353,12 @@ class SetBounder:
         colours it played go to the search (None: no symmetry, every colour played)."""
         from ..runner import Stopped
 
-        if self.exact is None:
+        if self.searcher is None:
             from ..search.subsets import Exact
 
-            self.exact = Exact(self.game, None, self.stop)
+            self.searcher = Exact(self.game, None, self.stop)
             if hasattr(self.stop, "also"):  # a run's stop halts the search under way
-                self.stop.also(self.exact.halt)
+                self.stop.also(self.searcher.halt)
         if sym is None or not sym.enabled:
             group, played = Symmetry.of(self.game, False), self.colour_bits
         else:
@@ -346,7 +366,7 @@ class SetBounder:
         if AGAIN_UNLIMITED and S.tobytes() in self.known:
             cap = INF
         try:
-            found = self.exact.cost(S, 0, group, played, cap)
+            found = self.searcher.cost(S, 0, group, played, cap)
         except Stopped:
             return lb, -1
         if found is None:  # (a secret that is no guess: no exact search)

@@ -22,7 +22,7 @@ from .. import workers
 from ..game import Game
 from . import root as roots
 from .root import RootBound, RootGuesses, refine_parts
-from .sets import Learned, SetBounder
+from .sets import NO_EXACT, ExactSets, Learned, SetBounder
 
 __all__ = ["BoundSpec", "RootOnCluster", "SCATTER_FROM", "bound_task"]
 
@@ -41,18 +41,15 @@ class BoundSpec:
     """whether symmetry is used"""
     key: str
     """names the run: the key of the workers' tables"""
-    exact_below: int = 0
-    """sets of at most this many secrets asked at depth 2 or more get their exact optimum"""
-    exact_parts: int = 0
-    """the same for the parts after the first guess alone"""
+    exact: ExactSets = NO_EXACT
+    """the sets bounded by their exact optimum"""
 
 
 def worker_bounder(key: str) -> tuple[SetBounder, dict]:
     """This worker thread's bounder of the run ``key`` (the reply table built once
     per worker, a memo of bounds per thread), and its memo of symmetry groups."""
     return workers.on_this_thread(key, lambda spec: SetBounder(spec.game, spec.symmetry,
-                                                             exact_below=spec.exact_below,
-                                                             exact_parts=spec.exact_parts),
+                                                             exact=spec.exact),
                                   lambda home, first: home if first else home.sibling())
 
 
@@ -82,12 +79,10 @@ class RootOnCluster(RootBound):
     worker killed mid-run is replaced by Dask and its task run again."""
 
     def __init__(self, client, game: Game, symmetry: bool, root: RootGuesses,
-                 exact_below: int = 0, exact_parts: int = 0) -> None:
-        super().__init__(game, symmetry, root, exact_below, exact_parts)
-        key = game.run_key(bool(symmetry), f"total bound, exact below {exact_below}, "
-                           f"parts exact below {exact_parts}")
-        self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key,
-                                                     exact_below, exact_parts))
+                 exact: ExactSets = NO_EXACT) -> None:
+        super().__init__(game, symmetry, root, exact)
+        key = game.run_key(bool(symmetry), f"total bound, {exact}")
+        self.cluster = workers.Run(client, BoundSpec(replace(game), bool(symmetry), key, exact))
         self.count = self.cluster.count
 
     def deepen(self, depth: int, reached: list[int]) -> None:

@@ -56,7 +56,7 @@ from ..search.bounds import INF
 from ..symmetry import Symmetry
 from .counting import counting_bound, parts_by_replies
 from .root import RootBound, RootGuesses, RootInProcess
-from .sets import Learned, SetBounder
+from .sets import NO_EXACT, ExactSets, Learned, SetBounder
 
 __all__ = ["SetBounder", "TotalBound", "set_lower_bound", "total_answer", "total_lower_bound",
            "total_outcome"]
@@ -115,7 +115,7 @@ def set_lower_bound(game: Game, secrets: np.ndarray, depth: int, *,
     sym = Symmetry.of(game, symmetry)
     for guess in played or []:
         sym = sym.after(guess)
-    bounder = SetBounder(game, symmetry, exact_below=check_exact_below(exact_below))
+    bounder = SetBounder(game, symmetry, exact=ExactSets(check_exact_below(exact_below)))
     return bounder.bound(S, check_depth(depth), INF, sym)[0]
 
 
@@ -173,8 +173,8 @@ def total_lower_bound(
     5196
     """
     depth = check_depth(depth)
-    exact_below = check_exact_below(exact_below)
     check_whole(exact_parts, 0, exact_parts=exact_parts)
+    exact = ExactSets(check_exact_below(exact_below), int(exact_parts))
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
         raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
     started = time.perf_counter()
@@ -183,7 +183,7 @@ def total_lower_bound(
                  else one_level(game, symmetry))
         return TotalBound(game.name, int(bound), depth, method_name(depth),
                           round(time.perf_counter() - started, 3), True)
-    root = root_bound(game, symmetry, client, exact_below, exact_parts)
+    root = root_bound(game, symmetry, client, exact)
     saved = PartsKept(checkpoint, game, symmetry) if checkpoint is not None else None
     if saved is not None:
         saved.restore(root)
@@ -210,14 +210,14 @@ def total_lower_bound(
 
 
 def root_bound(game: Game, symmetry: bool, client: object | None,
-               exact_below: int = 0, exact_parts: int = 0) -> RootBound:
+               exact: ExactSets = NO_EXACT) -> RootBound:
     """The root of the bound: in this process, or on the cluster of ``client``."""
     guesses = RootGuesses(game, symmetry)
     if client is None:
-        return RootInProcess(game, symmetry, guesses, exact_below, exact_parts)
+        return RootInProcess(game, symmetry, guesses, exact)
     from .tasks import RootOnCluster  # the Dask layer: imported only when used
 
-    return RootOnCluster(client, game, symmetry, guesses, exact_below, exact_parts)
+    return RootOnCluster(client, game, symmetry, guesses, exact)
 
 
 def one_level(game: Game, symmetry: bool = True) -> int:
