@@ -139,9 +139,9 @@ class RootBound:
     runs of the other guesses go side by side, and start while the leading
     guess's last parts are still bounded (raised to its bound so far).  A worker
     freed goes to a run of the guess of least bound at that moment, whichever it
-    is (:meth:`bounded`).  The
-    least bound over the guesses is proved at every moment, so a run stopped
-    (Ctrl-C, a time limit, a cluster that fails) still has one."""
+    is (:meth:`bounded`).  The least bound over the guesses is proved at every
+    moment, so a run stopped (Ctrl-C, a time limit, a cluster that fails) still
+    has one."""
 
     #: how many runs side by side bound one large part of the leading guess
     #: (:data:`SPLIT_FROM`): 1, none (in this process: one run at a time)

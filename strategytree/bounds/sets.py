@@ -8,10 +8,9 @@ best-first branch and bound over its guesses (:meth:`SetBounder.refine`).
 With ``exact.below`` N (:class:`ExactSets`), a set of at most N secrets asked at
 depth 2 or more is bounded by its exact optimum instead (:meth:`SetBounder.solved`:
 the exact search, :class:`~strategytree.search.subsets.Exact`, with the bound asked
-for as its limit),
-kept like any bound, by the set: on MM(5,8) the exact search of a part of 35 to 161
-secrets after the first guess takes a tenth of the time of its depth-3 bound and
-gives at least as much (``docs/explanation/frontier.md``).
+for as its limit), kept like any bound, by the set: on MM(5,8) the exact search of
+a part of 35 to 161 secrets after the first guess takes a tenth of the time of its
+depth-3 bound and gives at least as much (``docs/explanation/frontier.md``).
 Used by :func:`~strategytree.bounds.total.set_lower_bound` and by the root of
 the total bound (:mod:`~strategytree.bounds.root`), in this process and
 on the workers of a Dask cluster (:mod:`~strategytree.bounds.tasks`).
