@@ -128,6 +128,19 @@ def test_a_report_shows_itself_in_a_notebook() -> None:
     assert "<iframe" not in page
 
 
+def test_the_pages_give_the_stored_mm58_bound() -> None:
+    """The README, the docs' front page and the frontier table carry MM(5,8)'s
+    stored lower bound and the gap it gives the shipped record."""
+    bound = best_known_lower_bound(st.mastermind(5, 8)).total
+    gap = f"{(178308 / bound - 1) * 100:.1f}%"
+    for page in (ROOT / "README.md", DOCS / "index.md"):
+        text = page.read_text("utf-8")
+        assert f"{bound:,}" in text and f"{gap} above" in text, page
+    (row,) = [line for line in (DOCS / "explanation" / "frontier.md").read_text("utf-8")
+              .splitlines() if line.startswith("| MM(5,8) |")]
+    assert f"| {bound:,} |" in row and f"within {gap}" in row
+
+
 def test_a_large_strategy_shows_no_guide() -> None:
     assert "<iframe" not in st.load(ROOT / "examples" / "mm58.txt")._repr_html_()
 
