@@ -127,8 +127,9 @@ def test_write_guide_and_file_stats(tmp_path: Path) -> None:
 def test_bound_words() -> None:
     assert bound_text(GAME, 3, 0.5) == "MM(2,3): 3 guesses solve every secret; none within 2 " \
         "(proved in 0.50 s)"
-    answer, text = total_words(total_lower_bound(GAME, 1), GAME, 1)
-    assert answer["bound"] <= 21 and f"at least {answer['bound']:,} guesses" in text
+    answer, lines = total_words(total_lower_bound(GAME, 1), GAME, 1)
+    assert answer["bound"] <= 21 and f"at least {answer['bound']:,} guesses" in lines[0]
+    assert answer["levels"] == [] and len(lines) == 1  # (no depth from 2 done)
 
 
 def test_check_outputs(tmp_path: Path) -> None:

@@ -312,6 +312,29 @@ def test_command_json() -> None:
     assert {"game", "bound", "depth", "method", "seconds", "complete"} <= set(answer)
     assert answer["game"] == "MM(4,6)" and answer["depth"] == 2 and answer["complete"]
     assert 5196 < answer["bound"] <= answer["optimum"] == 5625
+    (level,) = answer["levels"]
+    assert (level["depth"], level["bound"], level["sets"]) == (2, answer["bound"], answer["sets"])
+
+
+def test_each_depth_done_is_reported() -> None:
+    """A run reports each depth from 2 it finished: the bound then (rising to the
+    run's), sets bounded and seconds so far (rising), CPU seconds; and prints a line
+    for each."""
+    game = mastermind(4, 6)
+    result = total_lower_bound(game, depth=4)
+    assert [level.depth for level in result.levels] == [2, 3, 4]
+    for d, level in enumerate(result.levels, start=2):
+        assert level.bound == total_lower_bound(game, depth=d).bound
+    assert result.levels[-1].bound == result.bound == 5625
+    for before, after in zip(result.levels, result.levels[1:]):
+        assert before.sets <= after.sets and before.seconds <= after.seconds
+        assert before.cpu_seconds <= after.cpu_seconds
+    assert result.levels[-1].sets == result.sets and result.levels[-1].seconds <= result.seconds
+    assert result.levels[-1].cpu_seconds > 0
+    output = invoke(["bound", "--total", "--depth", "3"]).stdout
+    assert "depth 2: 5,442 after" in output and "depth 3: 5,612 after" in output
+    stopped = total_lower_bound(game, depth=6, seconds=0.5)
+    assert [level.depth for level in stopped.levels] == list(range(2, stopped.depth + 1))
 
 
 def test_command_text_names_the_optimum() -> None:

@@ -39,6 +39,9 @@ def test_deeper_between_the_levels_and_the_optimum(client) -> None:
     three = total_lower_bound(game, 3, client=client)
     assert three.complete and total_lower_bound(game, 2).bound <= three.bound <= 5625
     assert three.sets > 0 and "tasks" not in str(three)
+    here = total_lower_bound(game, 3)
+    assert [level[:2] for level in three.levels] == [level[:2] for level in here.levels]
+    assert three.levels[-1].cpu_seconds > 0
     assert total_lower_bound(game, 4, client=client).bound == 5625  # full depth: the optimum
 
 

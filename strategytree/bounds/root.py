@@ -9,8 +9,9 @@ the first guesses of a game (:class:`RootGuesses`) bounded deeper and deeper
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from .sets import EXACT, NO_EXACT, ExactSets, Learned, SetBounder, parts_of
 if TYPE_CHECKING:
     import asyncio
 
-__all__ = ["PART_MIN", "SPLIT_FROM", "TASK_SECONDS", "RootBound", "RootGuesses",
+__all__ = ["PART_MIN", "SPLIT_FROM", "TASK_SECONDS", "Level", "RootBound", "RootGuesses",
            "RootInProcess", "refine_parts"]
 
 
@@ -124,6 +125,22 @@ def refine_parts(bounder: SetBounder, sym: Symmetry, parts: list[np.ndarray], d:
     return found
 
 
+class Level(NamedTuple):
+    """A depth of the root done, as a long run reports it (:attr:`RootBound.record`)."""
+
+    depth: int
+    """the depth done"""
+    bound: int
+    """the root's bound then"""
+    sets: int
+    """sets bounded so far (a count the machine's load does not change)"""
+    seconds: float
+    """seconds since the run started"""
+    cpu_seconds: float
+    """CPU seconds since the run started: this process's, and on a cluster the
+    workers' in the tasks that finished"""
+
+
 class RootBound:
     """The root of :func:`~strategytree.bounds.total.total_lower_bound`: the first
     guesses (:class:`RootGuesses`) bounded deeper and deeper, their parts bounded
@@ -172,6 +189,11 @@ class RootBound:
         self.settled = False  # the leading guess's parts are whole at the depth under way
         self.root = max(root.one_level(), self.floor)
         """the root's bound so far"""
+        self.record: list[Level] = []
+        """each depth done in this run"""
+        self.clock = (time.perf_counter(), time.process_time())
+        """when the run started, and this process's CPU seconds then"""
+        self.spent = 0.0  # CPU seconds of the tasks finished elsewhere (on a cluster)
 
     @property
     def sets(self) -> int:
@@ -256,6 +278,9 @@ class RootBound:
             if not finished:
                 return
             reached[0] = d
+            self.record.append(Level(d, self.root, self.sets,
+                                     round(time.perf_counter() - self.clock[0], 3),
+                                     round(time.process_time() - self.clock[1] + self.spent, 3)))
 
     async def level(self, d: int) -> None:
         """Bound the root at depth ``d`` (see the class doc)."""

@@ -14,6 +14,7 @@ Dask client (:func:`strategytree.cluster.connect`).
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -56,17 +57,18 @@ def worker_bounder(key: str) -> tuple[SetBounder, dict]:
 def bound_task(key: str, parts: list[np.ndarray], d: int, lead: int, nxt: int,
                cur: list[int], history: tuple[int, ...], most: int, learned: Learned,
                seconds: float, share: tuple[int, int] | None = None
-               ) -> tuple[list[tuple[int, int, Learned]], int]:
+               ) -> tuple[list[tuple[int, int, Learned]], int, float]:
     """Run on a worker: :func:`~strategytree.bounds.root.refine_parts` after the
     guesses ``history``, for at most ``seconds``, starting from the bounds
     ``learned`` of the parts' sets (over ``share`` of the guesses that follow, when
-    given); and the sets bounded."""
+    given); and the sets bounded, and the task's CPU seconds."""
+    started = time.thread_time()
     bounder, groups = worker_bounder(key)
     sym = workers.history_group(key, groups, history)
     bounder.learn_all(learned)
     before = bounder.sets
     found = refine_parts(bounder, sym, parts, d, lead, nxt, cur, most, seconds, share)
-    return found, bounder.sets - before
+    return found, bounder.sets - before, time.thread_time() - started
 
 
 class RootOnCluster(RootBound):
@@ -110,7 +112,9 @@ class RootOnCluster(RootBound):
         learned = Learned.join([k for j in batch for k in self.kept.get((i, j), [])])
         if learned.rows.nbytes + learned.members.nbytes >= SCATTER_FROM:
             learned = self.cluster.client.scatter([learned], hash=False)[0]  # (not in the graph)
-        return await self.cluster.task(
+        found, sets, cpu = await self.cluster.task(
             bound_task, [parts[j] for j in batch], d, int(lead), int(nxt),
             [self.cur[i][j] for j in batch], (self.guesses.guesses[i],), self.most, learned,
             roots.TASK_SECONDS, share)
+        self.spent += cpu
+        return found, sets

@@ -55,7 +55,7 @@ from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread
 from ..search.bounds import INF
 from ..symmetry import Symmetry
 from .counting import counting_bound, parts_by_replies
-from .root import RootBound, RootGuesses, RootInProcess
+from .root import Level, RootBound, RootGuesses, RootInProcess
 from .sets import NO_EXACT, ExactSets, Learned, SetBounder
 
 __all__ = ["SetBounder", "TotalBound", "set_lower_bound", "total_answer", "total_lower_bound",
@@ -86,10 +86,12 @@ class TotalBound(NamedTuple):
     """False when the run was stopped before ``depth`` was reached (the bound holds)"""
     sets: int = 0
     """sets of secrets bounded (a count the machine's load does not change)"""
+    levels: tuple[Level, ...] = ()
+    """each depth from 2 done in this run: the bound, sets, seconds and CPU then"""
 
     def as_dict(self) -> dict:
         """The bound as a small JSON-ready dict."""
-        return self._asdict()
+        return {**self._asdict(), "levels": [level._asdict() for level in self.levels]}
 
 
 def method_name(depth: int) -> str:
@@ -177,13 +179,14 @@ def total_lower_bound(
     exact = ExactSets(check_exact_below(exact_below), int(exact_parts))
     if seconds is not None and not (isinstance(seconds, (int, float)) and seconds > 0):
         raise ArgumentError("{seconds} must be a number of seconds above 0", seconds=seconds)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if depth <= 1:
         bound = (counting_bound(game, parts_by_replies(game)) if depth == 0
                  else one_level(game, symmetry))
         return TotalBound(game.name, int(bound), depth, method_name(depth),
                           round(time.perf_counter() - started, 3), True)
     root = root_bound(game, symmetry, client, exact)
+    root.clock = (started, cpu)  # (the levels' times count from the call)
     saved = PartsKept(checkpoint, game, symmetry) if checkpoint is not None else None
     if saved is not None:
         saved.restore(root)
@@ -192,7 +195,8 @@ def total_lower_bound(
 
     def answer(complete: bool) -> TotalBound:
         return TotalBound(game.name, int(root.root), reached[0], method_name(reached[0]),
-                          round(time.perf_counter() - started, 3), complete, root.sets)
+                          round(time.perf_counter() - started, 3), complete, root.sets,
+                          tuple(root.record))
 
     report = Reporter(progress, UNIT, lambda: (root.sets, None, root.words(reached[0], depth)),
                       started=started)
@@ -308,12 +312,13 @@ def _runs(keys: np.ndarray) -> list[tuple[tuple[int, int], slice]]:
     return [((int(keys[a, 0]), int(keys[a, 1])), slice(a, b)) for a, b in zip(starts, stops)]
 
 
-def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]:
+def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, list[str]]:
     """What ``strategytree bound --total`` prints of ``result`` (asked for ``depth``
     levels): its ``--json`` shape (the fields every bound has,
     :func:`strategytree.bounds.bound_json`, with ``measure`` ``total`` and the
-    published ``optimum`` or None; then ``depth``, the depth reached,
-    and ``sets``, the sets bounded) and its line of text (rich markup)."""
+    published ``optimum`` or None; then ``depth``, the depth reached, ``sets``, the
+    sets bounded, and ``levels``, each depth done: :class:`~strategytree.bounds.root.Level`)
+    and its lines of text (rich markup): the bound, then a line per depth done."""
     from rich.markup import escape
 
     from ..literature import optimum as published_optimum
@@ -322,14 +327,17 @@ def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, str]
     optimum = published_optimum(game)
     answer = bound_json(game, "total", result.bound, optimum=None if optimum is None
                         else optimum.low, method=result.method, complete=result.complete,
-                        seconds=result.seconds, depth=result.depth, sets=result.sets)
+                        seconds=result.seconds, depth=result.depth, sets=result.sets,
+                        levels=[level._asdict() for level in result.levels])
     done = "" if result.complete else f", stopped before depth {depth}"
     known = "" if optimum is None else f"; optimum {optimum.low:,} ({optimum.source})"
     if optimum is not None and result.bound == optimum.low:
         known = f"; it is the optimum ({optimum.source}): the bound is tight"
     text = (f"{escape(result.game)}: every strategy takes at least {result.bound:,} guesses in "
             f"total ({result.method}{done}, proved in {result.seconds:.2f} s){escape(known)}")
-    return answer, text
+    return answer, [text, *(f"  depth {level.depth}: {level.bound:,} after {level.sets:,} sets "
+                            f"bounded, {level.seconds:.2f} s, {level.cpu_seconds:.2f} s of CPU"
+                            for level in result.levels)]
 
 
 def total_outcome(game_options: dict[str, Any] | None = None, depth: int = 3, *,
@@ -356,6 +364,6 @@ def total_outcome(game_options: dict[str, Any] | None = None, depth: int = 3, *,
                                                 progress=progress, client=client, **run), None
         except Interrupted as interrupted:
             result, stopped = interrupted.result, stopped_outcome(checkpoint=checkpoint)
-    answer, text = total_answer(result, game, depth)
+    answer, lines = total_answer(result, game, depth)
     ended = stopped or CommandOutcome()
-    return CommandOutcome.either(as_json, answer, [text], notes=ended.notes, status=ended.status)
+    return CommandOutcome.either(as_json, answer, lines, notes=ended.notes, status=ended.status)
