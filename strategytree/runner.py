@@ -258,7 +258,6 @@ async def until_stopped(coroutine: Awaitable[object], stopped: Callable[[], bool
     return True, top.result()
 
 
-
 class Slots:
     """At most ``n`` runs side by side in an event loop, like ``asyncio.Semaphore``,
     except that a slot freed goes to the waiter of least ``priority()`` (read at that

@@ -328,7 +328,7 @@ def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, list
     answer = bound_json(game, "total", result.bound, optimum=None if optimum is None
                         else optimum.low, method=result.method, complete=result.complete,
                         seconds=result.seconds, depth=result.depth, sets=result.sets,
-                        levels=[level._asdict() for level in result.levels])
+                        levels=result.as_dict()["levels"])
     done = "" if result.complete else f", stopped before depth {depth}"
     known = "" if optimum is None else f"; optimum {optimum.low:,} ({optimum.source})"
     if optimum is not None and result.bound == optimum.low:
