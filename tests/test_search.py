@@ -82,13 +82,63 @@ def test_symmetry_kernels_match_every_permutation(history) -> None:
 
 def test_set_keys_tell_sets_apart() -> None:
     rng = np.random.default_rng(1)
+    ids = np.arange(300, dtype=np.int64)
     seen = {}
     for _ in range(3000):
         S = np.unique(rng.integers(0, 300, size=rng.integers(1, 12))).astype(np.int32)
-        key = compiled.cache_key(S, 0)
+        key = compiled.cache_key(S, 0, ids)
         assert seen.setdefault(key, tuple(S)) == tuple(S)
     S = np.arange(5, dtype=np.int32)
-    assert compiled.cache_key(S, 0) != compiled.cache_key(S, 3)
+    assert compiled.cache_key(S, 0, ids) != compiled.cache_key(S, 3, ids)
+
+
+def test_a_part_keys_its_sets_by_the_whole_games_secrets() -> None:
+    """The search of a part (secrets ``P`` of a game) keys a set of its own secrets
+    as the whole game's search keys those secrets: their searches can share a cache."""
+    game = st.mastermind(3, 4)
+    whole = problem.Problem.of(game, None)
+    P = np.flatnonzero(reply_table(game)[5] == 2).astype(np.int32)
+    part = problem.Problem.of(game.part(P, "part"), None, whole=game, ids=P)
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        local = np.unique(rng.integers(0, len(P), size=rng.integers(3, len(P)))).astype(np.int32)
+        assert part.key(local, 4) == whole.key(P[local], 4)
+    assert part.key(np.arange(3, dtype=np.int32), 4) != whole.key(np.arange(3, dtype=np.int32), 4)
+
+
+def test_the_searches_of_parts_share_a_cache_and_agree_with_fresh_ones(monkeypatch) -> None:
+    """The exact searches of sets of a big game, each on its own table (the rows of
+    the whole game's table given to it, ``by_secret``), share one cache: each cost,
+    under a limit or not, is the one a fresh search (its own table and cache) gives,
+    and a set asked again after others is answered from what they stored."""
+    import threading
+
+    from strategytree.search import subsets
+    from strategytree.symmetry import Symmetry
+
+    monkeypatch.setattr(subsets, "WHOLE_TABLE", 0)  # each set searched on its own
+    game = st.mastermind(4, 4)
+    fb = reply_table(game)
+    root = Symmetry.of(game, True)
+    asked = []  # the parts after two guesses (ABCD or AABB, then AABC), as sets of
+    for first in ("ABCD", "AABB"):  # the whole game
+        g1, g2 = game.guess_index(np.array([game.parse_code(first), game.parse_code("AABC")]))
+        sym = root.after(game.guesses[g1]).after(game.guesses[g2])
+        played = sum(1 << c for c in np.flatnonzero(sym.played).tolist())
+        for r1 in np.unique(fb[g1]):
+            for r2 in np.unique(fb[g2]):
+                S = np.flatnonzero((fb[g1] == r1) & (fb[g2] == r2)).astype(np.int32)
+                if len(S) >= 3:
+                    asked.append((S, sym, played))
+    assert len(asked) > 20
+    shared = subsets.Exact(game, None, threading.Event(), np.ascontiguousarray(fb.T))
+    for S, sym, played in asked + asked[::-1]:
+        fresh = subsets.Exact(game, None, threading.Event())
+        best = fresh.cost(S, 0, sym, played, search.bounds.INF)
+        for limit in (best - 1, best, search.bounds.INF):
+            got = shared.cost(S, 0, sym, played, limit)
+            assert got == best if best < limit else limit <= got <= best, (len(S), limit, got)
+    assert len(shared.shared) > max(len(S) for S, _, _ in asked)
 
 
 @pytest.mark.parametrize("mode", [0, 1])

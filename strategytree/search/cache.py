@@ -63,12 +63,14 @@ class CacheArrays(NamedTuple):
 
 
 @njit(cache=True, nogil=True)
-def cache_key(S, dkey):
-    """Two 40-bit hashes of a sorted set of secret indices (and the guesses left)."""
+def cache_key(S, dkey, ids):
+    """Two 40-bit hashes of a sorted set of secret indices (and the guesses left),
+    each index read as its number in ``ids`` (increasing: a part of a game keys its
+    sets by their secrets' indices in the whole game, and its searches share a cache)."""
     h1 = (S.shape[0] * 7919 + dkey) % 1099511627689
     h2 = (dkey * 104729 + S.shape[0]) % 1099511627719
     for i in range(S.shape[0]):
-        x = np.int64(S[i]) + 1
+        x = np.int64(ids[S[i]]) + 1
         h1 = (h1 * 1000003 + x) % 1099511627689
         h2 = (h2 * 999983 + x * 31) % 1099511627719
     return (h1, h2)

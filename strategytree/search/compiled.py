@@ -77,6 +77,8 @@ class Tables(NamedTuple):
     """the colours of each secret, as bits"""
     as_guess: np.ndarray
     """the guess index of each secret"""
+    ids: np.ndarray
+    """the number of each secret in the cache's keys (its index in the whole game)"""
     lbtab: np.ndarray
     """lbtab[b]: lower bounds of k secrets when guesses make at most b parts"""
     captab: np.ndarray
@@ -236,7 +238,7 @@ def level_set(sets, f, L):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def enter(f, S, lbtab, captab, dkeyed, cache, stats):
+def enter(f, S, lbtab, captab, dkeyed, ids, cache, stats):
     """Enter the set ``S`` of a level: ``(True, cost)`` when it needs no search (one
     or two secrets, too many for the guesses left, a bound at the limit, an
     answer in the cache); else ``(False, 0)`` with its lower bound and key noted,
@@ -256,7 +258,7 @@ def enter(f, S, lbtab, captab, dkeyed, cache, stats):
             return True, lb
         if n == 2:
             return True, lbt[2]
-        f.key1, f.key2 = cache_key(S, d if dkeyed else 0)
+        f.key1, f.key2 = cache_key(S, d if dkeyed else 0, ids)
         e = cache.index[find(cache, f.key1)] - 1
         if e >= 0 and cache.rows[e, 1] == f.key2:
             cost = cache.rows[e, 2]
@@ -679,7 +681,7 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
                 cache.meta[PAUSED] = L + 1
                 return INF
             S = level_set(sets, f, L)
-            settled, ret = enter(f, S, lbtab, captab, dkeyed, cache, stats)
+            settled, ret = enter(f, S, lbtab, captab, dkeyed, t.ids, cache, stats)
             step = RETURN
             if not settled:
                 if f.force >= 0:

@@ -37,12 +37,13 @@ class SearchError(StrategyTreeError):
     """The search cannot be run as asked (a game too big, no strategy within the limit, ...)."""
 
 
-def transposed(fb: np.ndarray, mode: int) -> np.ndarray:
+def transposed(fb: np.ndarray, mode: int, given: np.ndarray | None = None) -> np.ndarray:
     """``fb`` as (secret, guess), for the kernel's all-guesses-at-once scan (only the
-    least-total search uses it; an empty table when it is not used or too big)."""
+    least-total search uses it; an empty table when it is not used or too big);
+    ``given``: that table, when the caller has it."""
     if mode != 0 or fb.size > MAX_TRANSPOSED:
         return np.zeros((0, 0), dtype=np.int8)
-    return np.ascontiguousarray(fb.T)
+    return np.ascontiguousarray(fb.T if given is None else given)
 
 
 def branching_of(fb: np.ndarray, replies: int = 128) -> int:
@@ -73,11 +74,16 @@ class Problem:
     @classmethod
     def of(
         cls, game: Game, max_guesses: int | None, symmetry: bool = True, mode: int = 0,
-        whole: Game | None = None,
+        whole: Game | None = None, ids: np.ndarray | None = None,
+        by_secret: np.ndarray | None = None,
     ) -> Problem:
         """The search of ``game`` (least total when ``mode`` is 0; whether a strategy
         within the guesses exists when 1); ``whole``: the game that ``game`` is a part
-        of (:meth:`~strategytree.game.Game.part`), whose replies and symmetry it has."""
+        of (:meth:`~strategytree.game.Game.part`), whose replies and symmetry it has,
+        and ``ids`` the part's secrets there (the indices its sets are cached by).
+        ``by_secret``: the replies as (secrets, guesses), when the caller has them
+        (rows of the whole game's table: working them out took a fifth of the CPU of
+        the exact searches of the small sets of MM(5,8)'s total bound)."""
         n, m = len(game.secrets), len(game.guesses)
         if n * m > MAX_TABLE:
             raise SearchError(
@@ -90,20 +96,25 @@ class Problem:
             raise SearchError(
                 f"max_guesses must be a whole number of at least 1, got {max_guesses!r}"
             )
-        fb = reply_table(game)
+        if by_secret is None:
+            fb = reply_table(game)
+        else:
+            by_secret = np.asarray(by_secret, dtype=np.int8)
+            fb = np.ascontiguousarray(by_secret.T)
         branching = branching_of(fb, 128 if whole is None else len(whole.possible_replies))
         depth = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)
         lbtab, captab = bound_tables(n, branching, depth, mode)
         closed = bool(symmetry and (whole or game).symmetric)
         tables = Tables(
             fb=fb,
-            fbT=transposed(fb, mode),
+            fbT=transposed(fb, mode, by_secret),
             # a writable copy: the type Symmetry.after gives stabilizer too (one
             # compile of it, not one for the search and one for Symmetry)
             codes=np.array(game.guesses, dtype=np.uint8),
             gmask=colour_masks(game.guesses),
             smask=colour_masks(game.secrets),
             as_guess=as_guess,
+            ids=np.arange(n, dtype=np.int64) if ids is None else np.asarray(ids, dtype=np.int64),
             lbtab=lbtab,
             captab=captab,
             win=int(game.win),
@@ -141,6 +152,7 @@ class Problem:
             gmask=np.zeros(m, dtype=np.int64),
             smask=np.zeros(n, dtype=np.int64),
             as_guess=np.argmax(wins, axis=0).astype(np.int64),
+            ids=np.arange(n, dtype=np.int64),
             lbtab=lbtab,
             captab=captab,
             win=int(win),
@@ -237,13 +249,17 @@ class Problem:
         """The guesses left as the cache's keys hold them."""
         return d if self.tables.dkeyed else 0
 
+    def key(self, S: np.ndarray, d: int) -> tuple[int, int]:
+        """The cache's key of ``S`` with ``d`` guesses left."""
+        return cache_key(S, self.key_left(d), self.tables.ids)
+
     def get(self, S: np.ndarray, d: int) -> tuple[int, int, int] | None:
         """(cost, guess, 2 * size + exact) cached for ``S``, or None."""
-        return self.cache.get(*cache_key(S, self.key_left(d)))
+        return self.cache.get(*self.key(S, d))
 
     def put(self, S: np.ndarray, d: int, cost: int, guess: int, exact: bool) -> None:
         """Cache ``cost`` (exact, or a lower bound) and the best guess for ``S``."""
-        key1, key2 = cache_key(S, self.key_left(d))
+        key1, key2 = self.key(S, d)
         self.cache.put(key1, key2, cost, guess, 2 * len(S) + int(exact))
 
     def best_entry(self, S: np.ndarray, d: int) -> tuple[int, int, int]:

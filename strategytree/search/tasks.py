@@ -56,7 +56,6 @@ from ..runner import Stopped, until_stopped
 from ..symmetry import Symmetry
 from ..workers import history_group
 from .bounds import INF
-from .cache import cache_key
 from .compiled import NODES, STOP
 from .problem import Problem, SearchError
 
@@ -164,7 +163,7 @@ def strategy_rows(p: Problem, S: np.ndarray, d: int, force: int) -> np.ndarray:
         if len(X) <= 2:
             continue
         cost, guess, flags = p.best_entry(X, left)
-        rows.append((*cache_key(X, p.key_left(left)), cost, guess, flags))
+        rows.append((*p.key(X, left), cost, guess, flags))
         todo.extend((part, left - 1) for _, part in p.parts(X, guess))
     return np.array(rows, dtype=np.int64).reshape(-1, 5)
 
@@ -323,7 +322,7 @@ class Tasks:
         answers it."""
         p = self.search.p
         first = int(forces[0]) if len(forces) else -1
-        key = (*(int(x) for x in cache_key(S, p.key_left(d))), first, len(forces))
+        key = (*(int(x) for x in p.key(S, d)), first, len(forces))
         known = self.known.get(key)
         if known is not None and (known[2] >= 0 or known[1] >= limit):
             return known[1], known[2]
