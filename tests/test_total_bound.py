@@ -456,6 +456,41 @@ def test_the_sets_kept_inside_the_parts_resume_a_run(tmp_path) -> None:
         total_lower_bound(game, depth=4, checkpoint=partial)
 
 
+def test_a_resumed_checkpoint_keeps_each_set_once_with_its_best_bound(tmp_path) -> None:
+    """A set learned again as its bound rises is appended again; a run resumed
+    rewrites the file with each set once, its best bound and depth, and proves
+    what the file with every row proves."""
+    from strategytree.checkpoint import Checkpoint, header, load
+
+    game, saved, doubled = mastermind(4, 6), tmp_path / "bound.ckpt", tmp_path / "twice.ckpt"
+    named = header("total bound", game, symmetry=True)
+    total_lower_bound(game, depth=3, checkpoint=saved)
+    found = load(saved, named)
+    sets, members = found["sets"], found["members"]
+    assert len(sets) > 3
+    lower = sets.copy()
+    lower[:, 3] -= 1  # the same sets, learned before at a lower bound, and one deeper
+    lower[0, 3], lower[0, 4] = sets[0, 3] - 5, sets[0, 4] + 1
+    Checkpoint(doubled, named).rewrite({"parts": found["parts"],
+                                        "sets": np.concatenate([lower, sets]),
+                                        "members": np.concatenate([members, members])})
+    best: dict = {}  # each set's best bound and depth, in the order first met
+    starts = np.concatenate([[0], np.cumsum(sets[:, 2])])
+    for k, row in enumerate(np.concatenate([lower, sets]).tolist()):
+        S = tuple(members[starts[k % len(sets)]:starts[k % len(sets) + 1]].tolist())
+        b, d = best.get((row[0], row[1], S), (0, -1))
+        best[row[0], row[1], S] = (max(b, row[3]), max(d, row[4]))
+    before = doubled.stat().st_size
+    resumed = total_lower_bound(game, depth=3, checkpoint=doubled)
+    kept = load(doubled, named)
+    assert doubled.stat().st_size < before and len(best) < len(sets)
+    rows, starts = kept["sets"], np.concatenate([[0], np.cumsum(kept["sets"][:, 2])])
+    assert [(g, j, tuple(kept["members"][starts[k]:starts[k + 1]].tolist()))
+            for k, (g, j) in enumerate(rows[:len(best), :2].tolist())] == list(best)
+    assert [tuple(row) for row in rows[:len(best), 3:].tolist()] == list(best.values())
+    assert resumed.bound == total_lower_bound(game, depth=3).bound
+
+
 def test_a_run_stopped_on_time_goes_on_from_what_it_learned() -> None:
     """A run of a part's bound (a task on a cluster) stopped after its time gives
     the part incomplete, with the large sets it bounded; its bounder is ready for
