@@ -138,7 +138,7 @@ def test_the_searches_of_parts_share_a_cache_and_agree_with_fresh_ones(monkeypat
         for limit in (best - 1, best, search.bounds.INF):
             got = shared.cost(S, 0, sym, played, limit)
             assert got == best if best < limit else limit <= got <= best, (len(S), limit, got)
-    assert len(shared.shared) > max(len(S) for S, _, _ in asked)
+    assert len(shared.last.cache) > max(len(S) for S, _, _ in asked)
 
 
 @pytest.mark.parametrize("mode", [0, 1])

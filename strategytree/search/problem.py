@@ -75,15 +75,19 @@ class Problem:
     def of(
         cls, game: Game, max_guesses: int | None, symmetry: bool = True, mode: int = 0,
         whole: Game | None = None, ids: np.ndarray | None = None,
-        by_secret: np.ndarray | None = None,
+        replies: tuple[np.ndarray, np.ndarray] | None = None, previous: Problem | None = None,
     ) -> Problem:
         """The search of ``game`` (least total when ``mode`` is 0; whether a strategy
         within the guesses exists when 1); ``whole``: the game that ``game`` is a part
         of (:meth:`~strategytree.game.Game.part`), whose replies and symmetry it has,
         and ``ids`` the part's secrets there (the indices its sets are cached by).
-        ``by_secret``: the replies as (secrets, guesses), when the caller has them
-        (rows of the whole game's table: working them out took a fifth of the CPU of
-        the exact searches of the small sets of MM(5,8)'s total bound)."""
+
+        ``replies``: its table as (guesses, secrets) and (secrets, guesses), when the
+        caller has them (rows of the whole game's table: working them out took a fifth
+        of the CPU of the exact searches of the small sets of MM(5,8)'s total bound).
+        ``previous``: the search of another part of ``whole``, done with: this one
+        takes over its cache (their sets are keyed alike) and its state's arrays when
+        they are big enough."""
         n, m = len(game.secrets), len(game.guesses)
         if n * m > MAX_TABLE:
             raise SearchError(
@@ -96,11 +100,7 @@ class Problem:
             raise SearchError(
                 f"max_guesses must be a whole number of at least 1, got {max_guesses!r}"
             )
-        if by_secret is None:
-            fb = reply_table(game)
-        else:
-            by_secret = np.asarray(by_secret, dtype=np.int8)
-            fb = np.ascontiguousarray(by_secret.T)
+        fb, by_secret = (reply_table(game), None) if replies is None else replies
         branching = branching_of(fb, 128 if whole is None else len(whole.possible_replies))
         depth = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)
         lbtab, captab = bound_tables(n, branching, depth, mode)
@@ -127,7 +127,7 @@ class Problem:
             mode=int(mode),
         )
         maps = min(math.factorial(game.pegs), MAX_MAPS) if closed else 1
-        return cls.with_state(game, tables, (game.pegs, game.colors, maps))
+        return cls.with_state(game, tables, (game.pegs, game.colors, maps), previous=previous)
 
     @classmethod
     def of_table(cls, replies: np.ndarray, win: int, mode: int) -> Problem:
@@ -168,15 +168,24 @@ class Problem:
 
     @classmethod
     def with_state(cls, game: Game | None, tables: Tables, group: tuple[int, int, int],
-                   stats: np.ndarray | None = None) -> Problem:
+                   stats: np.ndarray | None = None, previous: Problem | None = None) -> Problem:
         """A problem of ``tables`` with a fresh cache and state (``group``: pegs,
-        colours and the most maps of a symmetry group)."""
+        colours and the most maps of a symmetry group), or ``previous``'s cache, and
+        its state when big enough for ``tables``."""
         m, n = tables.fb.shape
-        levels, scratch = workspace(n, m, tables.n_replies, UNLIMITED, *group)
+        pegs, colors, maps = group
+        old = None if previous is None else previous.levels
+        if (old is not None and old.sets.shape[1] >= n and old.cand.shape[1] == m
+                and old.group_perm.shape[1:] == (maps, pegs)
+                and old.group_tau.shape[2] == colors):
+            levels, scratch = old, previous.scratch
+            scratch.seen[:] = -1  # (its marks count the previous search's sets)
+        else:
+            levels, scratch = workspace(n, m, tables.n_replies, UNLIMITED, *group)
         return cls(
             game=game,
             tables=tables,
-            cache=Cache(),
+            cache=Cache() if previous is None else previous.cache,
             stats=np.zeros(4, dtype=np.int64) if stats is None else stats,
             levels=levels,
             scratch=scratch,

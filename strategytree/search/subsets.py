@@ -34,11 +34,11 @@ class Exact:
     gets one search of the whole game, whose cache every set shares; a larger
     one (MM(5,8)) gets a search of each set on its own (every guess against
     that set's secrets), with the history's symmetry group given to it; those
-    searches share one cache (:attr:`shared`), each set in it keyed by its secrets'
-    indices in the whole game: a set met again in another set's search (after
-    the same guesses in another order, most often) is not searched again. On
-    the exact searches of AABCD's part of 429 secrets of MM(5,8) at depth 3,
-    12% less CPU than a cache each (``benchmarks/README.md``)."""
+    searches share one cache and state (:attr:`last`), each set in the cache keyed
+    by its secrets' indices in the whole game: a set met again in another set's
+    search (after the same guesses in another order, most often) is not searched
+    again. On the exact searches of AABCD's part of 429 secrets of MM(5,8) at
+    depth 3, 12% less CPU than a cache each (``benchmarks/README.md``)."""
 
     def __init__(self, game: Game, max_guesses: int | None, stop: threading.Event,
                  by_secret: np.ndarray | None = None) -> None:
@@ -55,9 +55,10 @@ class Exact:
         self.by_secret = by_secret
         """the whole game's replies as (secrets, guesses), when the caller has them
         (:class:`~strategytree.bounds.sets.SetBounder` does): a set's table is its rows"""
+        self.tables = np.zeros(0, dtype=np.int8)  # room for a set's table, both ways
         self.whole = None
-        self.shared = None
-        """the cache the searches of sets on their own share (made on first use)"""
+        self.last = None
+        """the last search of a set on its own: the next takes over its cache and state"""
         if self.usable and len(game.secrets) * len(game.guesses) <= WHOLE_TABLE:
             self.whole = self.search_of(Problem.of(game, max_guesses))
 
@@ -86,17 +87,28 @@ class Exact:
 
     def problem_of(self, S: np.ndarray, sym: Symmetry):
         """The search of the secrets ``S`` alone (every guess allowed), with the game's symmetry."""
-        from .cache import Cache
         from .problem import Problem
 
         sub = self.game.part(S, f"{self.game.name} part")
-        rows = None if self.by_secret is None else self.by_secret[S]
-        problem = Problem.of(sub, self.max_guesses, sym.enabled, whole=self.game, ids=S,
-                             by_secret=rows)
-        if self.shared is None or len(self.shared) > SHARED_ROWS:
-            self.shared = Cache()
-        problem.cache = self.shared
-        return problem
+        if self.last is not None and len(self.last.cache) > SHARED_ROWS:
+            self.last = None
+        self.last = Problem.of(sub, self.max_guesses, sym.enabled, whole=self.game, ids=S,
+                               replies=self.replies(S), previous=self.last)
+        return self.last
+
+    def replies(self, S: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        """The table of the secrets ``S`` from :attr:`by_secret`, as (guesses, secrets)
+        and (secrets, guesses), in room kept from one set to the next (None: no table)."""
+        if self.by_secret is None:
+            return None
+        n, m = len(S), self.by_secret.shape[1]
+        if len(self.tables) < 2 * n * m:
+            self.tables = np.empty(2 * max(n, 64) * m, dtype=np.int8)
+        by_secret = self.tables[: n * m].reshape(n, m)
+        np.take(self.by_secret, S, axis=0, out=by_secret)
+        by_guess = self.tables[n * m : 2 * n * m].reshape(m, n)
+        by_guess[...] = by_secret.T
+        return by_guess, by_secret
 
     def solve(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int):
         """``(total, node)`` of an optimal subtree for ``S`` after ``level`` guesses,
