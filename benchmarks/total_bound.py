@@ -12,13 +12,17 @@ most ``--seconds`` (default 1800: the README's figure).
                                                   # with no limit, or under its limit again
     python benchmarks/total_bound.py --root       # --exact-below: the exact search of a small
                                                   # set compiled from its root, or root in Python
+    python benchmarks/total_bound.py --small-sets # the exact searches of MM(5,8)'s small sets
 
 With ``--again``, the full-depth bounds with ``--exact-below`` of :data:`EXACT_RUNS`,
 each with :data:`strategytree.bounds.sets.AGAIN_UNLIMITED` on and off: the bound,
 the sets bounded, and the CPU seconds of this process.  With ``--root``, the runs of
 :data:`ROOT_RUNS` with the root of each small set's exact search compiled (as shipped)
 and in Python (``Search.py_levels`` 1, as before): the bound, the sets bounded and
-searched exactly, and the CPU seconds.
+searched exactly, and the CPU seconds.  With ``--small-sets``, the second of them
+(AABCD's part of 429 secrets of MM(5,8) at depth 3, exact below 400) three times,
+with the sets the exact searches searched: run it with two installs side by side
+to compare them (it reads the counts from outside, the same in every version).
 """
 
 from __future__ import annotations
@@ -112,6 +116,38 @@ def root_in_python() -> None:
     subsets.Exact.search_of = compiled
 
 
+def small_sets(runs: int = 3) -> None:
+    """The --small-sets runs (see the module doc)."""
+    from strategytree.bounds.root import RootGuesses
+    from strategytree.bounds.sets import ExactSets, SetBounder
+    from strategytree.search import subsets
+
+    searched = [0]
+    plain = subsets.Exact.searched
+
+    def counted(self, *args):
+        found = plain(self, *args)
+        if found is not None:
+            searched[0] += int(found[1].p.stats[0])
+        return found
+
+    subsets.Exact.searched = counted
+    game, first, size, depth = ROOT_RUNS[1]
+    guesses = RootGuesses(game, True)
+    i = [game.code_text(game.guesses[g]) for g in guesses.guesses].index(first)
+    part = min(guesses.parts(i), key=lambda part: abs(len(part) - size))
+    sym = guesses.sym.after(game.guesses[guesses.guesses[i]])
+    for _ in range(runs):
+        bounder = SetBounder(game, True, exact=ExactSets(400))
+        searched[0] = 0
+        started = time.process_time()  # (after the reply table)
+        bound = bounder.bound(part, depth, sym=sym)[0]
+        print(f"{game.name:>10} {first}'s part of {len(part)}, depth {depth}, exact below 400: "
+              f">= {bound:,}, {bounder.solved_sets:,} exact searches, {searched[0]:,} sets "
+              f"searched in them, {time.process_time() - started:.1f} s of CPU", flush=True)
+    subsets.Exact.searched = plain
+
+
 def show(game: st.Game, depth: int, seconds: float | None = None) -> None:
     """One line: the bound of ``game`` at ``depth``, with its counts."""
     last = [time.perf_counter()]
@@ -138,6 +174,9 @@ def main() -> None:
         return
     if "--root" in args:
         root_in_python()
+        return
+    if "--small-sets" in args:
+        small_sets()
         return
     for game, depths in RUNS:
         for depth in depths:
