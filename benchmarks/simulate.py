@@ -16,7 +16,7 @@ import sys
 import time
 
 from strategytree.builders import GreedyChooser
-from strategytree.game import preset
+from strategytree.presets import preset
 from strategytree.simulate import simulate, simulate_runs, spread
 
 from _common import print_machine

@@ -31,7 +31,8 @@ show_in_notebooks()  # how a strategy and a report show in Jupyter
 if TYPE_CHECKING:
     from .formats.brace import dump, dumps, load, loads
     from .formats.reading import infer_game
-    from .game import Game, Reply, distinct, mastermind, resolve_game
+    from .game import Game, Reply, distinct, mastermind
+    from .presets import resolve_game
     from .tree import Node, Strategy, Visitor, walk
     from .verify import Report, verify
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 #: needing none of them (``strategytree --help``) never imports numpy or lark
 _HOMES = {
     "Game": "game", "Reply": "game", "distinct": "game", "mastermind": "game",
-    "resolve_game": "game",
+    "resolve_game": "presets",
     "dump": "formats.brace", "dumps": "formats.brace", "load": "formats.brace",
     "loads": "formats.brace", "infer_game": "formats.reading",
     "Node": "tree", "Strategy": "tree", "Visitor": "tree", "walk": "tree",

@@ -285,7 +285,7 @@ def generate_outcome(
 ) -> CommandOutcome:
     """What ``strategytree generate`` does: its arguments checked (:func:`check_method`,
     ``settings`` the rest of :func:`generate`'s; the output), the game of
-    ``game_options`` (:func:`~strategytree.game.resolve_game`'s keywords) warmed up,
+    ``game_options`` (:func:`~strategytree.presets.resolve_game`'s keywords) warmed up,
     then :func:`generate_file` (on the cluster of ``workers`` or ``scheduler``,
     told on ``watch``); the report on the file written and how long the build took,
     or its JSON (:meth:`Built.to_dict`), the report on stderr when the strategy went
@@ -294,7 +294,7 @@ def generate_outcome(
     from rich.markup import escape
 
     from .files import check_json_output, check_outputs, to_stdout
-    from .game import resolve_game
+    from .presets import resolve_game
     from .runner import stopped_outcome
     from .spelling import guess_index
     from .verify import report_outcome

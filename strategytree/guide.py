@@ -40,7 +40,7 @@ AB 10, AC 10, AA 20
 1. AB  01
 2. BC  01
 3. CA  20  solved in 3 guesses
->>> from strategytree.game import preset
+>>> from strategytree.presets import preset
 >>> print(guide_text(loads("{ABC:{20:ABD}}"), preset("bagel"), path="012 b2 w0"))
 after 012 20
 it is 013  (21 secrets come here, 20 not solved)
@@ -54,7 +54,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import StrategyError
-from .game import Game, Reply, resolve_game
+from .game import Game, Reply
+from .presets import resolve_game
 from .replay import FlatTree, Replay, replay, reply_codes
 from .spelling import Alphabet, Step, alphabet_for, parse_path, secret_index
 from .tree import Node, Strategy
@@ -186,7 +187,8 @@ def reply_legend(game: Game) -> str | None:
     """How the replies of ``game``'s guides read, in one line (None for a game
     whose replies are numbered, :func:`~strategytree.game.custom`).
 
-    >>> from strategytree.game import mastermind, preset
+    >>> from strategytree.game import mastermind
+    >>> from strategytree.presets import preset
     >>> print(reply_legend(mastermind(4, 6)))
     replies: 21 = 2 black (right colour, right place), 1 white (right colour, wrong place)
     >>> print(reply_legend(preset("bulls-and-cows")))

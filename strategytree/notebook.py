@@ -87,7 +87,7 @@ def strategy_html(strategy: Strategy, game: Game | None = None) -> str:
     html = head + report_html(report)
     if report.errors or strategy.count_nodes() > GUIDE_NODES:
         return html
-    from .game import resolve_game
+    from .presets import resolve_game
 
     played = game if game is not None else resolve_game(strategy=strategy)[0]
     page = to_html(GuideTree.build(strategy, played), title=strategy.source)

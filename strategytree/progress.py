@@ -169,7 +169,7 @@ def compiled_first(game: Any, warm: Callable[[Any], object], say: Callable[[str]
     import threading
 
     from .errors import StrategyTreeError
-    from .game import similar_game
+    from .presets import similar_game
 
     if len(game.secrets) < WARM_BELOW:
         return

@@ -45,7 +45,7 @@ class Alphabet:
     alphabet only letters are read (a digit is refused, since some players
     number colours from 1).
 
-    >>> from strategytree.game import preset
+    >>> from strategytree.presets import preset
     >>> bagel, digits = preset("bagel"), Alphabet(True)
     >>> digits.text(bagel, digits.parse(bagel, "012")), digits.letters(bagel, "ABC")
     ('012', 'ABC')
@@ -141,7 +141,7 @@ def alphabet_for(game: Game, name: str = "auto") -> Alphabet:
     shows its codes, :attr:`Game.symbols <strategytree.game.Game.symbols>`;
     digits for Bulls and Cows and Bagel).
 
-    >>> from strategytree.game import preset
+    >>> from strategytree.presets import preset
     >>> alphabet_for(preset("bulls-and-cows")), alphabet_for(preset("mastermind"))
     (Alphabet(digits=True), Alphabet(digits=False))
     """
@@ -160,7 +160,7 @@ def guess_index(game: Game, text: str, alphabet: Alphabet | None = None) -> Code
     """The index among the allowed guesses of a code typed by a person
     (in ``alphabet``, by default the game's own).
 
-    >>> from strategytree.game import preset
+    >>> from strategytree.presets import preset
     >>> guess_index(preset("bulls-and-cows"), "0012")  # doctest: +NORMALIZE_WHITESPACE
     Traceback (most recent call last):
     ...
@@ -308,7 +308,7 @@ def parse_path(
 
     >>> parse_path("AB 10, 0 1")
     [('AB', Reply(black=1, white=0)), (None, Reply(black=0, white=1))]
-    >>> from strategytree.game import preset
+    >>> from strategytree.presets import preset
     >>> parse_path("012 b1 w2, 345", preset("bagel"))
     [('ABC', Reply(black=1, white=2)), ('DEF', None)]
     """

@@ -18,9 +18,10 @@ import numpy as np
 
 from .display import html
 from .errors import StrategyTreeError
-from .game import LETTERS, Game, Reply, resolve_game
+from .game import LETTERS, Game, Reply
 from .literature import Gap, gap
 from .outcome import INVALID, OK, UNREADABLE, CommandOutcome
+from .presets import resolve_game
 from .replay import FlatTree, Replay, replay
 from .spelling import Alphabet, alphabet_for
 from .tree import Strategy
@@ -284,7 +285,7 @@ def verify(
     """Replay every secret of ``game`` through ``strategy`` and report.
 
     Without a game, the game is inferred from the strategy
-    (:func:`strategytree.game.resolve_game`: classic Mastermind).  Never raises for a bad
+    (:func:`strategytree.presets.resolve_game`: classic Mastermind).  Never raises for a bad
     strategy: everything wrong with it is in the report.
     """
     notes: list[str] = []

@@ -217,7 +217,8 @@ def test_computer_breaks_reads_every_reply_syntax(folder: Path, console_script, 
 def test_parse_path_reads_every_syntax_alike() -> None:
     import numpy as np
 
-    from strategytree.game import Reply, mastermind, preset
+    from strategytree.game import Reply, mastermind
+    from strategytree.presets import preset
     from strategytree.spelling import Alphabet, parse_path
 
     rng = np.random.default_rng(13)

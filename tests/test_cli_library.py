@@ -193,12 +193,12 @@ def test_every_command_output_of_json_is_json(tmp_path: Path, monkeypatch) -> No
 
 
 def test_the_choices_of_options_are_the_librarys() -> None:
-    from strategytree import builders, export, game, generate
+    from strategytree import builders, export, generate, presets
     from strategytree.formats import reading
     from strategytree.play import BREAKERS
     from strategytree.spelling import ALPHABETS
 
-    assert options.CHOICES["game"] == game.PRESETS
+    assert options.CHOICES["game"] == presets.PRESETS
     assert options.CHOICES["rule"] == builders.GREEDY_RULES
     assert options.CHOICES["method"] == generate.METHODS
     assert options.CHOICES["from"] == tuple(reading.FORMATS)

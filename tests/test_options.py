@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 import strategytree as st
-from strategytree import cli, guide, verify  # noqa: F401  (they bind resolve_game by name: loaded before a test patches it)
-from strategytree import game as games
+from strategytree import cli, guide, presets, verify  # noqa: F401  (they bind resolve_game by name: loaded before a test patches it)
 from strategytree.errors import GameArgumentError
-from strategytree.game import bagel, bulls_and_cows, resolve_game
+from strategytree.game import bagel, bulls_and_cows
+from strategytree.presets import resolve_game
 
 from cli_runner import invoke, runner
 
@@ -97,7 +97,7 @@ def test_every_command_means_the_same_game(here: Path, monkeypatch, command: str
         decided.append(game)
         raise Decided
 
-    monkeypatch.setattr(games, "resolve_game", recording)
+    monkeypatch.setattr(presets, "resolve_game", recording)
     result = runner.invoke(cli.app, [*COMMANDS[command], *flags])  # Decided: no SystemExit
     assert isinstance(result.exception, Decided), result.output
     assert len(decided) == 1

@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 import strategytree as st
 from strategytree.builders import GreedyChooser
 from strategytree.cli import app
-from strategytree.game import preset
 from strategytree.play import (
     Alphabet,
     Contradiction,
@@ -29,6 +28,7 @@ from strategytree.play import (
     reply_words,
     you_break,
 )
+from strategytree.presets import preset
 from strategytree.simulate import simulate
 
 import naive

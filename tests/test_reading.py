@@ -10,7 +10,8 @@ import pytest
 import strategytree as st
 from strategytree.formats.reading import GameOptionsError, read_strategy
 from strategytree.formats.source import read_text
-from strategytree.game import black_only, mastermind, similar_game
+from strategytree.game import black_only, mastermind
+from strategytree.presets import similar_game
 
 FORMATS_DATA = Path(__file__).parent / "data" / "formats"
 EXAMPLE = "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}"

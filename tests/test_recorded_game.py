@@ -18,8 +18,9 @@ from strategytree.formats import jsontree
 from strategytree.formats.reading import read, read_strategy, reads_all
 from strategytree.formats.source import Source
 from strategytree.formats.writing import writes
-from strategytree.game import PRESETS, custom, game_record, resolve_game
+from strategytree.game import custom
 from strategytree.generate import generate
+from strategytree.presets import PRESETS, game_record, resolve_game
 
 from cli_runner import one_error, run
 from trees import any_trees

@@ -32,7 +32,7 @@ def games() -> list[Game]:
         st.mastermind(3, 2),
         st.distinct(2, 3, distinct_guesses=True),
         st.distinct(3, 3),
-        st.game.preset("black-only", 2, 3),
+        st.presets.preset("black-only", 2, 3),
         custom(2, 3, lambda g, s: (sum(g) > sum(s)) - (sum(g) < sum(s)) if g != s else "win"),
     ]
 

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 import strategytree as st
 from strategytree.builders import GreedyChooser, build_greedy
 from strategytree.cli import app
-from strategytree.game import custom, preset
+from strategytree.game import custom
+from strategytree.presets import preset
 from strategytree.progress import Progress
 from strategytree.simulate import (
     choose_secrets,

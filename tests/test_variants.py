@@ -11,7 +11,8 @@ import strategytree as st
 from strategytree import feedback, scoring
 from strategytree.builders import build_greedy
 from strategytree.cli import app
-from strategytree.game import bagel, black_only, bulls_and_cows, custom, preset
+from strategytree.game import bagel, black_only, bulls_and_cows, custom
+from strategytree.presets import preset
 
 import naive
 

@@ -378,13 +378,13 @@ def total_outcome(game_options: dict[str, Any] | None = None, depth: int = 3, *,
                   workers: int | str | None = None, scheduler: str | None = None,
                   watch: Watch = QUIET, **run: Any) -> CommandOutcome:
     """What ``strategytree bound --total`` does: :func:`total_lower_bound` (``run``
-    its keywords) in the game of ``game_options`` (:func:`~strategytree.game.resolve_game`'s
+    its keywords) in the game of ``game_options`` (:func:`~strategytree.presets.resolve_game`'s
     keywords), warmed up, on the cluster of ``workers`` or ``scheduler``, told on
     ``watch``, finished or stopped by Ctrl-C with the bound proved so far;
     :func:`total_answer`'s text or JSON, and when stopped the stop
     (:func:`~strategytree.runner.stopped_outcome`: its notes and exit status)."""
     from ..files import check_outputs
-    from ..game import resolve_game
+    from ..presets import resolve_game
     from ..runner import stopped_outcome
 
     check_outputs([], force=False, checkpoint=checkpoint)

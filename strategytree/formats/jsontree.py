@@ -5,7 +5,7 @@ known solution, its ``"branches"``: an object from each reply (two digits
 ``"bw"``, blacks then whites) to the next node, in the strategy's order.  The
 winning reply is implied, as in the brace grammar.  The root may also record
 the ``"game"`` the tree was built for, written first: the arguments of
-:func:`~strategytree.game.resolve_game` (``preset``, ``pegs``, ``colors``,
+:func:`~strategytree.presets.resolve_game` (``preset``, ``pegs``, ``colors``,
 ``distinct``, ``distinct_guesses``), so that a reader need not be told the game
 (trees written before this have no game, and are read as before).  Nothing
 else is written; other keys are refused, so that a misspelt key is not
@@ -34,7 +34,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ArgumentError, StrategyTreeError
-from ..game import Game, Reply, check_game_arguments, game_record
+from ..game import Game, Reply
+from ..presets import check_game_arguments, game_record
 from ..tree import Node, Strategy, Visitor, walk
 from .grammar import grammar_text, parse, quoted
 from .source import Source
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GAME_KEYS", "GameRecord", "dumps", "read", "read_with_record"]
 
-#: a game as a file records it: the arguments of :func:`~strategytree.game.resolve_game`
+#: a game as a file records it: the arguments of :func:`~strategytree.presets.resolve_game`
 GameRecord = dict[str, object]
 
 _NAMES = {
@@ -123,7 +124,7 @@ def read(source: Source) -> Strategy:
 
 def read_with_record(source: Source) -> tuple[Strategy, GameRecord | None]:
     """The strategy of a JSON tree and the game its root records, checked (a
-    game :func:`~strategytree.game.resolve_game` can make, whose tables are not
+    game :func:`~strategytree.presets.resolve_game` can make, whose tables are not
     made here) and with both flags; None for a tree that records none, as
     written before games were recorded."""
     top = parse(_parser(), source, _NAMES)
@@ -266,7 +267,7 @@ class _Writer(Visitor):
 def dumps(strategy: Strategy | Node, indent: int | None = None, *,
           game: Game | GameRecord | None = None) -> str:
     """The strategy as a JSON tree: one line, or indented by ``indent`` spaces;
-    its root records ``game`` (a game a preset makes, :func:`~strategytree.game.game_record`,
+    its root records ``game`` (a game a preset makes, :func:`~strategytree.presets.game_record`,
     or a record as :func:`read_with_record` gives it)."""
     root = strategy.root if isinstance(strategy, Strategy) else strategy
     if indent is not None:

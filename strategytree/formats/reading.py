@@ -4,7 +4,7 @@
 :func:`strategytree.formats.source.read_text`), tells the format from the
 content (:func:`detect`) unless one is given, reads it with that format's
 reader, and decides the game from the file and the game options
-(:func:`strategytree.game.resolve_game`, the one place options become a
+(:func:`strategytree.presets.resolve_game`, the one place options become a
 game): every command that reads a strategy goes through it.  Below it,
 :func:`read_file` and :func:`reads` read a format without deciding a game
 (what ``convert`` and ``format`` need).
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .. import game as games
+from .. import presets
 from ..errors import ArgumentError, GameArgumentError, StrategyFileError, StrategyTreeError
 from ..game import Game
 from ..tree import Strategy, iter_nodes
@@ -69,7 +69,7 @@ class FormatError(StrategyTreeError, ValueError):
 class GameOptionsError(GameArgumentError):
     """The game options given with a file mean no game (they contradict each
     other, or the preset): the same for every file read with them, so a front
-    end may stop at once.  Worded as :func:`~strategytree.game.resolve_game` words it."""
+    end may stop at once.  Worded as :func:`~strategytree.presets.resolve_game` words it."""
 
 
 def checked_format(fmt: str, allowed: tuple[str, ...] | dict[str, str]) -> str:
@@ -148,7 +148,7 @@ class Read(NamedTuple):
     the one given, or the one the file tells; None for the other formats"""
     record: dict[str, object] | None = None
     """the game a JSON tree records (the arguments of
-    :func:`~strategytree.game.resolve_game`, checked; its tables not made), else None"""
+    :func:`~strategytree.presets.resolve_game`, checked; its tables not made), else None"""
 
 
 def reads(
@@ -183,7 +183,7 @@ def reads_all(
     """The strategy written in ``text``, its format and the game it was read in
     (see :func:`reads` and :class:`Read`).
 
-    ``options`` are game options (as :func:`~strategytree.game.resolve_game`
+    ``options`` are game options (as :func:`~strategytree.presets.resolve_game`
     takes them) for a format whose reader needs the game, instead of ``game``:
     what they leave open (pegs, colours) is what the file tells."""
     kind = detect(text) if fmt is None else checked_format(fmt, FORMATS)
@@ -303,7 +303,7 @@ def read_strategy(
     inferred: the one reading of a strategy with its game.
 
     The game options (``preset`` … ``distinct_guesses``, as
-    :func:`~strategytree.game.resolve_game` takes them) decide the game; what
+    :func:`~strategytree.presets.resolve_game` takes them) decide the game; what
     they leave open is inferred from the file.  A format whose reader needs the
     game (mmstrat) is read in the game the options give when they give one,
     else in the game its counts tell.  A JSON tree that records its game is
@@ -335,7 +335,7 @@ def read_strategy(
         return Loaded(found.strategy, found.fmt, found.game, _filled(choice, found.game))
     told = found.game
     try:
-        game = games.similar_game(told)
+        game = presets.similar_game(told)
     except ArgumentError as problem:
         raise GameOptionsError(problem.template, **problem.arguments) from None
     kind = ", distinct colours" if len(told.secrets) < told.colors**told.pegs else ""
@@ -343,7 +343,7 @@ def read_strategy(
     return Loaded(found.strategy, found.fmt, game, notes)
 
 
-#: the game keywords of :func:`read_strategy` (:func:`~strategytree.game.resolve_game`'s)
+#: the game keywords of :func:`read_strategy` (:func:`~strategytree.presets.resolve_game`'s)
 GAME_OPTIONS = ("preset", "pegs", "colors", "distinct", "distinct_guesses")
 
 
@@ -365,7 +365,7 @@ def strategy_or_game(path: Input | None, **read: Any) -> tuple[Game, Strategy | 
         loaded = read_strategy(path, **read)
         return loaded.game, loaded.strategy
     told = {key: read[key] for key in GAME_OPTIONS if key in read}
-    return games.resolve_game(**told)[0], None
+    return presets.resolve_game(**told)[0], None
 
 
 def strategy_reader(**read: Any) -> Callable[[Input], tuple[Strategy, Game, list[str]]]:
@@ -392,7 +392,7 @@ def _recorded(found: Read, choice: dict[str, object] | None) -> Loaded:
     given = {name: value for name, value in choice.items()
              if value not in (None, False) and (name != "preset" or value != "mastermind")}
     try:
-        asked: Game | None = games.resolve_game(**{**record, **given})[0]  # type: ignore[arg-type]
+        asked: Game | None = presets.resolve_game(**{**record, **given})[0]  # type: ignore[arg-type]
     except ArgumentError:
         asked = None  # e.g. --colors 8 on a Bagel tree: no such Bagel
     if asked is not None and (asked.digest, asked.scoring) == (recorded.digest, recorded.scoring):
@@ -424,10 +424,10 @@ def _check_pegs(strategy: Strategy, game: Game, choice: dict[str, object]) -> No
 
 def _resolved(choice: dict[str, object],
               strategy: Strategy | None = None) -> tuple[Game, list[str]]:
-    """:func:`~strategytree.game.resolve_game` of the options (looked up when
+    """:func:`~strategytree.presets.resolve_game` of the options (looked up when
     called, as the command line's is), raising :class:`GameOptionsError`."""
     try:
-        return games.resolve_game(**choice, strategy=strategy)  # type: ignore[arg-type]
+        return presets.resolve_game(**choice, strategy=strategy)  # type: ignore[arg-type]
     except ArgumentError as problem:
         raise GameOptionsError(problem.template, **problem.arguments) from None
 
@@ -450,7 +450,7 @@ def fitting_game(strategy: Strategy, game: Game, notes: list[str]) -> tuple[Game
     closest: tuple[float, str] | None = None
     for options, why in candidates:
         try:
-            tried = games.resolve_game(**options)[0]  # type: ignore[arg-type]
+            tried = presets.resolve_game(**options)[0]  # type: ignore[arg-type]
         except StrategyTreeError:
             continue
         report = verify(strategy, tried)
@@ -471,7 +471,7 @@ def _candidates(strategy: Strategy, pegs: int, colors: int) -> list[tuple[dict[s
         found.append((dict(preset="black-only", pegs=pegs, colors=colors), "no reply has whites"))
     if leaves_distinct:
         why = "every solved secret has distinct colours"
-        for name, preset in games.GAMES.items():
+        for name, preset in presets.GAMES.items():
             if preset.named and (preset.pegs, preset.colors) == (pegs, colors):
                 found.append((dict(preset=name), why))
         if guesses_distinct:
@@ -529,7 +529,7 @@ def _completed(options: Mapping[str, Any], told: Game) -> Game:
     ``told``, the game a file's counts tell (distinct colours are the options'
     own, as a brace file's are)."""
     choice = dict(options)
-    preset = games.GAMES.get(choice.get("preset") or "mastermind")
+    preset = presets.GAMES.get(choice.get("preset") or "mastermind")
     if preset is not None:
         if choice.get("pegs") is None and preset.pegs is None:
             choice["pegs"] = told.pegs
@@ -540,7 +540,7 @@ def _completed(options: Mapping[str, Any], told: Game) -> Game:
 
 def _filled(options: Mapping[str, Any], game: Game) -> list[str]:
     """Notes on the sizes of ``game`` that ``options`` left to the file."""
-    preset = games.GAMES.get(options.get("preset") or "mastermind")
+    preset = presets.GAMES.get(options.get("preset") or "mastermind")
     return [
         f"{name} {getattr(game, name)} (from the counts)"
         for name in ("pegs", "colors")
@@ -558,11 +558,11 @@ def infer_game(
     game: str = "mastermind",
 ) -> tuple[Game, list[str]]:
     """The game a strategy already read is meant for, and notes on what was inferred:
-    :func:`strategytree.game.resolve_game` with ``strategy`` to infer from
+    :func:`strategytree.presets.resolve_game` with ``strategy`` to infer from
     (distinct guesses must be asked with distinct secrets here)."""
     if distinct_guesses and not distinct_secrets:
         raise StrategyTreeError("distinct guesses need distinct secrets (distinct_secrets=True)")
-    return games.resolve_game(
+    return presets.resolve_game(
         game, pegs, colors,
         distinct=distinct_secrets, distinct_guesses=distinct_guesses, strategy=strategy,
     )

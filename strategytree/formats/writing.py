@@ -162,7 +162,7 @@ def convert_file(
     on_read: Callable[[Read], object] | None = None,
 ) -> tuple[Read, str | None]:
     """What ``strategytree convert`` does: the file at ``path`` read (:func:`read_file`,
-    in the game ``game_options`` give (as :func:`~strategytree.game.resolve_game` takes
+    in the game ``game_options`` give (as :func:`~strategytree.presets.resolve_game` takes
     them), the missing values from the file, when its format needs a game; for other
     formats the options given are refused),
     ``on_read`` told, and written in format ``to`` to ``output`` (a JSON tree
@@ -196,7 +196,7 @@ def written_json(read: Read, source: object, output: object, target: str) -> dic
     records it: ``preset``, ``pegs``, ``colors``, ``distinct``, ``distinct_guesses``;
     None when its format tells none), ``guesses`` (nodes in the tree) and
     ``repairs`` (what lenient reading changed, one line each)."""
-    from ..game import game_record
+    from ..presets import game_record
 
     game = read.record if read.game is None else game_record(read.game)
     return {"source": str(source), "from": read.fmt, "output": str(output), "to": target,
@@ -225,7 +225,7 @@ def convert_outcome(
     then the repairs made, what was written, or its :func:`written_json`."""
     from rich.markup import escape
 
-    from ..game import resolve_game
+    from ..presets import resolve_game
     from ..words import plural
 
     check_outputs([output], force=convert.get("force", False), inputs={"the input": path},

@@ -626,10 +626,10 @@ def bound_outcome(game_options: dict[str, Any] | None = None, *, symmetry: bool 
                   as_json: bool = False, workers: int | str | None = None,
                   scheduler: str | None = None, watch: Watch = QUIET) -> CommandOutcome:
     """What ``strategytree bound`` does: :func:`prove_bound` in the game of
-    ``game_options`` (:func:`~strategytree.game.resolve_game`'s keywords), warmed
+    ``game_options`` (:func:`~strategytree.presets.resolve_game`'s keywords), warmed
     up, on the cluster of ``workers`` or ``scheduler``, told on ``watch``, timed
     (the cluster's start-up not counted); :func:`bound_text` or :func:`bound_json`."""
-    from ..game import resolve_game
+    from ..presets import resolve_game
 
     game = resolve_game(**(game_options or {}))[0]
     watch.warm(game, lambda small: prove_bound(small, symmetry=symmetry))
