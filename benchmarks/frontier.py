@@ -34,9 +34,9 @@ from typing import NamedTuple
 import strategytree as st
 from strategytree.bounds.total import total_lower_bound
 from strategytree.builders import build_greedy
-from strategytree.game import bulls_and_cows
 from strategytree.literature import FIGURES, best_known_lower_bound, game_key, optimum, ours
 from strategytree.lookahead import build_lookahead
+from strategytree.presets import bulls_and_cows
 from strategytree.search import build_optimal
 
 from _common import ROOT, print_machine

@@ -18,8 +18,8 @@ import time
 
 import strategytree as st
 from strategytree.builders import build_greedy
-from strategytree.game import bulls_and_cows
 from strategytree.improve import improve
+from strategytree.presets import bulls_and_cows
 
 from _common import print_machine
 

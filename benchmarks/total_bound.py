@@ -32,8 +32,8 @@ import time
 
 import strategytree as st
 from strategytree.bounds.total import total_lower_bound
-from strategytree.game import bulls_and_cows
 from strategytree.literature import published
+from strategytree.presets import bulls_and_cows
 
 from _common import print_machine
 

@@ -518,22 +518,6 @@ def black_only(pegs: int = 4, colors: int = 6) -> Game:
                 scoring="black-only")
 
 
-def bulls_and_cows() -> Game:
-    """Bulls and Cows: 4 distinct of 10, guesses distinct too, shown as digits
-    (colours A..J stand for 0..9): the named game of :mod:`strategytree.presets`."""
-    from .presets import resolve_game
-
-    return resolve_game("bulls-and-cows")[0]
-
-
-def bagel() -> Game:
-    """Bagel: 3 distinct of 10, guesses distinct too, shown as digits
-    (colours A..J stand for 0..9): the named game of :mod:`strategytree.presets`."""
-    from .presets import resolve_game
-
-    return resolve_game("bagel")[0]
-
-
 def check_count(n: int, pegs: int, colors: int, what: str) -> None:
     """Refuse a game of ``n`` codes (``what``, in words) beyond :data:`MAX_CODES`."""
     if n > MAX_CODES:

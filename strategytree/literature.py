@@ -188,7 +188,9 @@ def game_key(game: Game) -> str | None:
     the tables cannot speak of (black-only, custom tables, distinct secrets with
     any guess).  The one place a :class:`~strategytree.game.Game` meets a key.
 
-    >>> from strategytree.game import bulls_and_cows, distinct, mastermind
+    >>> from strategytree.game import distinct, mastermind
+
+    >>> from strategytree.presets import bulls_and_cows
     >>> game_key(mastermind(4, 6)), game_key(bulls_and_cows()), game_key(distinct(4, 6))
     ('MM(4,6)', 'bulls-and-cows', None)
     """

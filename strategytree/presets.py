@@ -26,8 +26,8 @@ from .game import (
 )
 from .game import distinct as distinct_game  # (resolve_game's argument hides the name)
 
-__all__ = ["GAMES", "PRESETS", "Preset", "check_game_arguments", "game_record", "preset",
-           "resolve_game", "similar_game"]
+__all__ = ["GAMES", "PRESETS", "Preset", "bagel", "bulls_and_cows", "check_game_arguments",
+           "game_record", "preset", "resolve_game", "similar_game"]
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,18 @@ GAMES: dict[str, Preset] = {
 }
 #: the names of the named games
 PRESETS = tuple(GAMES)
+
+
+def bulls_and_cows() -> Game:
+    """Bulls and Cows: 4 distinct of 10, guesses distinct too, shown as digits
+    (colours A..J stand for 0..9)."""
+    return resolve_game("bulls-and-cows")[0]
+
+
+def bagel() -> Game:
+    """Bagel: 3 distinct of 10, guesses distinct too, shown as digits
+    (colours A..J stand for 0..9)."""
+    return resolve_game("bagel")[0]
 
 
 def resolve_game(
@@ -159,7 +171,6 @@ def game_record(game: Game) -> dict[str, object] | None:
     of the game its tree was built for; None for a game no preset makes (a custom
     feedback, a subset of codes, display other than the preset's).
 
-    >>> from strategytree.game import bagel
     >>> game_record(bagel())
     {'preset': 'bagel', 'pegs': 3, 'colors': 10, 'distinct': True, 'distinct_guesses': True}
     >>> game = resolve_game(**game_record(black_only(3, 5)))[0]

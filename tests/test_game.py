@@ -53,11 +53,11 @@ def test_presets_defaults_are_classic_mastermind() -> None:
 
 
 def test_a_game_says_how_it_is_shown_not_by_its_name() -> None:
-    bulls = st.game.bulls_and_cows()
+    bulls = st.presets.bulls_and_cows()
     assert (bulls.symbols, bulls.reply_words) == ("digits", st.game.BULLS_AND_COWS)
     assert (st.mastermind().symbols, st.mastermind().reply_words) == (
         "letters", st.game.BLACK_AND_WHITE)
-    assert st.game.bagel().symbols == "digits" and st.game.black_only().scoring == "black-only"
+    assert st.presets.bagel().symbols == "digits" and st.game.black_only().scoring == "black-only"
     codes = all_codes(2, 3)
     renamed = Game(2, 3, codes, codes, name="bulls-and-cows")  # a name alone changes nothing
     assert (renamed.symbols, renamed.reply_words) == ("letters", st.game.BLACK_AND_WHITE)

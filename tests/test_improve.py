@@ -346,7 +346,7 @@ def test_console_script_stopped_by_sigterm_writes_the_best_so_far(tmp_path: Path
     import os
     import signal
 
-    from strategytree.game import bulls_and_cows
+    from strategytree.presets import bulls_and_cows
 
     game = bulls_and_cows()
     source = tmp_path / "in.txt"

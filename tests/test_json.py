@@ -15,7 +15,7 @@ import pytest
 
 import strategytree as st
 from strategytree.bounds.counting import counting_bound, counting_total, parts_by_scoring
-from strategytree.game import bagel, black_only, bulls_and_cows, mastermind
+from strategytree.game import black_only, mastermind
 from strategytree.guide import play_secret
 from strategytree.literature import (
     BOUNDS,
@@ -26,7 +26,7 @@ from strategytree.literature import (
     optimum,
     published,
 )
-from strategytree.presets import resolve_game
+from strategytree.presets import bagel, bulls_and_cows, resolve_game
 from strategytree.stats import guess_stats
 from strategytree.verify import Report, rank
 

@@ -18,10 +18,11 @@ import strategytree as st
 from strategytree.bounds.total import total_answer, total_lower_bound
 from strategytree.formats.reading import read_file, reads_all
 from strategytree.formats.writing import writes, written_json
-from strategytree.game import bagel, mastermind
+from strategytree.game import mastermind
 from strategytree.generate import Built, generate
 from strategytree.guide import play_secret, played_json
 from strategytree.improve import improved_json
+from strategytree.presets import bagel
 from strategytree.schemas import SCHEMAS, schema, schema_text
 from strategytree.search.driver import bound_json, prove_bound
 from strategytree.simulate import adversary_json, against_adversary, play_games, simulation_json

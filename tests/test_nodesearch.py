@@ -9,11 +9,11 @@ import pytest
 import strategytree as st
 from strategytree.builders import build_greedy
 from strategytree.errors import ArgumentError
-from strategytree.game import bulls_and_cows
 from strategytree.improve import improve, improve_settings
 from strategytree.lookahead import LOOKAHEAD_FINALISTS, build_lookahead
 from strategytree.nodesearch import ALL, NodeSearch, SearchSettings, Tally, parse_counts, split
 from strategytree.nodesearch.search import parts_by_reply
+from strategytree.presets import bulls_and_cows
 
 from cli_runner import invoke
 

@@ -10,8 +10,7 @@ import pytest
 import strategytree as st
 from strategytree import cli, guide, presets, verify  # noqa: F401  (they bind resolve_game by name: loaded before a test patches it)
 from strategytree.errors import GameArgumentError
-from strategytree.game import bagel, bulls_and_cows
-from strategytree.presets import resolve_game
+from strategytree.presets import bagel, bulls_and_cows, resolve_game
 
 from cli_runner import invoke, runner
 

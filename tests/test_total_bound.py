@@ -16,8 +16,9 @@ import pytest
 
 from strategytree.bounds.counting import counting_bound
 from strategytree.bounds.total import set_lower_bound, total_lower_bound
-from strategytree.game import black_only, bulls_and_cows, distinct, mastermind
+from strategytree.game import black_only, distinct, mastermind
 from strategytree.literature import published
+from strategytree.presets import bulls_and_cows
 from strategytree.progress import Progress
 from strategytree.runner import Interrupted
 

@@ -11,8 +11,8 @@ import strategytree as st
 from strategytree import feedback, scoring
 from strategytree.builders import build_greedy
 from strategytree.cli import app
-from strategytree.game import bagel, black_only, bulls_and_cows, custom
-from strategytree.presets import preset
+from strategytree.game import black_only, custom
+from strategytree.presets import bagel, bulls_and_cows, preset
 
 import naive
 

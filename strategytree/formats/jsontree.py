@@ -18,7 +18,7 @@ silently ignored.
 "branches": {"01": {"guess": "CA"}}}}}'
 >>> read(Source(text)) == loads("{AB:{10:AA,01:{BC:{01:CA}}}}")
 True
->>> from strategytree.game import bagel
+>>> from strategytree.presets import bagel
 >>> text = dumps(loads("ABC"), game=bagel())
 >>> text[:52], text[-17:]
 ('{"game": {"preset": "bagel", "pegs": 3, "colors": 10', ', "guess": "ABC"}')
