@@ -23,7 +23,7 @@ __all__ = ["WHOLE_TABLE", "Exact"]
 #: tables of its own set instead of the whole game's
 WHOLE_TABLE = 60_000_000
 #: the searches of sets on their own share one cache until it holds this many rows
-#: (then a new one): about 0.6 GiB at most
+#: (then a new one): under 1 GiB
 SHARED_ROWS = 1 << 23
 
 
@@ -37,8 +37,9 @@ class Exact:
     searches share one cache and state (:attr:`last`), each set in the cache keyed
     by its secrets' indices in the whole game: a set met again in another set's
     search (after the same guesses in another order, most often) is not searched
-    again. On the exact searches of AABCD's part of 429 secrets of MM(5,8) at
-    depth 3, 12% less CPU than a cache each (``benchmarks/README.md``)."""
+    again. With each set's table gathered from :attr:`by_secret`, the exact
+    searches of AABCD's part of 429 secrets of MM(5,8) at depth 3 take 0.82x the
+    CPU of a table and cache each (``benchmarks/README.md``)."""
 
     def __init__(self, game: Game, max_guesses: int | None, stop: threading.Event,
                  by_secret: np.ndarray | None = None) -> None:
