@@ -321,19 +321,16 @@ def compacted(found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     the best bound and depth its rows give (a run learns a set's bound again as it
     rises, and appends each; MM(5,8)'s file held 69,540 rows of 35,881 sets)."""
     sets = found.get("sets", np.zeros((0, 5), dtype=np.int64))
-    members = found.get("members", np.zeros(0, dtype=np.int32))
-    starts = np.concatenate([[0], np.cumsum(sets[:, 2])]).tolist()
-    best: dict[tuple[int, int, bytes], list[int]] = {}
-    for k, (guess, part, _, bound, depth) in enumerate(sets.tolist()):
-        key = (guess, part, members[starts[k]:starts[k + 1]].tobytes())
-        kept = best.setdefault(key, [k, bound, depth])
-        kept[1], kept[2] = max(kept[1], bound), max(kept[2], depth)
-    order = sorted(best.values())
-    rows = np.array([(*sets[k, :3].tolist(), bound, depth) for k, bound, depth in order],
-                    dtype=np.int64).reshape(-1, 5)
-    kept_members = [members[starts[k]:starts[k + 1]] for k, _, _ in order]
-    return {**found, "sets": rows,
-            "members": np.concatenate(kept_members) if kept_members else members[:0]}
+    entries = Learned(sets[:, 2:], found.get("members", np.zeros(0, dtype=np.int32))).sets()
+    best: dict[tuple[int, int, bytes], list] = {}  # (guess, part, set): [row, set, bound, depth]
+    for k, ((guess, part), (S, bound, depth)) in enumerate(zip(sets[:, :2].tolist(), entries)):
+        kept = best.setdefault((guess, part, S.tobytes()), [k, S, bound, depth])
+        kept[2], kept[3] = max(kept[2], bound), max(kept[3], depth)
+    order = sorted(best.values(), key=lambda kept: kept[0])
+    packed = Learned.of([(S, bound, depth) for _, S, bound, depth in order])
+    return {**found, "sets": np.column_stack([sets[[k for k, *_ in order], :2].reshape(-1, 2),
+                                              packed.rows]),
+            "members": packed.members}
 
 
 def _runs(keys: np.ndarray) -> list[tuple[tuple[int, int], slice]]:
