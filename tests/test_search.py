@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba import njit
 from typer.testing import CliRunner
 
 import strategytree as st
@@ -21,6 +22,7 @@ from strategytree.cli import app
 from strategytree.feedback import table as reply_table
 from strategytree.literature import published
 from strategytree.search import cache, compiled, driver, problem
+from strategytree.search.bounds import INF
 from strategytree.symmetry import compiled as symmetry_loops
 
 import naive
@@ -211,6 +213,43 @@ def test_the_all_guesses_scan_changes_nothing(name: str, monkeypatch) -> None:
     narrow = search.build_optimal(game)
     assert checked(wide, game).total == checked(narrow, game).total
     assert st.verify(wide, game).histogram == st.verify(narrow, game).histogram
+
+
+@njit
+def _scan(fbT, S, out):  # the kernel has no Python wrapper: called from compiled code
+    compiled.scan(fbT, S, out)
+
+
+@njit
+def _unpruned(met, n, win, lim, keep_to, flags, kept):
+    return compiled.unpruned(met, n, win, lim, keep_to, flags, kept)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 5, 7, 8, 13])  # the scan takes four secrets at a time
+def test_the_replies_scan_against_twin(n: int) -> None:
+    rng = np.random.default_rng(n)
+    fbT = rng.integers(0, 64, size=(20, 300)).astype(np.int8)
+    S = rng.choice(20, n, replace=False).astype(np.int32)
+    out = np.full(300, 7, dtype=np.uint64)
+    _scan(fbT, S, out)
+    twin = [sum({1 << int(fbT[s, g]) for s in S}) for g in range(300)]
+    assert out.tolist() == twin
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_guesses_kept_by_their_replies_against_twin(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n, win, m = 12, 9, 500
+    met = rng.integers(0, 1 << 16, size=m, dtype=np.uint64) & rng.integers(0, 1 << 16, size=m,
+                                                                               dtype=np.uint64)
+    for lim, keep_to in [(30, -1), (25, 28), (33, 20), (40, -1), (0, -1)]:
+        flags, kept = np.empty(m, np.uint8), np.full(m, -1, np.int64)
+        count, fmin = _unpruned(met, n, win, lim, keep_to, flags, kept)
+        bounds = [3 * n - bin(int(b)).count("1") - (int(b) >> win & 1) for b in met]
+        keep = [g for g in range(m) if bounds[g] < lim or bounds[g] <= keep_to]
+        assert kept[:count].tolist() == keep
+        assert fmin == min([b for g, b in enumerate(bounds) if g not in keep], default=INF)
+        assert 0 < len(keep) < m or lim in (0, 40)
 
 
 @pytest.mark.parametrize("name", list(TINY))

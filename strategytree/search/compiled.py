@@ -171,6 +171,10 @@ class Scratch(NamedTuple):
     """(guesses,) the node at which each guess was last scored"""
     met: np.ndarray
     """(guesses,) uint64: the replies each guess meets, as bits"""
+    flags: np.ndarray
+    """(guesses,) uint8: whether :func:`unpruned` keeps each guess"""
+    kept: np.ndarray
+    """(guesses,) the guesses it keeps, in order"""
     label: np.ndarray
     """(colours,) all -1: scratch of the symmetry tests"""
     free: np.ndarray
@@ -206,6 +210,8 @@ def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors:
         fill=np.empty(n_replies, dtype=np.int64),
         seen=np.full(m, -1, dtype=np.int64),
         met=np.zeros(m, dtype=np.uint64),
+        flags=np.empty(m, dtype=np.uint8),
+        kept=np.empty(m, dtype=np.int64),
         label=np.full(colors, -1, dtype=np.int64),
         free=np.empty(colors, dtype=np.int64),
         order=np.empty(m, dtype=np.int64),
@@ -320,14 +326,45 @@ def dead_colours(S, t):
 @njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def scan(fbT, S, out):
     """``out[g]``: the bit set of the replies guess ``g`` gets from the secrets ``S``
-    (every guess at once, secret by secret: a loop the compiler vectorises)."""
+    (every guess at once, four secrets at a time: loops the compiler vectorises,
+    each reading and writing ``out`` once per four secrets)."""
     m = out.shape[0]
+    n = S.shape[0]
+    one = np.uint64(1)
     for x in range(m):
         out[x] = 0
-    for j in range(S.shape[0]):
+    for j in range(n % 4):
         col = fbT[S[j]]
         for x in range(m):
-            out[x] |= np.uint64(1) << np.uint64(col[x])
+            out[x] |= one << np.uint64(col[x])
+    for j in range(n % 4, n, 4):
+        c0, c1, c2, c3 = fbT[S[j]], fbT[S[j + 1]], fbT[S[j + 2]], fbT[S[j + 3]]
+        for x in range(m):
+            out[x] |= ((one << np.uint64(c0[x])) | (one << np.uint64(c1[x]))
+                       | (one << np.uint64(c2[x])) | (one << np.uint64(c3[x])))
+
+
+
+@njit(cache=True, nogil=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def unpruned(met, n, win, lim, keep_to, flags, kept):
+    """The guesses :func:`replies_bound` does not prune (their bound under
+    ``lim``, or at most ``keep_to``), in order, in ``kept``: their number, and the
+    least bound of the others.  Two loops with no branch to mispredict: in
+    ``score_candidates``' loop, the same tests took as long as the scan."""
+    m = met.shape[0]
+    wins = np.uint64(win)
+    fmin = np.int64(INF)
+    for x in range(m):
+        b = met[x]
+        bound = 3 * n - np.int64((b >> wins) & np.uint64(1)) - np.int64(popcount(b))
+        pruned = (bound >= lim) & (bound > keep_to)
+        flags[x] = not pruned
+        fmin = min(fmin, bound if pruned else np.int64(INF))
+    count = np.int64(0)
+    for x in range(m):
+        kept[count] = x
+        count += flags[x]
+    return count, fmin
 
 
 
@@ -380,6 +417,7 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
     # reference count each time)
     fb, fbT, codes, as_guess, gmask = t.fb, t.fbT, t.codes, t.as_guess, t.gmask
     seen, met_bits, fill, free, label = ws.seen, ws.met, ws.fill, ws.free, ws.label
+    flags, kept = ws.flags, ws.kept
     found, found_lb, order_key = ws.found, ws.found_lb, ws.order_key
     gperm, gtau, h = lv.group_perm[L], lv.group_tau[L], f.part_size
     win, n_replies, mode = t.win, t.n_replies, t.mode
@@ -402,8 +440,10 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
     quick = mode == 0 and n_replies <= 64
     fast = quick and n <= t.nsmall and capd >= n
     scanned = False
+    pruning = quick and wide_ok  # the guesses pruned by their replies alone
+    total = n + m
     settled = np.int64(-1)  # the guess that settles the set at once
-    if quick and wide_ok and not fast:
+    if pruning and not fast:
         scan(fbT, S, met_bits)
         scanned = True
         bm = most_parts(met_bits, win)
@@ -413,6 +453,17 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
             capd = t.captab[bm][d - 1]
             lb = max(lb, lbt[n])
     for idx in range(n + m):
+        if idx == n and pruning:
+            if not scanned:
+                scan(fbT, S, met_bits)
+                scanned = True
+            # equivalent guesses have the same bound: pruned before the class tests
+            n_kept, fmin_pruned = unpruned(met_bits, n, win, lim, min(lb, 2 * n) if fast else -1,
+                                           flags, kept)
+            fmin = min(fmin, fmin_pruned)
+            total = n + n_kept
+        if idx == total:
+            break
         lbg = np.int64(0)
         if idx < n:
             g = as_guess[S[idx]]
@@ -424,16 +475,7 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
             if symtest and not least_in_class(codes[g], gperm, gtau, gk, free, label):
                 continue
         else:
-            g = idx - n
-            if quick and wide_ok:
-                if not scanned:
-                    scan(fbT, S, met_bits)
-                    scanned = True
-                # equivalent guesses have the same bound: pruned before the class tests
-                lbg = replies_bound(n, met_bits[g], win)
-                if lbg >= lim and not (fast and lbg <= lb and lbg <= 2 * n):
-                    fmin = min(fmin, lbg)
-                    continue
+            g = kept[idx - n] if pruning else idx - n
             if seen[g] == stamp:  # a possible secret, scored already
                 continue
             if merge and (gmask[g] & dead_rest) != 0:  # merged with a guess before it

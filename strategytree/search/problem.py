@@ -105,13 +105,17 @@ class Problem:
         depth = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)
         lbtab, captab = bound_tables(n, branching, depth, mode)
         closed = bool(symmetry and (whole or game).symmetric)
+        if previous is not None and previous.game.guesses is game.guesses:
+            codes, gmask = previous.tables.codes, previous.tables.gmask  # (never written)
+        else:
+            # a writable copy: the type Symmetry.after gives stabilizer too (one
+            # compile of it, not one for the search and one for Symmetry)
+            codes, gmask = np.array(game.guesses, dtype=np.uint8), colour_masks(game.guesses)
         tables = Tables(
             fb=fb,
             fbT=transposed(fb, mode, by_secret),
-            # a writable copy: the type Symmetry.after gives stabilizer too (one
-            # compile of it, not one for the search and one for Symmetry)
-            codes=np.array(game.guesses, dtype=np.uint8),
-            gmask=colour_masks(game.guesses),
+            codes=codes,
+            gmask=gmask,
             smask=colour_masks(game.secrets),
             as_guess=as_guess,
             ids=np.arange(n, dtype=np.int64) if ids is None else np.asarray(ids, dtype=np.int64),
