@@ -124,11 +124,15 @@ def small_sets(runs: int = 3) -> None:
 
     searched = [0]
     plain = subsets.Exact.searched
+    last = [None, 0]  # the last search's problem, and its count then
 
     def counted(self, *args):
         found = plain(self, *args)
-        if found is not None:
-            searched[0] += int(found[1].p.stats[0])
+        if found is not None:  # (a problem may serve many sets: its count goes on)
+            p = found[1].p
+            count = int(p.stats[0])
+            searched[0] += count - (last[1] if p is last[0] else 0)
+            last[:] = [p, count]
         return found
 
     subsets.Exact.searched = counted

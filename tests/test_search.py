@@ -108,17 +108,21 @@ def test_a_part_keys_its_sets_by_the_whole_games_secrets() -> None:
     assert part.key(np.arange(3, dtype=np.int32), 4) != whole.key(np.arange(3, dtype=np.int32), 4)
 
 
-def test_the_searches_of_parts_share_a_cache_and_agree_with_fresh_ones(monkeypatch) -> None:
-    """The exact searches of sets of a big game, each on its own table (the rows of
-    the whole game's table given to it, ``by_secret``), share one cache: each cost,
-    under a limit or not, is the one a fresh search (its own table and cache) gives,
-    and a set asked again after others is answered from what they stored."""
+@pytest.mark.parametrize("route", ["parts", "given", "given, cold rows, small cache"])
+def test_the_searches_of_sets_share_a_cache_and_agree_with_fresh_ones(route: str,
+                                                                     monkeypatch) -> None:
+    """The exact searches of sets of a game too big for its own table share one
+    cache: each set searched on its own (``parts``), or, the whole table given, each
+    from the whole game's search (``given``; with its guesses' rows read from the
+    table by secret, and its cache replaced when full). Each cost, under a limit or
+    not, is the one a fresh search (its own table and cache) gives, also for a set
+    asked again after others, answered from what they stored."""
     import threading
 
     from strategytree.search import subsets
     from strategytree.symmetry import Symmetry
 
-    monkeypatch.setattr(subsets, "WHOLE_TABLE", 0)  # each set searched on its own
+    monkeypatch.setattr(subsets, "WHOLE_TABLE", 0)  # MM(4,4) as if too big for its table
     game = st.mastermind(4, 4)
     fb = reply_table(game)
     root = Symmetry.of(game, True)
@@ -133,14 +137,31 @@ def test_the_searches_of_parts_share_a_cache_and_agree_with_fresh_ones(monkeypat
                 if len(S) >= 3:
                     asked.append((S, sym, played))
     assert len(asked) > 20
-    shared = subsets.Exact(game, None, threading.Event(), np.ascontiguousarray(fb.T))
+    fresh = {}
+    for S, sym, played in asked:
+        fresh[S.tobytes()] = subsets.Exact(game, None, threading.Event()).cost(
+            S, 0, sym, played, search.bounds.INF)
+    if "cold" in route:
+        monkeypatch.setattr(problem, "MAX_TRANSPOSED", 0)
+        monkeypatch.setattr(subsets, "SHARED_ROWS", 20)
+    shared = subsets.Exact(game, None, threading.Event(),
+                           None if route == "parts" else (fb, np.ascontiguousarray(fb.T)))
+    assert (shared.whole is None) == (route == "parts")
+    caches = []  # (held: a cache let go may leave its id to the next)
     for S, sym, played in asked + asked[::-1]:
-        fresh = subsets.Exact(game, None, threading.Event())
-        best = fresh.cost(S, 0, sym, played, search.bounds.INF)
+        best = fresh[S.tobytes()]
         for limit in (best - 1, best, search.bounds.INF):
             got = shared.cost(S, 0, sym, played, limit)
             assert got == best if best < limit else limit <= got <= best, (len(S), limit, got)
-    assert len(shared.last.cache) > max(len(S) for S, _, _ in asked)
+        cache = (shared.last or shared.whole.p).cache
+        if not any(cache is seen for seen in caches):
+            caches.append(cache)
+    p = shared.last or shared.whole.p
+    assert p.tables.cold_rows == ("cold" in route)
+    if "cache" in route:
+        assert len(caches) > 1  # replaced when it held more than SHARED_ROWS
+    else:
+        assert len(caches) == 1 and len(p.cache) > max(len(S) for S, _, _ in asked)
 
 
 @pytest.mark.parametrize("mode", [0, 1])

@@ -355,7 +355,7 @@ class SetBounder:
         if self.searcher is None:
             from ..search.subsets import Exact
 
-            self.searcher = Exact(self.game, None, self.stop, self.fbT)
+            self.searcher = Exact(self.game, None, self.stop, (self.fb, self.fbT))
             if hasattr(self.stop, "also"):  # a run's stop halts the search under way
                 self.stop.also(self.searcher.halt)
         if sym is None or not sym.enabled:

@@ -69,6 +69,8 @@ class Tables(NamedTuple):
     """(guesses, secrets) int8: the reply of each guess to each secret"""
     fbT: np.ndarray
     """(secrets, guesses): the same, transposed (empty when too big, or not used)"""
+    cold_rows: bool
+    """a guess's replies are read from ``fbT`` (:func:`row_of`): ``fb``'s rows are long"""
     codes: np.ndarray
     """(guesses, pegs) uint8: the colours of each guess"""
     gmask: np.ndarray
@@ -171,6 +173,8 @@ class Scratch(NamedTuple):
     """(guesses,) the node at which each guess was last scored"""
     met: np.ndarray
     """(guesses,) uint64: the replies each guess meets, as bits"""
+    row: np.ndarray
+    """(secrets,) a guess's replies, read from the transposed table (:func:`row_of`)"""
     flags: np.ndarray
     """(guesses,) uint8: whether :func:`unpruned` keeps each guess"""
     kept: np.ndarray
@@ -210,6 +214,7 @@ def workspace(n: int, m: int, n_replies: int, depth: int, pegs: int = 1, colors:
         fill=np.empty(n_replies, dtype=np.int64),
         seen=np.full(m, -1, dtype=np.int64),
         met=np.zeros(m, dtype=np.uint64),
+        row=np.zeros(n, dtype=np.int8),
         flags=np.empty(m, dtype=np.uint8),
         kept=np.empty(m, dtype=np.int64),
         label=np.full(colors, -1, dtype=np.int64),
@@ -287,12 +292,27 @@ def begin_candidates(f, count, fail):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def score_forced(L, f, S, t, lv, fill):
+def row_of(t, g, S, out):
+    """The replies of guess ``g`` from the secrets ``S``, at their places: its row
+    of ``t.fb``, or, when those rows are long (MM(5,8)'s whole table, 1 GiB: its
+    rows by guess are not at hand) read from ``t.fbT`` into ``out``: the rows of
+    ``S``, which the scan has just read."""
+    if not t.cold_rows:
+        return t.fb[g]
+    fbT = t.fbT
+    for j in range(S.shape[0]):
+        out[S[j]] = fbT[S[j], g]
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def score_forced(L, f, S, t, lv, ws):
     """The only candidate of level ``L`` is its forced guess: its bound."""
     g = f.force
     lbt = t.lbtab[f.branching]
     cap = t.captab[f.branching]
-    met = split_sizes(t.fb[g], S, f.part_size, fill, t.n_replies)
+    fill = ws.fill
+    met = split_sizes(row_of(t, g, S, ws.row), S, f.part_size, fill, t.n_replies)
     base = S.shape[0] if t.mode == 0 else 0
     bound = split_bound(f.part_size, fill, met, base, lbt, cap[f.left - 1], t.win)[0]
     lv.cand[L, 0] = g
@@ -482,7 +502,7 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
                 continue
             if symtest and not least_in_class(codes[g], gperm, gtau, gk, free, label):
                 continue
-        row = fb[g]
+        row = row_of(t, g, S, ws.row)
         if quick:
             if wide_ok and (idx >= n or not fast):
                 if not scanned:  # no shortcut among the secrets to wait for
@@ -693,7 +713,7 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
     """
     frames, sets, fill = lv.frames, lv.sets, ws.fill
     cand, cand_lb, perms, taus = lv.cand, lv.cand_lb, lv.group_perm, lv.group_tau
-    fb, codes, gmask, lbtab, captab = t.fb, t.codes, t.gmask, t.lbtab, t.captab
+    codes, gmask, lbtab, captab = t.codes, t.gmask, t.lbtab, t.captab
     dkeyed, n_replies, win, symm = t.dkeyed, t.n_replies, t.win, t.symm
     # the most rows stored before the next look at the room left: a set, then
     # each level below it finishing
@@ -727,7 +747,7 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
             step = RETURN
             if not settled:
                 if f.force >= 0:
-                    score_forced(L, f, S, t, lv, fill)
+                    score_forced(L, f, S, t, lv, ws)
                     step = NEXT_CANDIDATE
                 else:
                     settled, ret = score_candidates(L, f, S, t, lv, ws, cache, stats)
@@ -740,7 +760,8 @@ def solve(S0, d0, limit0, played0, force0, t, lv, ws, cache, stats):
                 nf = frames[L + 1]
                 narrow_group(f, nf, codes[g], symm, perms[L], taus[L], perms[L + 1], taus[L + 1])
                 S = level_set(sets, f, L)
-                f.nparts = split_into_parts(f, S, fb[g], n_replies, win, fill, sets[L + 1])
+                f.nparts = split_into_parts(f, S, row_of(t, g, S, ws.row), n_replies, win, fill,
+                                            sets[L + 1])
                 first_bounds(f, nf, lbtab)
                 step = NEXT_PART
         elif step == NEXT_PART:

@@ -39,9 +39,9 @@ class SearchError(StrategyTreeError):
 
 def transposed(fb: np.ndarray, mode: int, given: np.ndarray | None = None) -> np.ndarray:
     """``fb`` as (secret, guess), for the kernel's all-guesses-at-once scan (only the
-    least-total search uses it; an empty table when it is not used or too big);
-    ``given``: that table, when the caller has it."""
-    if mode != 0 or fb.size > MAX_TRANSPOSED:
+    least-total search uses it; an empty table when it is not used, or too big to
+    copy); ``given``: that table, when the caller has it."""
+    if mode != 0 or (given is None and fb.size > MAX_TRANSPOSED):
         return np.zeros((0, 0), dtype=np.int8)
     return np.ascontiguousarray(fb.T if given is None else given)
 
@@ -83,13 +83,13 @@ class Problem:
         and ``ids`` the part's secrets there (the indices its sets are cached by).
 
         ``replies``: its table as (guesses, secrets) and (secrets, guesses), when the
-        caller has them (rows of the whole game's table: working them out took a fifth
-        of the CPU of the exact searches of the small sets of MM(5,8)'s total bound).
+        caller has them (MM(5,8)'s, 1 GiB each way, or one array for both: too big to
+        build here, and read as they are).
         ``previous``: the search of another part of ``whole``, done with: this one
         takes over its cache (their sets are keyed alike) and its state's arrays when
         they are big enough."""
         n, m = len(game.secrets), len(game.guesses)
-        if n * m > MAX_TABLE:
+        if replies is None and n * m > MAX_TABLE:  # (a table given is there already)
             raise SearchError(
                 f"{game.name}: {m:,} guesses x {n:,} secrets is too big for an exact search"
             )
@@ -105,6 +105,7 @@ class Problem:
         depth = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)
         lbtab, captab = bound_tables(n, branching, depth, mode)
         closed = bool(symmetry and (whole or game).symmetric)
+        fbT = transposed(fb, mode, by_secret)
         if previous is not None and previous.game.guesses is game.guesses:
             codes, gmask = previous.tables.codes, previous.tables.gmask  # (never written)
         else:
@@ -113,7 +114,8 @@ class Problem:
             codes, gmask = np.array(game.guesses, dtype=np.uint8), colour_masks(game.guesses)
         tables = Tables(
             fb=fb,
-            fbT=transposed(fb, mode, by_secret),
+            fbT=fbT,
+            cold_rows=fbT.size > MAX_TRANSPOSED,  # (a table given, then)
             codes=codes,
             gmask=gmask,
             smask=colour_masks(game.secrets),
@@ -152,6 +154,7 @@ class Problem:
         tables = Tables(
             fb=fb,
             fbT=transposed(fb, mode),
+            cold_rows=False,
             codes=np.zeros((m, 1), dtype=np.uint8),
             gmask=np.zeros(m, dtype=np.int64),
             smask=np.zeros(n, dtype=np.int64),

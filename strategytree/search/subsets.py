@@ -30,19 +30,23 @@ SHARED_ROWS = 1 << 23
 class Exact:
     """The exact search of sets of secrets after a history, as subtrees.
 
-    A game whose feedback table is small (at most :data:`WHOLE_TABLE` entries)
-    gets one search of the whole game, whose cache every set shares; a larger
-    one (MM(5,8)) gets a search of each set on its own (every guess against
-    that set's secrets), with the history's symmetry group given to it; those
-    searches share one cache and state (:attr:`last`), each set in the cache keyed
-    by its secrets' indices in the whole game: a set met again in another set's
-    search (after the same guesses in another order, most often) is not searched
-    again. With each set's table gathered from :attr:`by_secret`, the exact
-    searches of AABCD's part of 429 secrets of MM(5,8) at depth 3 take 0.82x the
-    CPU of a table and cache each (``benchmarks/README.md``)."""
+    A game whose feedback table is small (at most :data:`WHOLE_TABLE` entries),
+    or whose table the caller has (``replies``: as (guesses, secrets) and
+    (secrets, guesses), as :class:`~strategytree.bounds.sets.SetBounder` has
+    MM(5,8)'s), gets one search of the whole game, each set searched from it
+    with the history's symmetry group, all sharing its cache (a set met again,
+    after the same guesses in another order most often, is not searched again).
+    A larger game without its table gets a search of each set on its own
+    (every guess against that set's secrets, its table worked out); those
+    searches share one cache and state (:attr:`last`), each set in the cache
+    keyed by its secrets' indices in the whole game.  Given MM(5,8)'s table, the
+    exact searches of AABCD's part of 429 secrets at depth 3 take 0.77x the CPU
+    they took each on its own table, gathered from the whole one: gathering and
+    transposing the tables had cost more than the larger table's reads
+    (``benchmarks/README.md``)."""
 
     def __init__(self, game: Game, max_guesses: int | None, stop: threading.Event,
-                 by_secret: np.ndarray | None = None) -> None:
+                 replies: tuple[np.ndarray, np.ndarray] | None = None) -> None:
         from .bounds import UNLIMITED
         from .problem import Problem
 
@@ -53,15 +57,12 @@ class Exact:
         self.current = None  # the problem being searched (to stop it)
         self.usable = bool((game.guess_index(game.secrets) >= 0).all())
         self.masks = colour_masks(game.guesses)
-        self.by_secret = by_secret
-        """the whole game's replies as (secrets, guesses), when the caller has them
-        (:class:`~strategytree.bounds.sets.SetBounder` does): a set's table is its rows"""
-        self.tables = np.zeros(0, dtype=np.int8)  # room for a set's table, both ways
         self.whole = None
         self.last = None
         """the last search of a set on its own: the next takes over its cache and state"""
-        if self.usable and len(game.secrets) * len(game.guesses) <= WHOLE_TABLE:
-            self.whole = self.search_of(Problem.of(game, max_guesses))
+        if self.usable and (replies is not None
+                            or len(game.secrets) * len(game.guesses) <= WHOLE_TABLE):
+            self.whole = self.search_of(Problem.of(game, max_guesses, replies=replies))
 
     def halt(self) -> None:
         """Stop the search under way, if any (it raises :class:`~strategytree.runner.Stopped`)."""
@@ -94,22 +95,8 @@ class Exact:
         if self.last is not None and len(self.last.cache) > SHARED_ROWS:
             self.last = None
         self.last = Problem.of(sub, self.max_guesses, sym.enabled, whole=self.game, ids=S,
-                               replies=self.replies(S), previous=self.last)
+                               previous=self.last)
         return self.last
-
-    def replies(self, S: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-        """The table of the secrets ``S`` from :attr:`by_secret`, as (guesses, secrets)
-        and (secrets, guesses), in room kept from one set to the next (None: no table)."""
-        if self.by_secret is None:
-            return None
-        n, m = len(S), self.by_secret.shape[1]
-        if len(self.tables) < 2 * n * m:
-            self.tables = np.empty(2 * max(n, 64) * m, dtype=np.int8)
-        by_secret = self.tables[: n * m].reshape(n, m)
-        np.take(self.by_secret, S, axis=0, out=by_secret)
-        by_guess = self.tables[n * m : 2 * n * m].reshape(m, n)
-        by_guess[...] = by_secret.T
-        return by_guess, by_secret
 
     def solve(self, S: np.ndarray, level: int, sym: Symmetry, played: int, limit: int):
         """``(total, node)`` of an optimal subtree for ``S`` after ``level`` guesses,
@@ -140,6 +127,10 @@ class Exact:
             return None
         if self.whole is not None:
             search, rows = self.whole, np.ascontiguousarray(S, dtype=np.int32)
+            if len(search.p.cache) > SHARED_ROWS:
+                from .cache import Cache
+
+                search.p.cache = Cache()
         else:
             search, rows = (self.search_of(self.problem_of(S, sym)),
                             np.arange(len(S), dtype=np.int32))
