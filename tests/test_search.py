@@ -264,7 +264,7 @@ def test_the_guesses_kept_by_their_replies_against_twin(seed: int) -> None:
     met = rng.integers(0, 1 << 16, size=m, dtype=np.uint64) & rng.integers(0, 1 << 16, size=m,
                                                                                dtype=np.uint64)
     for lim, keep_to in [(30, -1), (25, 28), (33, 20), (40, -1), (0, -1)]:
-        flags, kept = np.empty(m, np.uint8), np.full(m, -1, np.int64)
+        flags, kept = np.zeros(m + 4, np.uint8), np.full(m, -1, np.int64)
         count, fmin = _unpruned(met, n, win, lim, keep_to, flags, kept)
         bounds = [3 * n - bin(int(b)).count("1") - (int(b) >> win & 1) for b in met]
         keep = [g for g in range(m) if bounds[g] < lim or bounds[g] <= keep_to]
