@@ -464,13 +464,11 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
     count = np.int64(0)  # not 0: merge_order would also be compiled for the literal
     quick = mode == 0 and n_replies <= 64
     fast = quick and n <= t.nsmall and capd >= n
-    scanned = False
-    pruning = quick and wide_ok  # the guesses pruned by their replies alone
+    pruning = quick and wide_ok  # the guesses pruned by their replies alone (scanned)
     total = n + m
     settled = np.int64(-1)  # the guess that settles the set at once
-    if pruning and not fast:
+    if pruning and not fast:  # (fast: the scan waits for the secrets' shortcut)
         scan(fbT, S, met_bits)
-        scanned = True
         bm = most_parts(met_bits, win)
         if bm < f.parent_branching:
             f.branching = bm
@@ -479,9 +477,8 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
             lb = max(lb, lbt[n])
     for idx in range(n + m):
         if idx == n and pruning:
-            if not scanned:
+            if fast:
                 scan(fbT, S, met_bits)
-                scanned = True
             # equivalent guesses have the same bound: pruned before the class tests
             n_kept, fmin_pruned = unpruned(met_bits, n, win, lim, min(lb, 2 * n) if fast else -1,
                                            flags, kept)
@@ -509,10 +506,7 @@ def score_candidates(L, f, S, t, lv, ws, cache, stats):
                 continue
         row = row_of(t, g, S, ws.row)
         if quick:
-            if wide_ok and (idx >= n or not fast):
-                if not scanned:  # no shortcut among the secrets to wait for
-                    scan(fbT, S, met_bits)
-                    scanned = True
+            if wide_ok and (idx >= n or not fast):  # scanned by now
                 touched = met_bits[g]
             else:
                 touched = np.uint64(0)
