@@ -54,7 +54,8 @@ def _caches() -> str:
 def machine() -> str:
     """The CPU these figures come from: model, family/model, clock, caches, cores, and the
     target numba compiles for (LLVM's host CPU name and the vector features it uses;
-    ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` when set, as they change that target)."""
+    ``NUMBA_CPU_NAME`` / ``NUMBA_CPU_FEATURES`` when set, as they change that target;
+    whether our kernels use 512-bit vectors)."""
     info = _cpuinfo()
     model = info.get("model name") or platform.processor() or platform.machine()
     family = f"family {info.get('cpu family', '?')} model {info.get('model', '?')}"
@@ -69,6 +70,9 @@ def machine() -> str:
                 else f"numba target host ({host})")
     if os.environ.get("NUMBA_CPU_FEATURES"):
         compiled += f" features {os.environ['NUMBA_CPU_FEATURES']!r}"
+    from strategytree.jit import WIDE
+
+    compiled += ", 512-bit vectors (strategytree.jit)" if WIDE else ""
     return (f"# CPU: {model}, {family}, {clock}, {_caches()}, {os.cpu_count()} CPUs; "
             f"LLVM host {host} [{vector}]; {compiled}; {platform.python_implementation()} "
             f"{platform.python_version()}")

@@ -9,10 +9,12 @@ warm numba cache (one untimed run first). The peers are built by
     python benchmarks/peers.py --peers DIR [--runs N] [--big] [--only JOB,...] [--cpu-name NAME]
 
 ``--cpu-name haswell`` times our code compiled for an older target (numba's
-``NUMBA_CPU_NAME``, with a numba cache of its own, so the native kernels are neither used nor
-overwritten). Our commands run with ``PYTHONDONTWRITEBYTECODE`` removed from their
-environment: an installed package has its bytecode, and compiling our modules from source
-on every run would add about 0.1 s of CPU to each start-up.
+``NUMBA_CPU_NAME``, with that CPU's own features: ``NUMBA_CPU_FEATURES`` empty, as the
+name alone kept the host's, AVX-512 included, before 2026-11-29; with a numba cache of its
+own, so the native kernels are neither used nor overwritten). Our commands run with
+``PYTHONDONTWRITEBYTECODE`` removed from their environment: an installed package has its
+bytecode, and compiling our modules from source on every run would add about 0.1 s of CPU
+to each start-up.
 
 Jobs: ``bulls`` (Bulls and Cows optimal), ``mm47`` and ``mm46`` (optimal), ``greedy58``
 (MM(5,8) entropy), and with ``--big`` ``greedy68`` (MM(6,8) entropy; minutes each run).
@@ -82,8 +84,8 @@ def our_env(cpu_name: str | None, folder: str) -> dict[str, str]:
     """The environment of our commands: bytecode written as an install has it; with
     ``cpu_name``, numba compiles for that CPU into a cache folder of its own."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    if cpu_name:
-        env["NUMBA_CPU_NAME"] = cpu_name
+    if cpu_name:  # (its own features: the name alone keeps the host's, AVX-512 and all)
+        env["NUMBA_CPU_NAME"], env["NUMBA_CPU_FEATURES"] = cpu_name, ""
         env["NUMBA_CACHE_DIR"] = str(Path(folder) / f"numba-{cpu_name}")
     return env
 

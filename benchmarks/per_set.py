@@ -1,8 +1,10 @@
 """The exact search's speed per set, and what it depends on (issue 38, item 3).
 
 MM(4,7) optimal in-process (after start-up), one configuration per child process so
-that each has its own numba target and a fresh search: the compile target (native,
-and older targets through ``NUMBA_CPU_NAME``, each with a numba cache of its own),
+that each has its own numba target and a fresh search: the compile target (native;
+native with LLVM's 256-bit vectors, ``STRATEGYTREE_VECTOR_BITS=256``, where the
+CPU has AVX-512; older targets through ``NUMBA_CPU_NAME``; each with a numba cache
+of its own),
 the first size of the cache table (rows; it doubles when full, so a bigger start is
 a sparser table spread over more memory), and one or two threads.  Each row prints
 the sets searched (the work, whatever the machine), the time, the sets per second,
@@ -55,16 +57,20 @@ print(json.dumps({"times": times, "sets": sets, "totals": totals, "rows": bigges
                   "peak": peak}))
 """
 
-TARGETS = {"native": None, "znver1": "znver1", "haswell": "haswell",
-           "x86-64-v2": "x86-64-v2"}
+#: each target's settings (its own numba cache when it has any); an older CPU's
+#: name alone would keep the host's features (AVX-512 with haswell's scheduling),
+#: so its features are emptied: that CPU's own
+TARGETS = {"native": {}, "native, 256-bit": {"STRATEGYTREE_VECTOR_BITS": "256"},
+           **{name: {"NUMBA_CPU_NAME": name, "NUMBA_CPU_FEATURES": ""}
+              for name in ("znver1", "haswell", "x86-64-v2")}}
 
 
-def child(game: str, target: str | None, capacity: int, threads: int, runs: int,
+def child(game: str, target: dict[str, str], capacity: int, threads: int, runs: int,
           folder: str) -> dict:
-    env = {**os.environ}
+    env = {**os.environ, **target}
     if target:
-        env["NUMBA_CPU_NAME"] = target
-        env["NUMBA_CACHE_DIR"] = str(Path(folder) / f"numba-{target}")
+        env["NUMBA_CACHE_DIR"] = str(Path(folder) / "numba-{}".format(
+            "-".join(v for v in target.values() if v)))
     code = CHILD.replace("GAME", GAMES[game])
     out = subprocess.run([sys.executable, "-c", code, str(capacity), str(threads), str(runs)],
                          env=env, capture_output=True, text=True, check=True).stdout

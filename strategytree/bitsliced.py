@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .feedback import compiled as feedback_loops
 from .feedback import lowest_bit
+from .jit import njit
 
 __all__ = ["SLICED_PEGS", "Sliced", "count_equal", "equal_masks", "set_sums", "slice_secrets"]
 

@@ -256,9 +256,10 @@ def compiled() -> SimpleNamespace:
     :func:`lowest_bit` as instructions, and compiles :func:`reply_code`,
     :func:`reply` and :func:`reply_of_rows` where they are called.  Kernels are then
     loaded from numba's cache without the compiler's set-up (:mod:`.kernelcache`)."""
-    from numba import njit, types
+    from numba import types
     from numba.extending import intrinsic, overload, register_jitable
 
+    from .jit import njit
     from .kernelcache import quick_loads
 
     quick_loads()

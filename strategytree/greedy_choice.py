@@ -29,13 +29,13 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from .bitsliced import SLICED_PEGS, count_equal, set_sums, slice_secrets
 from .errors import StrategyTreeError
 from .feedback import compiled as feedback_loops
 from .feedback import popcount, reply_of_rows
 from .game import Game
+from .jit import njit
 from .scoring import RULES, nlogn_weights
 from .sorting import merge_passes
 

@@ -8,7 +8,8 @@ reply first, keeping their order within a reply.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from .jit import njit
 
 __all__ = ["group_by_reply", "reply_groups"]
 

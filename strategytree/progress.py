@@ -286,7 +286,7 @@ def warm_stamp(warm: Callable[[Any], object], small: Any) -> Path | None:
                      for path in package.rglob("*.py"))
     key = repr((
         code.co_filename, code.co_firstlineno, settings, small.name, small.scoring,
-        numba.__version__, os.environ.get("NUMBA_CPU_NAME"), os.environ.get("NUMBA_CPU_FEATURES"),
+        numba.__version__, numba.config.CPU_NAME, numba.config.CPU_FEATURES,  # (as .jit set them)
         os.environ.get("NUMBA_OPT"), sources,
     ))
     return where / f"strategytree-warm-{hashlib.sha1(key.encode()).hexdigest()[:20]}"

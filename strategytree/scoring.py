@@ -19,12 +19,12 @@ on its first call and is cached on disk.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
 
 from .errors import StrategyTreeError
 from .feedback import compiled as feedback_loops
 from .feedback import lowest_bit, reply, reply_of_rows
 from .game import Game
+from .jit import njit, prange
 
 __all__ = [
     "MASKED_SECRETS",

@@ -13,7 +13,7 @@ a fraction of that, and is stable: indices of equal keys keep their order.
 
 from __future__ import annotations
 
-from numba import njit
+from .jit import njit
 
 __all__ = ["merge_order", "merge_passes"]
 

@@ -349,8 +349,9 @@ def compiled() -> SimpleNamespace:
     :func:`least_in_class` once this has run, and this namespace's
     ``stabilizer`` (the dispatcher Python calls: compiled once per install,
     where an overload of it would be a second function to compile)."""
-    from numba import njit
     from numba.extending import overload
+
+    from .jit import njit
 
     @overload(image_key, inline="always")
     def image_key_compiled(row, perm, tau, free, label, colors):  # pragma: no cover - numba

@@ -75,7 +75,7 @@ def test_the_reply_table_against_twin(i: int) -> None:
 @pytest.mark.parametrize("i", range(len(GAMES)), ids=[name for name, _ in GAMES])
 def test_the_reply_step_against_twin(i: int) -> None:
     """feedback.reply (one word) and reply_of_rows (any), as Python and compiled."""
-    from numba import njit
+    from strategytree.jit import njit
 
     feedback.compiled()
     one_word = njit(lambda gp, gc, sp, sc, stride: feedback.reply(gp, gc, sp, sc, stride))
@@ -95,7 +95,7 @@ def test_the_reply_step_against_twin(i: int) -> None:
 
 
 def test_lowest_bit_against_twin() -> None:
-    from numba import njit
+    from strategytree.jit import njit
 
     feedback.compiled()
     compiled = njit(lambda x: feedback.lowest_bit(x))

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
 from typer.testing import CliRunner
 
 import strategytree as st
@@ -20,6 +19,7 @@ from strategytree import search
 from strategytree.checkpoint import CheckpointError
 from strategytree.cli import app
 from strategytree.feedback import table as reply_table
+from strategytree.jit import njit
 from strategytree.literature import published
 from strategytree.search import cache, compiled, driver, problem
 from strategytree.search.bounds import INF

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
 
 import strategytree as st
 from strategytree import launch, progress
+from strategytree.jit import njit
 from strategytree.kernelcache import quick_loads
 
 

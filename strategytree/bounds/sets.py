@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..builders import colour_masks
 from ..feedback import table as reply_table
 from ..game import Game
+from ..jit import njit
 from ..search.bounds import (
     INF,
     UNLIMITED,

@@ -27,11 +27,11 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numba import njit
 
 from ..bounds.counting import INF, UNLIMITED, lower_bounds
 from ..feedback import compiled as feedback_loops
 from ..feedback import popcount
+from ..jit import njit
 
 __all__ = [
     "INF",

@@ -38,7 +38,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+
+from ..jit import njit
 
 __all__ = ["PAUSED", "USED", "Cache", "CacheArrays", "find", "load_rows", "cache_key", "store"]
 

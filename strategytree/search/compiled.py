@@ -32,9 +32,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from ..feedback import lowest_bit, popcount
+from ..jit import njit
 from ..sorting import merge_passes
 from ..symmetry import compiled as symmetry_loops
 from ..symmetry import least_in_class
