@@ -13,6 +13,8 @@ most ``--seconds`` (default 1800: the README's figure).
     python benchmarks/total_bound.py --root       # --exact-below: the exact search of a small
                                                   # set compiled from its root, or root in Python
     python benchmarks/total_bound.py --small-sets # the exact searches of MM(5,8)'s small sets
+    python benchmarks/total_bound.py --part       # one part of MM(5,8) searched exactly
+    python benchmarks/total_bound.py --part --size 1250 --seconds 60  # a large one, stopped
 
 With ``--again``, the full-depth bounds with ``--exact-below`` of :data:`EXACT_RUNS`,
 each with :data:`strategytree.bounds.sets.AGAIN_UNLIMITED` on and off: the bound,
@@ -23,6 +25,10 @@ searched exactly, and the CPU seconds.  With ``--small-sets``, the second of the
 (AABCD's part of 429 secrets of MM(5,8) at depth 3, exact below 400) three times,
 with the sets the exact searches searched: run it with two installs side by side
 to compare them (it reads the counts from outside, the same in every version).
+With ``--part``, the exact optimum of ABCDE's part of 510 secrets of MM(5,8) (one
+large search, as the MM(5,8) run's ``--exact-parts 1400`` asks of its parts) three
+times, counted the same way; ``--size N``: ABCDE's part nearest N secrets instead,
+``--seconds S``: each search stopped after S seconds (wall; the CPU is printed).
 """
 
 from __future__ import annotations
@@ -116,10 +122,21 @@ def root_in_python() -> None:
     subsets.Exact.search_of = compiled
 
 
-def small_sets(runs: int = 3) -> None:
-    """The --small-sets runs (see the module doc)."""
+#: the --part run: (game, first guess, part's size, its exact optimum asked) (as
+#: ``--exact-parts 1400`` asks it of MM(5,8)'s parts)
+PART_RUN = (st.mastermind(5, 8), "ABCDE", 510)
+
+
+def small_sets(runs: int = 3, whole_part: bool = False, size: int | None = None,
+               seconds: float | None = None) -> None:
+    """The --small-sets runs, or with ``whole_part`` the --part runs, of the part
+    nearest ``size`` secrets, each stopped after ``seconds`` of CPU when given
+    (see the module doc)."""
+    import threading
+
     from strategytree.bounds.root import RootGuesses
     from strategytree.bounds.sets import ExactSets, SetBounder
+    from strategytree.runner import Stop
     from strategytree.search import subsets
 
     searched = [0]
@@ -136,17 +153,29 @@ def small_sets(runs: int = 3) -> None:
         return found
 
     subsets.Exact.searched = counted
-    game, first, size, depth = ROOT_RUNS[1]
+    game, first, usual, depth = (*PART_RUN, 1) if whole_part else ROOT_RUNS[1]
+    size = size or usual
     guesses = RootGuesses(game, True)
     i = [game.code_text(game.guesses[g]) for g in guesses.guesses].index(first)
     part = min(guesses.parts(i), key=lambda part: abs(len(part) - size))
     sym = guesses.sym.after(game.guesses[guesses.guesses[i]])
     for _ in range(runs):
-        bounder = SetBounder(game, True, exact=ExactSets(400))
+        stop = Stop()
+        bounder = SetBounder(game, True, stop=stop,
+                             exact=ExactSets(400, 1400 if whole_part else 0))
         searched[0] = 0
         started = time.process_time()  # (after the reply table)
-        bound = bounder.bound(part, depth, sym=sym)[0]
-        print(f"{game.name:>10} {first}'s part of {len(part)}, depth {depth}, exact below 400: "
+        timer = threading.Timer(seconds, stop.set) if seconds else None
+        if timer:
+            timer.start()
+        bound, reached = bounder.bound(part, depth, sym=sym, part=whole_part)
+        if timer:
+            timer.cancel()
+        asked = "its exact optimum" if whole_part else f"depth {depth}, exact below 400"
+        if reached < 0:  # stopped: the search under way counted from inside
+            searched[0] += int(bounder.searcher.whole.p.stats[0])
+            asked += f", stopped after {seconds:g} s"
+        print(f"{game.name:>10} {first}'s part of {len(part)}, {asked}: "
               f">= {bound:,}, {bounder.solved_sets:,} exact searches, {searched[0]:,} sets "
               f"searched in them, {time.process_time() - started:.1f} s of CPU", flush=True)
     subsets.Exact.searched = plain
@@ -179,8 +208,10 @@ def main() -> None:
     if "--root" in args:
         root_in_python()
         return
-    if "--small-sets" in args:
-        small_sets()
+    if "--small-sets" in args or "--part" in args:
+        size = int(args[args.index("--size") + 1]) if "--size" in args else None
+        small_sets(whole_part="--part" in args, size=size,
+                   seconds=seconds if "--seconds" in args else None)
         return
     for game, depths in RUNS:
         for depth in depths:

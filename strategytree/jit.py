@@ -6,9 +6,8 @@ AVX-512, LLVM's tuning for Intel's servers keeps its vectors at 256 bits; our
 kernels are loops over bytes widened to 64-bit lanes, which 512-bit vectors do
 twice as many at a time.  So where 512-bit code does not lower the clock (every
 AVX-512 CPU from Ice Lake on, and AMD's), numba is told to use them
-(:data:`WIDE`).  The scan of every guess's replies ran 1.45x faster on an Intel
-Xeon (Emerald Rapids) that way, and MM(5,8)'s exact searches of large sets 1.44x
-faster (``benchmarks/README.md``).
+(:data:`WIDE`).  On an Intel Xeon (Emerald Rapids), the exact search of a part of
+510 secrets of MM(5,8) then took 0.80x the CPU (``benchmarks/README.md``).
 
 ``NUMBA_CPU_NAME`` or ``NUMBA_CPU_FEATURES``, when set, are kept as they are, and
 ``STRATEGYTREE_VECTOR_BITS=256`` keeps LLVM's choice.  A process that compiled
