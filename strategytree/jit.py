@@ -1,17 +1,19 @@
 """numba as our kernels use it: ``njit`` and ``prange``, from a target chosen first.
 
 Every module with kernels imports ``njit`` from here, so this runs before numba
-builds its compiler (at the first ``@njit`` of a process).  On a CPU with
-AVX-512, LLVM's tuning for Intel's servers keeps its vectors at 256 bits; our
-kernels are loops over bytes widened to 64-bit lanes, which 512-bit vectors do
-twice as many at a time.  So where 512-bit code does not lower the clock (every
-AVX-512 CPU from Ice Lake on, and AMD's), numba is told to use them
-(:data:`WIDE`).  On an Intel Xeon (Emerald Rapids), the exact search of a part of
-510 secrets of MM(5,8) then took 0.80x the CPU (``benchmarks/README.md``).
+builds its target (at the first ``@njit`` of a process).  On a CPU with
+AVX-512, LLVM's tuning for Intel's servers keeps its vectors at 256 bits; the
+exact search's scan of every guess (``search.compiled.scan``) is a loop over
+bytes widened to 64-bit lanes, which 512-bit vectors do twice as many at a time.
+So numba is told to use them (:data:`WIDE`), except on the CPUs whose clock drops
+under 512-bit code (:data:`THROTTLED`).  On an Intel Xeon (Emerald Rapids), the
+exact search of a part of 510 secrets of MM(5,8) then took 0.80x the CPU, and the
+greedy kernels did not move (``benchmarks/README.md``); other AVX-512 CPUs (later
+Intel ones, AMD's Zen 4 and 5) are expected to gain alike, and were not measured.
 
 ``NUMBA_CPU_NAME`` or ``NUMBA_CPU_FEATURES``, when set, are kept as they are, and
-``STRATEGYTREE_VECTOR_BITS=256`` keeps LLVM's choice.  A process that compiled
-numba code of its own before importing ours keeps the target it had.
+``STRATEGYTREE_VECTOR_BITS=256`` keeps LLVM's choice.  A process that built
+numba's target before importing ours (an ``@njit`` of its own) keeps it.
 """
 
 from __future__ import annotations
