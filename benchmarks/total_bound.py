@@ -130,7 +130,7 @@ PART_RUN = (st.mastermind(5, 8), "ABCDE", 510)
 def small_sets(runs: int = 3, whole_part: bool = False, size: int | None = None,
                seconds: float | None = None) -> None:
     """The --small-sets runs, or with ``whole_part`` the --part runs, of the part
-    nearest ``size`` secrets, each stopped after ``seconds`` of CPU when given
+    nearest ``size`` secrets, each stopped after ``seconds`` (wall) when given
     (see the module doc)."""
     import threading
 
@@ -144,13 +144,14 @@ def small_sets(runs: int = 3, whole_part: bool = False, size: int | None = None,
     last = [None, 0]  # the last search's problem, and its count then
 
     def counted(self, *args):
-        found = plain(self, *args)
-        if found is not None:  # (a problem may serve many sets: its count goes on)
-            p = found[1].p
-            count = int(p.stats[0])
-            searched[0] += count - (last[1] if p is last[0] else 0)
-            last[:] = [p, count]
-        return found
+        try:
+            return plain(self, *args)
+        finally:  # (a search stopped half-way counts too)
+            p = self.whole.p if self.whole is not None else self.last
+            if p is not None:  # (a problem may serve many sets: its count goes on)
+                count = int(p.stats[0])
+                searched[0] += count - (last[1] if p is last[0] else 0)
+                last[:] = [p, count]
 
     subsets.Exact.searched = counted
     game, first, usual, depth = (*PART_RUN, 1) if whole_part else ROOT_RUNS[1]
@@ -172,8 +173,7 @@ def small_sets(runs: int = 3, whole_part: bool = False, size: int | None = None,
         if timer:
             timer.cancel()
         asked = "its exact optimum" if whole_part else f"depth {depth}, exact below 400"
-        if reached < 0:  # stopped: the search under way counted from inside
-            searched[0] += int(bounder.searcher.whole.p.stats[0])
+        if reached < 0:
             asked += f", stopped after {seconds:g} s"
         print(f"{game.name:>10} {first}'s part of {len(part)}, {asked}: "
               f">= {bound:,}, {bounder.solved_sets:,} exact searches, {searched[0]:,} sets "
