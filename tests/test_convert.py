@@ -299,6 +299,36 @@ DAMAGED = [
         "cycle",
     ),
     ("dot", 'digraph { n0 [label="AB"]; n0 -> n1 [label="02"] }', 1, 34, "no label"),
+    (
+        "mikemag",
+        (
+            'digraph { 1 [label="12"]; 2 [label="21"]; 3 [label="22"]; '
+            '1 -> 2 [label="02"]; 3 -> 2 [label="01"] }'
+        ),
+        1,
+        85,
+        "second edge into it",
+    ),
+    (
+        "dot",
+        (
+            'digraph { n0 [label="AB"]; n1 [label="BA"]; n2 [label="AA"]; '
+            'n1 -> n2 [label="10"]; n2 -> n1 [label="10"] }'
+        ),
+        1,
+        28,
+        "not reached from the first guess",
+    ),
+    (
+        "dot",
+        (
+            'digraph { n0 [label="AB"]; n1 [label="AB"]; n2 [label="BA"]; '
+            'n0 -> n1 [label="20"]; n1 -> n2 [label="02"] }'
+        ),
+        1,
+        78,
+        "nothing is guessed after the win",
+    ),
     ("brace", "{AB:{10:AA:BB}}", 1, 11, "expected ',' or '}'"),
 ]
 

@@ -234,8 +234,31 @@ def _read(source: Source, dialect: str) -> Strategy:
     statements = _fast_statements(source.text)
     if statements is None:
         statements = parse(_parser(), source, _NAMES)
+    labels, seen, edges, root_name = _gather(statements)
+    for name, at in seen.items():
+        if name not in labels:
+            raise source.error(at, f"node {_name(name)} has no label (its guess)")
+    nodes = {
+        name: Node(_guess(source, labels[name], dialect), (), labels[name].start_pos)
+        for name in seen
+    }
+    parent, children = _link(source, edges)
+    top = _top(source, seen, parent, root_name)
+    reached = _grow(source, nodes, children, top)
+    lost = [name for name in seen if name not in reached]
+    if lost:
+        raise source.error(
+            seen[lost[0]], f"node {_name(lost[0])} is not reached from the first guess"
+        )
+    return source.strategy(nodes[top])
+
+
+def _gather(statements: list) -> tuple[dict[str, Token], dict[str, int], list, str | None]:
+    """The graph's statements sorted out: each node's label, where each node is
+    first named (in the order named), the edges, and the name of the root if one
+    is set (``root=...``)."""
     labels: dict[str, Token] = {}
-    seen: dict[str, int] = {}  # where each node is first named
+    seen: dict[str, int] = {}
     edges: list[tuple[Token, Token, dict[str, Token]]] = []
     root_name = None
     for statement in statements:
@@ -252,13 +275,13 @@ def _read(source: Source, dialect: str) -> Strategy:
             edges.append((a, b, attrs))
         elif _text(statement[1]) == "root":
             root_name = _text(statement[2])
-    for name, at in seen.items():
-        if name not in labels:
-            raise source.error(at, f"node {_name(name)} has no label (its guess)")
-    nodes = {
-        name: Node(_guess(source, labels[name], dialect), (), labels[name].start_pos)
-        for name in seen
-    }
+    return labels, seen, edges, root_name
+
+
+def _link(source: Source, edges: list) -> tuple[dict[str, str], dict[str, list]]:
+    """Each node's parent, and its children with the labels of their edges, in
+    the order drawn; a node with two edges into it, or an edge with no label, is
+    an error."""
     parent: dict[str, str] = {}
     children: dict[str, list[tuple[Token, str]]] = {}
     for a, b, attrs in edges:
@@ -272,6 +295,13 @@ def _read(source: Source, dialect: str) -> Strategy:
             )
         parent[_text(b)] = _text(a)
         children.setdefault(_text(a), []).append((attrs["label"], _text(b)))
+    return parent, children
+
+
+def _top(source: Source, seen: dict[str, int], parent: dict[str, str],
+         root_name: str | None) -> str:
+    """The first guess's node: the root named, or else the one node with no edge
+    into it."""
     tops = [name for name in seen if name not in parent]
     if root_name is not None and root_name in seen:
         tops = [root_name] if root_name not in parent else []
@@ -283,7 +313,15 @@ def _read(source: Source, dialect: str) -> Strategy:
             f"a strategy has one first guess, but {len(tops)} nodes have no edge into them: "
             + ", ".join(map(_name, tops[:3])),
         )
-    reached, todo = {tops[0]}, [tops[0]]
+    return tops[0]
+
+
+def _grow(source: Source, nodes: dict[str, Node], children: dict[str, list],
+          top: str) -> set[str]:
+    """Give each node reached from ``top`` its branches (an edge's label read as
+    a reply; the win, drawn as an edge to the same guess, dropped): the names
+    reached."""
+    reached, todo = {top}, [top]
     while todo:
         name = todo.pop()
         node, branches = nodes[name], []
@@ -303,12 +341,7 @@ def _read(source: Source, dialect: str) -> Strategy:
             reached.add(child)
             todo.append(child)
         node.branches = tuple(branches)
-    lost = [name for name in seen if name not in reached]
-    if lost:
-        raise source.error(
-            seen[lost[0]], f"node {_name(lost[0])} is not reached from the first guess"
-        )
-    return source.strategy(nodes[tops[0]])
+    return reached
 
 
 #: the most nodes drawn (svg, png, pdf): beyond this a drawing is a blur of labels
