@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from strategytree.bounds.counting import counting_bound
+from strategytree.bounds.sets import SCAN_FROM, SetBounder
 from strategytree.bounds.total import set_lower_bound, total_lower_bound
 from strategytree.game import black_only, distinct, mastermind
 from strategytree.literature import published
@@ -135,6 +136,31 @@ def test_a_set_alone() -> None:
     part = np.flatnonzero(game.feedback(first, game.secrets) == game.reply_code((0, 0)))
     assert set_lower_bound(game, part, 4, played=[first]) == set_lower_bound(
         game, part, 4, symmetry=False)
+
+
+@pytest.mark.parametrize("game", [mastermind(4, 6), distinct(4, 7), black_only(4, 5)],
+                         ids=["mm46", "distinct47", "black-only45"])
+def test_the_one_level_bound_of_a_set_against_its_twin(game) -> None:
+    """:meth:`SetBounder.one_level` (the replies scanned as bits; a guess's parts
+    counted only where ``L`` is not ``2k - 1``) against the definition: the least
+    over every guess of ``n + sum L(k)``, ``L`` for the most parts any guess makes
+    (sets of 12 or more) or for the parent's most parts (smaller sets, as before)."""
+    bounder = SetBounder(game, symmetry=False)
+    fb = bounder.fb
+    rng = np.random.default_rng(7)
+    for n in [3, 5, 8, 11, 12, 17, 30, 60, 200]:
+        for _ in range(4):
+            S = np.sort(rng.choice(len(game.secrets), n, replace=False)).astype(np.int32)
+            sizes = [np.bincount(fb[g, S], minlength=game.n_replies) for g in range(len(fb))]
+            most = bounder.most
+            if n >= SCAN_FROM:
+                most = min(most, max(int(np.count_nonzero(np.delete(k, game.win))) for k in sizes))
+            lbt = bounder.lbtab[most]
+            twin = min(n + sum(int(lbt[k]) for r, k in enumerate(row) if k and r != game.win)
+                       for row in sizes)
+            twin = max(twin, int(lbt[n]))
+            assert max(bounder.one_level(S, bounder.every_guess, bounder.most, 0),
+                       int(lbt[n])) == twin, (n, S)
 
 
 @pytest.mark.parametrize("game", SMALL, ids=[g.name for g in SMALL])

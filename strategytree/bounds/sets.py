@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..builders import colour_masks
+from ..feedback import popcount
 from ..feedback import table as reply_table
 from ..game import Game
 from ..jit import njit
@@ -38,6 +39,7 @@ from ..search.bounds import (
     split_bound,
     split_sizes,
 )
+from ..search.compiled import scan
 from ..symmetry import Symmetry, merge_dead_colours
 from .counting import parts_by_replies
 
@@ -171,6 +173,61 @@ def scan_bounds(fbT, S, cands, lbtab, most, win, n_replies, counts, out_lb, out_
     return b
 
 
+@njit(cache=True, nogil=True)
+def least_bound_scanned(fbT, S, cands, lbtab, most, narrow, win, met, sizes):
+    """``(least bound, most parts)``: the least, over the guesses ``cands``, of the
+    bound of the split they make of ``S`` (``n + sum L(k)``, ``L`` the row of
+    ``lbtab`` for ``most`` parts, or, when ``narrow``, for the most any guess makes
+    of ``S`` if fewer); the minimum of :func:`scan_bounds`' bounds, at a fraction
+    of the cost.
+
+    The replies each guess meets are scanned as bits (:func:`~strategytree.search.compiled.scan`,
+    every guess at once; ``met``: scratch, one word a guess).  While ``L(k)`` is
+    ``2k - 1`` (a part small enough to be told apart by one guess), a guess's
+    bound is ``3n - 2 (can win) - parts``: its replies alone.  Only a guess that
+    could have a larger part and is not already worse than the best has its parts
+    counted (``sizes``: scratch, one per reply)."""
+    n = S.shape[0]
+    scan(fbT, S, met)
+    wins = np.uint64(win)
+    nowin = ~(np.uint64(1) << wins)
+    k = cands.shape[0]
+    b = np.int64(1)
+    if narrow:
+        for t in range(k):
+            b = max(b, np.int64(popcount(met[cands[t]] & nowin)))
+        b = min(b, most)
+    else:
+        b = most
+    lbt = lbtab[b]
+    linear = 0  # L(k) = 2k - 1 up to here
+    while linear < n and lbt[linear + 1] == 2 * linear + 1:
+        linear += 1
+    best = np.int64(INF)
+    for counted in range(2):  # first the guesses whose parts need no counting
+        for t in range(k):
+            bits = met[cands[t]]
+            can_win = np.int64((bits >> wins) & np.uint64(1))
+            parts = np.int64(popcount(bits & nowin))
+            bound = 3 * n - 2 * can_win - parts
+            if bound >= best:
+                continue
+            largest = n - can_win - (parts - 1)  # the largest part can be no larger
+            if (largest > linear) != (counted == 1):
+                continue
+            if largest > linear:
+                g = cands[t]
+                sizes[:] = 0
+                for j in range(n):
+                    sizes[fbT[S[j], g]] += 1
+                bound = n
+                for r in range(sizes.shape[0]):
+                    if sizes[r] != 0 and r != win:
+                        bound += lbt[sizes[r]]
+            best = min(best, bound)
+    return best, b
+
+
 #: from this many secrets on, splits are counted from the transposed table
 SCAN_FROM = 12
 
@@ -222,6 +279,10 @@ class SetBounder:
         else:
             self.fbT = np.ascontiguousarray(self.fb.T)
         self.counts = np.empty((game.n_replies, len(game.guesses)), dtype=np.int32)
+        # scratch of :func:`least_bound_scanned` (replies as the bits of a word)
+        self.met = (np.empty(len(game.guesses), dtype=np.uint64) if game.n_replies <= 64
+                    else None)
+        self.sizes = np.empty(game.n_replies, dtype=np.int64)
         self.most = parts_by_replies(game)
         self.lbtab = bound_tables(n, self.most, UNLIMITED, 0)[0]
         self.win = int(game.win)
@@ -270,6 +331,8 @@ class SetBounder:
         twin = copy.copy(self)
         twin.stop, twin.known, twin.merged = threading.Event(), {}, {}
         twin.counts = np.empty_like(self.counts)
+        twin.met = None if self.met is None else np.empty_like(self.met)
+        twin.sizes = np.empty_like(self.sizes)
         twin.sets = twin.solved_sets = 0
         twin.searcher = twin.journal = None
         return twin
@@ -327,18 +390,33 @@ class SetBounder:
             return self.solved(S, d, cap, sym, lb, most)
         cands = self.candidates(S, sym)
         if d == 1:
-            if n >= SCAN_FROM:
-                rows, most = self.split_bounds(S, cands, most)
-                b = max(int(rows[0].min()), int(self.lbtab[most][n]))
-            else:
-                first = self.as_guess[S]
-                first = first[first >= 0]
-                b = int(least_split_bound(S, first, cands, self.fb, self.lbtab[most], self.win,
-                                          self.n_replies, lb))
-            b, depth = max(b, lb), EXACT if b == 2 * n - 1 else 1
+            b = max(self.one_level(S, cands, most, lb), lb)
+            depth = EXACT if b == 2 * n - 1 else 1
             self.learn(S, b, depth)
             return b, depth
         return self.refine(S, d, cap, sym, cands, lb, most)
+
+    def one_level(self, S: np.ndarray, cands: np.ndarray, most: int, floor: int) -> int:
+        """The least bound of a split of ``S`` by one of the guesses ``cands`` (or at
+        most ``floor``, no less can be): :meth:`bound` at depth 1.  A small set tries
+        its own secrets first: one of them often splits it to the floor."""
+        n = len(S)
+        if n < SCAN_FROM:
+            first = self.as_guess[S]
+            first = first[first >= 0]
+            rest = cands if self.met is None else cands[:0]
+            b = int(least_split_bound(S, first, rest, self.fb, self.lbtab[most], self.win,
+                                      self.n_replies, floor))
+            if b <= floor or self.met is None:
+                return b
+            return min(b, int(least_bound_scanned(self.fbT, S, cands, self.lbtab, most, False,
+                                                  self.win, self.met, self.sizes)[0]))
+        if self.met is None:
+            rows, most = self.split_bounds(S, cands, most)
+            return max(int(rows[0].min()), int(self.lbtab[most][n]))
+        b, most = least_bound_scanned(self.fbT, S, cands, self.lbtab, most, True, self.win,
+                                      self.met, self.sizes)
+        return max(int(b), int(self.lbtab[most][n]))
 
     def solved(self, S: np.ndarray, d: int, cap: int, sym: Symmetry | None, lb: int,
                most: int) -> tuple[int, int]:
