@@ -131,6 +131,14 @@ class Symmetry:
         assert best is not None
         return best
 
+    def key(self) -> bytes:
+        """Equal for groups of equal maps (in the same order) and colours played:
+        many histories leave the same group, whose classes a caller may keep by it."""
+        if self.maps is None:
+            return b"whole" + self.played.tobytes()
+        return b"".join(perm.tobytes() + tau.tobytes() for perm, tau in self.maps) \
+            + self.played.tobytes()
+
     def copy(self) -> Symmetry:
         """The same group, with its own remembered answers (one per thread)."""
         return Symmetry(self.game, self.maps, self.played, self.enabled)

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from strategytree.bounds.counting import counting_bound
-from strategytree.bounds.sets import SCAN_FROM, SetBounder
+from strategytree.bounds.sets import SCAN_FROM, SetBounder, parts_of
 from strategytree.bounds.total import set_lower_bound, total_lower_bound
 from strategytree.game import black_only, distinct, mastermind
 from strategytree.literature import published
@@ -161,6 +161,26 @@ def test_the_one_level_bound_of_a_set_against_its_twin(game) -> None:
             twin = max(twin, int(lbt[n]))
             assert max(bounder.one_level(S, bounder.every_guess, bounder.most, 0),
                        int(lbt[n])) == twin, (n, S)
+
+
+def test_parts_against_their_definition() -> None:
+    """:func:`parts_of` (a compiled lay-out) against grouping by reply in Python:
+    the win left out, largest first, the lower reply first between equals, each
+    part in the order of the set."""
+    rng = np.random.default_rng(3)
+    for n in [0, 1, 5, 40, 300]:
+        for _ in range(5):
+            row = rng.integers(0, 7, n)
+            S = np.sort(rng.choice(1000, n, replace=False)).astype(np.int32)
+            win = int(rng.integers(0, 7))
+            groups: dict = {}
+            for r, s in zip(row.tolist(), S.tolist()):
+                groups.setdefault(r, []).append(s)
+            twin = sorted((r, g) for r, g in groups.items() if r != win)
+            twin = [g for _, g in sorted(twin, key=lambda rg: -len(rg[1]))]
+            ours = parts_of(row, S, win)
+            assert [p.tolist() for p in ours] == twin
+            assert all(p.dtype == S.dtype for p in ours)
 
 
 @pytest.mark.parametrize("game", SMALL, ids=[g.name for g in SMALL])

@@ -36,6 +36,7 @@ from ..search.bounds import (
     UNLIMITED,
     bound_tables,
     candidate_bounds,
+    lay_out_parts,
     split_bound,
     split_sizes,
 )
@@ -228,6 +229,10 @@ def least_bound_scanned(fbT, S, cands, lbtab, most, narrow, win, met, sizes):
     return best, b
 
 
+#: the most groups whose classes a bounder keeps (:meth:`SetBounder.candidates`;
+#: oldest out)
+CLASSES_KEPT = 256
+
 #: from this many secrets on, splits are counted from the transposed table
 SCAN_FROM = 12
 
@@ -239,10 +244,44 @@ def parts_of(row: np.ndarray, S: np.ndarray, win: int) -> list[np.ndarray]:
     >>> parts_of(np.array([3, 0, 3, 1, 0, 3]), np.arange(6), win=1)
     [array([0, 2, 5]), array([1, 4])]
     """
-    order = np.argsort(row, kind="stable")
-    cuts = np.flatnonzero(np.diff(row[order])) + 1
-    pieces = [S[idx] for idx in np.split(order, cuts) if row[idx[0]] != win]
-    return sorted(pieces, key=len, reverse=True)
+    n_replies = int(row.max()) + 1 if len(row) else 1
+    return [S[p] for p in parts_by(row, np.arange(len(S)), win, n_replies)]
+
+
+def parts_by(row: np.ndarray, S: np.ndarray, win: int, n_replies: int) -> list[np.ndarray]:
+    """:func:`parts_of` with ``row`` a guess's whole row of the reply table (read
+    at ``S``): the parts are slices of one array laid out by a compiled loop
+    (:func:`lay_out_by_reply`)."""
+    out, lo, hi = lay_out_by_reply(row, S, win, n_replies)
+    return [out[a:b] for a, b in zip(lo.tolist(), hi.tolist())]
+
+
+@njit(cache=True, nogil=True)
+def lay_out_by_reply(row, S, win, n_replies):
+    """``S`` laid out part after part by the reply ``row[s]`` (below ``n_replies``;
+    each part in the order of ``S``), and where the parts besides the win begin
+    and end, largest first (ties: lower reply first)."""
+    sizes = np.zeros(n_replies, dtype=np.int64)
+    start = np.empty(n_replies, dtype=np.int64)
+    fill = np.empty(n_replies, dtype=np.int64)
+    out = np.empty_like(S)
+    lay_out_parts(row, S, n_replies, sizes, start, fill, out)
+    order = np.empty(n_replies, dtype=np.int64)
+    k = 0
+    for r in range(n_replies):
+        if sizes[r] != 0 and r != win:
+            j = k  # insertion: larger first, the earlier reply first between equals
+            while j > 0 and sizes[order[j - 1]] < sizes[r]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = r
+            k += 1
+    lo = np.empty(k, dtype=np.int64)
+    hi = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        lo[i] = start[order[i]]
+        hi[i] = start[order[i]] + sizes[order[i]]
+    return out, lo, hi
 
 
 @dataclass
@@ -294,6 +333,7 @@ class SetBounder:
         self.gmask = colour_masks(game.guesses)
         self.smask = colour_masks(game.secrets)
         self.merged: dict = {}
+        self.classes: dict[bytes, np.ndarray] = {}  # (:meth:`candidates`)
         self.searcher = None  # the exact search of small sets (made on first use)
         self.colour_bits = (1 << game.colors) - 1
 
@@ -303,14 +343,22 @@ class SetBounder:
         merged with another (colours no secret of ``S`` has)."""
         if sym is None:
             return self.every_guess
-        cands = sym.representatives(self.every_guess)
+        if sym.trivial:
+            cands = self.every_guess
+        else:  # kept by the group: the sets after many histories share one
+            key = sym.key()
+            cands = self.classes.get(key)
+            if cands is None:
+                if len(self.classes) >= CLASSES_KEPT:
+                    del self.classes[next(iter(self.classes))]
+                cands = self.classes[key] = sym.representatives(self.every_guess)
         if self.merge:
             cands = merge_dead_colours(self.gmask, self.smask, cands, S, self.merged)
         return np.ascontiguousarray(cands, dtype=np.int64)
 
     def parts(self, S: np.ndarray, guess: int) -> list[np.ndarray]:
         """The parts ``guess`` makes of ``S`` besides the win, largest first."""
-        return parts_of(self.fb[guess, S], S, self.win)
+        return parts_by(self.fb[guess], S, self.win, self.n_replies)
 
     def split_bounds(self, S: np.ndarray, cands: np.ndarray, most: int) -> tuple[np.ndarray, int]:
         """Rows (bound, parts, sum of squares, can win) of each guess of ``cands`` on ``S``,
@@ -329,7 +377,7 @@ class SetBounder:
         """A bounder of the same game sharing this one's tables, with its own
         scratch and memo (for another thread)."""
         twin = copy.copy(self)
-        twin.stop, twin.known, twin.merged = threading.Event(), {}, {}
+        twin.stop, twin.known, twin.merged, twin.classes = threading.Event(), {}, {}, {}
         twin.counts = np.empty_like(self.counts)
         twin.met = None if self.met is None else np.empty_like(self.met)
         twin.sizes = np.empty_like(self.sizes)
@@ -485,7 +533,10 @@ class SetBounder:
         if len(perfect):  # (the least any set of n costs: a bound of S itself)
             self.learn(S, 2 * n - 1, EXACT)
             return 2 * n - 1, EXACT
-        heap = [(int(lbg[i]), int(sq[i]), int(i)) for i in range(len(cands))]
+        under = np.flatnonzero(lbg < cap)  # the guesses worth a look
+        heap = list(zip(lbg[under].tolist(), sq[under].tolist(), under.tolist()))
+        if len(under) < len(cands):  # the least bound of the others (never taken)
+            heap.append((int(lbg[lbg >= cap].min()), INF, -1))
         heapq.heapify(heap)
         state: dict[int, tuple[list, list, list, Symmetry | None]] = {}
         result, depth = None, -1
