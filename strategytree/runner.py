@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import gc
 import math
+import os
 import signal
 import threading
 import time
@@ -352,8 +353,12 @@ def stop_status() -> int:
 
 def stop_words(checkpoint: object = None) -> str:
     """``interrupted``, or ``stopped by SIGTERM`` (SIGHUP); and where the
-    ``checkpoint`` keeps the work, when there is one."""
-    kept = f"; the search is saved in {checkpoint}" if checkpoint is not None else ""
+    ``checkpoint`` keeps the work, when there is one (stopped before its first
+    save, in the run's first second: that nothing is saved)."""
+    kept = ""
+    if checkpoint is not None:
+        kept = (f"; the search is saved in {checkpoint}" if os.path.exists(checkpoint)
+                else f"; stopped before the first save: nothing is in {checkpoint} yet")
     how = f"stopped by {signal.Signals(stopped_by[0]).name}" if stopped_by else "interrupted"
     return how + kept
 

@@ -276,10 +276,15 @@ def test_a_watch_warns_and_runs_without_a_console() -> None:
         assert client is None and progress is None
 
 
-def test_a_stopped_run_says_what_is_kept(monkeypatch) -> None:
+def test_a_stopped_run_says_what_is_kept(monkeypatch, tmp_path) -> None:
     from strategytree import runner
 
     monkeypatch.setattr(runner, "stopped_by", [])
+    monkeypatch.chdir(tmp_path)
+    # stopped before the first save (a run's first second): nothing is claimed
+    assert runner.stop_words("run.ckpt") == (
+        "interrupted; stopped before the first save: nothing is in run.ckpt yet")
+    (tmp_path / "run.ckpt").write_bytes(b"kept")
     stopped = runner.stopped_outcome("the best so far is in out.txt", checkpoint="run.ckpt")
     assert [str(line) for line in stopped.notes] == [
         "the best so far is in out.txt", "interrupted; the search is saved in run.ckpt"]

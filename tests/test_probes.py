@@ -122,6 +122,43 @@ def test_a_full_standard_output_is_one_error_line(tmp_path: Path, console_script
               "standard output", "No space left on device")
 
 
+@pytest.mark.parametrize("command", [["verify"], ["stats"], ["show"]])
+def test_a_pipe_whose_reader_has_gone_ends_with_exit_2(console_script, command) -> None:
+    """``| head``: the reader closes the pipe at once; the command ends quietly with
+    exit 2 (not rich's or typer's exit 1, an invalid strategy's code)."""
+    mm56 = Path(__file__).parents[1] / "examples" / "mm56.txt"
+    read, write = os.pipe()
+    os.close(read)  # a reader already gone: every write fails
+    try:
+        done = subprocess.run([*console_script, *command, str(mm56)], stdout=write,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write)
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("closed", ["stdout", "stderr"])
+def test_a_closed_standard_stream_is_no_traceback(tmp_path: Path, console_script,
+                                                 closed: str) -> None:
+    strategy = tmp_path / "mm23.txt"
+    strategy.write_text(EXAMPLE + "\n")
+    kept = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    for name, words in [(str(strategy), 0), ("missing.txt", 2)]:
+        done = subprocess.run(
+            [*console_script, "verify", name], **kept, text=True, timeout=120, cwd=tmp_path,
+            preexec_fn=lambda: os.close(1 if closed == "stdout" else 2))
+        assert done.returncode == words, (name, done.stdout, done.stderr)
+        assert "Traceback" not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", "3"], ["generate", "-o", "-",
+                                                                     "--rule", "random"]])
+def test_a_negative_seed_is_one_error_line(tmp_path: Path, console_script, command) -> None:
+    done = run(console_script, *command, "-p", "3", "-c", "4", "--seed", "-1", cwd=tmp_path)
+    one_error(done, "--seed", "-1")
+
+
 def test_a_long_key_is_quoted_short() -> None:
     key = "K" * (10 * 2**20)
     with pytest.raises(st.StrategyFileError) as refused:

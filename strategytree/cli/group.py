@@ -119,6 +119,10 @@ def command(name: str, *, stops: bool = False) -> Callable[[Callable[..., Any]],
                     raise
                 say(stop_words(values.get("checkpoint")))
                 raise typer.Exit(stop_status()) from None
+            except OSError as problem:  # (typer would make a closed pipe exit 1)
+                if problem.filename is not None or problem.errno not in STDOUT_ERRORS:
+                    raise
+                raise typer.Exit(_output_failed(problem)) from None
 
         run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
         run.__annotations__ = {p.name: p.annotation for p in parameters}
@@ -154,9 +158,9 @@ def main() -> None:
         sys.stdout.flush()  # what is still buffered must reach the output too
     except OSError as problem:
         code = _output_failed(problem) if code == EXIT_OK else code
-    except ValueError:  # closed
+    except (ValueError, AttributeError):  # closed (None: closed before the start)
         pass
-    with contextlib.suppress(OSError, ValueError):  # a closed pipe: nothing more can be said
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # closed: nothing more to say
         sys.stderr.flush()
     os._exit(code)
 

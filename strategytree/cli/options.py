@@ -156,7 +156,7 @@ StrategyOption = opt(Optional[Path], "--strategy", "-s", help="Follow this strat
                      "instead of a --rule.")
 AlphabetOption = opt(str, "--alphabet", choices="alphabet", help="Show colours as letters or "
                      "digits \\[default: as the game shows them].")
-Seed = opt(Optional[int], "--seed", help="Seed of what is drawn at random (secrets, random "
+Seed = opt(Optional[int], "--seed", min=0, help="Seed of what is drawn at random (secrets, random "
            "rules, sampled pools).")
 
 

@@ -4,6 +4,7 @@ exit codes, library errors worded in flags, how a long run is watched and stoppe
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import sys
 from typing import TYPE_CHECKING, Any
@@ -34,8 +35,17 @@ def _width(stream: object) -> int | None:
     return None if os.environ.get("COLUMNS") or (isatty and isatty()) else UNWRAPPED
 
 
-out = Console(highlight=False, emoji=False, width=_width(sys.stdout))
-err = Console(stderr=True, highlight=False, emoji=False, width=_width(sys.stderr))
+class _Console(Console):
+    """rich's console, but a pipe whose reader has gone (``| head``) is the command's
+    to end (quietly, exit 2: :func:`strategytree.cli.group.main`), not rich's (exit 1,
+    the code of an invalid strategy)."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+out = _Console(highlight=False, emoji=False, width=_width(sys.stdout))
+err = _Console(stderr=True, highlight=False, emoji=False, width=_width(sys.stderr))
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = OK, INVALID, UNREADABLE
 #: a run stopped by Ctrl-C (SIGTERM, SIGHUP: :data:`strategytree.runner.STOP_SIGNALS`)
