@@ -452,6 +452,35 @@ def test_a_checkpoint_of_another_game_is_refused(tmp_path: Path) -> None:
                    st.mastermind(3, 3)).total == 73
 
 
+@pytest.mark.parametrize(("column", "value", "words"), [
+    (3, 27, "has a guess not of 0 to 26"),
+    (3, -5, "has a guess not of 0 to 26"),
+    (3, -1, "is solved but has no guess"),
+    (2, 1 << 50, "has a cost out of range"),
+    (2, 1, "is solved for less than any set of its size costs"),
+    (4, 2 * 28 + 1, "is of a set not of 1 to 27 secrets"),
+    (0, -1, "has a key out of range"),
+])
+def test_a_checkpoint_row_out_of_range_is_refused_before_the_search(
+        tmp_path: Path, column: int, value: int, words: str) -> None:
+    """A row of the cache that no search writes (a guess, a cost, a size or a key
+    out of range; a set solved with no guess, or for less than ``2n - 1``) is
+    refused in one error, before the search starts, not met as a crash or a long
+    search."""
+    game = st.mastermind(3, 3)
+    p = problem.Problem.of(game, None)
+    p.solve(np.arange(len(game.secrets), dtype=np.int32), 60, INF, 0)
+    rows = p.cache.rows(0)
+    root = int(np.argmax(rows[:, 4]))  # the whole game's row: solved, with a guess
+    rows[root, column] = value
+    bad = problem.Problem.of(game, None)
+    bad.cache.load(rows)
+    header = driver.checkpoint_header(game, None, "optimal")
+    driver.Saver(tmp_path / "c.ckpt", header).save(bad, whole=True)
+    with pytest.raises(CheckpointError, match=f"damaged: a row of its cache .* {words}"):
+        search.build_optimal(game, checkpoint=tmp_path / "c.ckpt")
+
+
 def test_a_checkpoint_appends_only_new_rows(tmp_path: Path) -> None:
     """The first save writes the whole cache; later ones add a record of the rows
     new or changed since; loading joins them into the same cache."""

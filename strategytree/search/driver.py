@@ -102,6 +102,8 @@ def load_checkpoint(path: Path, p: Problem, header: dict) -> Resumed | None:
         rows = record.get("rows", np.zeros((0, 5), dtype=np.int64))
         if rows.ndim != 2 or rows.shape[1] != 5 or rows.dtype != np.int64:
             raise CheckpointError(f"{path}: not a usable checkpoint (its rows are not the cache's)")
+        if len(rows) and (bad := _bad_row(rows, p.game)) is not None:
+            raise CheckpointError(f"{path}: damaged: a row of its cache {bad}")
         p.cache.load(rows)
         if "tasks" in record:
             tasks.append(record["tasks"])
@@ -111,6 +113,29 @@ def load_checkpoint(path: Path, p: Problem, header: dict) -> Resumed | None:
         return None
     p.cache.mark_saved()
     return Resumed(np.concatenate(tasks) if tasks else None, end)
+
+
+def _bad_row(rows: np.ndarray, game: Game) -> str | None:
+    """What is wrong with the first bad one of a checkpoint's cache rows (key, key,
+    cost, guess, flags: :mod:`.cache`), checked as far as a row alone tells: None
+    when nothing is."""
+    key1, key2, cost, guess, flags = rows.T
+    size = flags >> 1
+    checks = [
+        ((key1 < 0) | (key1 >= 1 << 40) | (key2 < 0) | (key2 >= 1 << 40), "has a key out of range"),
+        ((size < 1) | (size > len(game.secrets)),
+         f"is of a set not of 1 to {len(game.secrets):,} secrets"),
+        ((cost < 0) | (cost > INF), "has a cost out of range"),
+        ((guess < -1) | (guess >= len(game.guesses)),
+         f"has a guess not of 0 to {len(game.guesses) - 1:,}"),
+        (((flags & 1) == 1) & (guess < 0), "is solved but has no guess"),
+        (((flags & 1) == 1) & (cost < 2 * size - 1),
+         "is solved for less than any set of its size costs (2 n - 1)"),
+    ]
+    for wrong, words in checks:
+        if wrong.any():
+            return f"(row {int(np.flatnonzero(wrong)[0]):,} of a record) {words}"
+    return None
 
 
 class Saver:
