@@ -15,6 +15,7 @@ most ``--seconds`` (default 1800: the README's figure).
     python benchmarks/total_bound.py --small-sets # the exact searches of MM(5,8)'s small sets
     python benchmarks/total_bound.py --part       # one part of MM(5,8) searched exactly
     python benchmarks/total_bound.py --part --size 1250 --seconds 60  # a large one, stopped
+    python benchmarks/total_bound.py --one-level  # a set's one-level bound: bits or counted
 
 With ``--again``, the full-depth bounds with ``--exact-below`` of :data:`EXACT_RUNS`,
 each with :data:`strategytree.bounds.sets.AGAIN_UNLIMITED` on and off: the bound,
@@ -25,6 +26,11 @@ searched exactly, and the CPU seconds.  With ``--small-sets``, the second of the
 (AABCD's part of 429 secrets of MM(5,8) at depth 3, exact below 400) three times,
 with the sets the exact searches searched: run it with two installs side by side
 to compare them (it reads the counts from outside, the same in every version).
+With ``--one-level``, the one-level bound of the sets after AABCD and a second guess of
+MM(5,8), by size, read off the replies met as bits
+(:func:`~strategytree.bounds.sets.least_bound_scanned`) and counted
+(:func:`~strategytree.bounds.sets.scan_bounds`), in this process: where one is
+faster than the other (:data:`~strategytree.bounds.sets.BITS_PER_PART`).
 With ``--part``, the exact optimum of ABCDE's part of 510 secrets of MM(5,8) (one
 large search, as the MM(5,8) run's ``--exact-parts 1400`` asks of its parts) three
 times, counted the same way; ``--size N``: ABCDE's part nearest N secrets instead,
@@ -33,6 +39,7 @@ times, counted the same way; ``--size N``: ABCDE's part nearest N secrets instea
 
 from __future__ import annotations
 
+import statistics
 import sys
 import time
 
@@ -198,6 +205,54 @@ def show(game: st.Game, depth: int, seconds: float | None = None) -> None:
           f"{result.seconds:.1f} s{known}", flush=True)
 
 
+def one_level(repeat: int = 3) -> None:
+    """The --one-level table (see the module doc)."""
+    import numpy as np
+
+    from strategytree.bounds.root import RootGuesses
+    from strategytree.bounds.sets import SetBounder, least_bound_scanned
+
+    game = st.mastermind(5, 8)
+    bounder = SetBounder(game, True)
+    root = RootGuesses(game, True)
+    first = [game.code_text(game.guesses[g]) for g in root.guesses].index("AABCD")
+    after = root.sym.after(game.guesses[root.guesses[first]])
+    rng = np.random.default_rng(1)
+    sets = []  # the parts after AABCD and a second guess, each with its group
+    for part in root.parts(first)[:6]:
+        for h in rng.choice(len(game.guesses), 8, replace=False):
+            group = after.after(game.guesses[int(h)])
+            sets += [(q, bounder.candidates(q, group)) for q in bounder.parts(part, int(h))
+                     if len(q) >= 3]
+    times: dict[tuple[int, int], list[list[float]]] = {}
+    for S, cands in sets:
+        for _ in range(repeat):
+            started = time.perf_counter()
+            rows, most = bounder.split_bounds(S, cands, bounder.most)
+            counted = max(int(rows[0].min()), int(bounder.lbtab[most][len(S)]))
+            middle = time.perf_counter()
+            b, most = least_bound_scanned(bounder.fbT, S, cands, bounder.lbtab, bounder.most,
+                                          True, bounder.win, bounder.met, bounder.sizes)
+            bits = max(int(b), int(bounder.lbtab[most][len(S)]))
+            ended = time.perf_counter()
+            assert bits == counted, (len(S), bits, counted)
+            size = next(bin_ for bin_ in ONE_LEVEL_SIZES if bin_[0] <= len(S) <= bin_[1])
+            times.setdefault(size, [[], []])
+            times[size][0].append(middle - started)
+            times[size][1].append(ended - middle)
+    print(f"{len(sets):,} sets after AABCD and a second guess of MM(5,8), one-level bound, "
+          f"medians of {repeat} runs each (the same bound every time)")
+    for (low, high), (counted, bits) in sorted(times.items()):
+        c, b = statistics.median(counted), statistics.median(bits)
+        print(f"  {low:5,} to {high:6,} secrets ({len(counted) // repeat:4} sets): counted "
+              f"{1e3 * c:7.3f} ms, bits {1e3 * b:7.3f} ms, bits/counted {b / c:5.2f}", flush=True)
+
+
+#: the sizes of the --one-level table's rows
+ONE_LEVEL_SIZES = [(3, 11), (12, 48), (49, 96), (97, 128), (129, 160), (161, 200), (201, 400),
+                   (401, 1_000_000)]
+
+
 def main() -> None:
     """Run the table (and MM(5,8) unless ``--quick``)."""
     args = sys.argv[1:]
@@ -207,6 +262,9 @@ def main() -> None:
         return
     if "--root" in args:
         root_in_python()
+        return
+    if "--one-level" in args:
+        one_level()
         return
     if "--small-sets" in args or "--part" in args:
         size = int(args[args.index("--size") + 1]) if "--size" in args else None

@@ -2,9 +2,10 @@
 (:class:`SetBounder`): the nodes of the total bound, whose method
 :mod:`strategytree.bounds.total` tells.
 
-A set of at least :data:`SCAN_FROM` secrets has every guess's split counted at
-once, secret by secret (:func:`scan_bounds`); a node at depth ``d >= 2`` is a
-best-first branch and bound over its guesses (:meth:`SetBounder.refine`).
+A set's one-level bound reads the replies every guess meets at once, as the bits
+of a word, secret by secret (:func:`least_bound_scanned`), or, on a large set,
+counts every guess's split at once (:func:`scan_bounds`); a node at depth ``d >= 2``
+is a best-first branch and bound over its guesses (:meth:`SetBounder.refine`).
 With ``exact.below`` N (:class:`ExactSets`), a set of at most N secrets asked at
 depth 2 or more is bounded by its exact optimum instead (:meth:`SetBounder.solved`:
 the exact search, :class:`~strategytree.search.subsets.Exact`, with the bound asked
@@ -180,7 +181,7 @@ def least_bound_scanned(fbT, S, cands, lbtab, most, narrow, win, met, sizes):
     bound of the split they make of ``S`` (``n + sum L(k)``, ``L`` the row of
     ``lbtab`` for ``most`` parts, or, when ``narrow``, for the most any guess makes
     of ``S`` if fewer); the minimum of :func:`scan_bounds`' bounds, at a fraction
-    of the cost.
+    of the cost on sets of a few secrets a part (:data:`BITS_PER_PART`).
 
     The replies each guess meets are scanned as bits (:func:`~strategytree.search.compiled.scan`,
     every guess at once; ``met``: scratch, one word a guess).  While ``L(k)`` is
