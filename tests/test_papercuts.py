@@ -129,6 +129,8 @@ def test_format_in_place_rewrites_the_file_atomically_through_a_link(folder: Pat
 @pytest.mark.parametrize("args, words", [
     (["s.txt", "--in-place", "-o", "x.txt"], ["--in-place rewrites the input itself",
                                               "drop --output x.txt"]),
+    (["s.txt", "--in-place", "-o", "t.json"], ["--in-place rewrites the input itself",
+                                               "drop --output t.json"]),  # (it exists)
     (["-", "--in-place"], ["--in-place rewrites a regular file, not -"]),
     (["t.json", "--in-place"], ["--in-place rewrites brace files only", "t.json is json"]),
     (["s.txt"], ["--output FILE or --in-place is needed"]),

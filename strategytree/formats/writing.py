@@ -256,6 +256,8 @@ def format_outcome(
     from ..words import plural
 
     written = path if in_place else output
+    if in_place:  # (before the output's own checks: with --in-place there is none)
+        check_in_place(path, output)
     check_outputs([output], force=write.get("force", False), inputs={"the input": path},
                   stdout=True)
     check_json_output(as_json, written)  # type: ignore[arg-type]
