@@ -94,12 +94,13 @@ def test_the_guides_of_a_digits_game_read_back(console_script: list[str], tmp_pa
     assert st.loads(done.stdout).root.guess == below.guess
 
 
-def test_text_and_markdown_guides_say_what_they_are(
+def test_text_markdown_and_html_guides_say_what_they_are(
     console_script: list[str], tmp_path: Path
 ) -> None:
     (tmp_path / "s.txt").write_text(
         "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
     for options, what in (([], "text guide"), (["-f", "markdown"], "Markdown table"),
+                          (["-f", "html"], "HTML guide"),
                           (["--path", "AB 10"], "text guide"), (["--secret", "CA"], "text guide")):
         done = run(console_script, "show", "s.txt", "-p", "2", "-c", "3", *options, "-o", "g.txt",
                    "--force", cwd=tmp_path)

@@ -116,17 +116,21 @@ _TEXT_GUIDE = re.compile(
     r"(?:replies: [0-9]+ = |guess [0-9A-Za-z]+ +[0-9,]+ secrets?|after [0-9A-Za-z]+ |it is |1\. )")
 #: the header of ``show``'s Markdown lookup table
 _MARKDOWN_GUIDE = re.compile(r"\|\s*game\s*\|\s*guesses\s*\|\s*secret\s*\|")
+#: the start of ``show``'s HTML guide (of any web page)
+_HTML_GUIDE = re.compile(r"<(?:!doctype html|html)\b", re.IGNORECASE)
 
 
 def _refuse_guides(text: str, source: str) -> None:
     """Raise :class:`StrategyFileError` for a guide written for a person to read
-    (``show``'s text guide, its Markdown table): they do not read back, and the
+    (``show``'s text guide, its Markdown table, its web page): they do not read back, and the
     brace grammar's reader would only say it expected ``{``."""
     start = text.lstrip("\ufeff \t\r\n")
     if _TEXT_GUIDE.match(start):
         what = "the text guide that show writes, for a person to read"
     elif _MARKDOWN_GUIDE.match(start):
         what = "the Markdown table that show writes, for a person to read"
+    elif _HTML_GUIDE.match(start):
+        what = "the HTML guide that show writes, a web page for a person to read"
     else:
         return
     raise StrategyFileError(
