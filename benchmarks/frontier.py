@@ -4,8 +4,8 @@ known (the table of ``docs/explanation/frontier.md``).
 
 What it computes, each game in turn (largest last):
 
-- **the optimum** of every game of at most ``--exact`` secrets (default 3,200: MM(2,c),
-  MM(3,c), MM(4,c <= 7), MM(5,c <= 5), MM(6,c <= 3)), by the exact search, verified;
+- **the optimum** of every game of at most ``--exact`` secrets (default 4,096: MM(2,c),
+  MM(3,c), MM(4,c <= 8), MM(5,c <= 5), MM(6,c <= 4)), by the exact search, verified;
   checked against the published optimum (``strategytree.literature``) where there is one;
 - for the other games: the published figures and our own results (``literature.RESULTS``:
   each shipped file is verified here), the four greedy rules and, up to
@@ -22,7 +22,7 @@ It prints the CPU first, a line per game as it goes, then the Markdown table.
     python benchmarks/frontier.py --quick    # games of at most 5,000 secrets: ~1 minute
     python benchmarks/frontier.py --big      # also MM(6,7..10) (greedy and depth 1; minutes more)
     python benchmarks/frontier.py --bulls    # also Bulls and Cows' optimum by the exact search
-    python benchmarks/frontier.py --seconds 600 --exact 3200 --lookahead 33000
+    python benchmarks/frontier.py --seconds 600 --exact 4096 --lookahead 33000
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="games of at most 5,000 secrets")
     parser.add_argument("--big", action="store_true", help="also MM(6,7..10)")
     parser.add_argument("--bulls", action="store_true", help="solve Bulls and Cows here too")
-    parser.add_argument("--exact", type=int, default=3_200,
+    parser.add_argument("--exact", type=int, default=4_096,
                         help="solve games of at most this many secrets exactly")
     parser.add_argument("--lookahead", type=int, default=33_000,
                         help="the lookahead for games of at most this many secrets")
