@@ -144,11 +144,11 @@ def test_a_closed_standard_stream_is_no_traceback(tmp_path: Path, console_script
     strategy = tmp_path / "mm23.txt"
     strategy.write_text(EXAMPLE + "\n")
     kept = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-    for name, words in [(str(strategy), 0), ("missing.txt", 2)]:
+    for name, code in [(str(strategy), 0), ("missing.txt", 2)]:
         done = subprocess.run(
             [*console_script, "verify", name], **kept, text=True, timeout=120, cwd=tmp_path,
             preexec_fn=lambda: os.close(1 if closed == "stdout" else 2))
-        assert done.returncode == words, (name, done.stdout, done.stderr)
+        assert done.returncode == code, (name, done.stdout, done.stderr)
         assert "Traceback" not in done.stdout + done.stderr
 
 

@@ -120,7 +120,7 @@ def command(name: str, *, stops: bool = False) -> Callable[[Callable[..., Any]],
                 say(stop_words(values.get("checkpoint")))
                 raise typer.Exit(stop_status()) from None
             except OSError as problem:  # (typer would make a closed pipe exit 1)
-                if problem.filename is not None or problem.errno not in STDOUT_ERRORS:
+                if not _on_stdout(problem):
                     raise
                 raise typer.Exit(_output_failed(problem)) from None
 
@@ -147,7 +147,7 @@ def main() -> None:
         say("error: out of memory (a smaller game, or a machine with more memory)")
         code = EXIT_UNREADABLE
     except OSError as problem:
-        if problem.filename is not None or problem.errno not in STDOUT_ERRORS:
+        if not _on_stdout(problem):
             raise
         code = _output_failed(problem)
     except SystemExit as stop:
@@ -163,6 +163,12 @@ def main() -> None:
     with contextlib.suppress(OSError, ValueError, AttributeError):  # closed: nothing more to say
         sys.stderr.flush()
     os._exit(code)
+
+
+def _on_stdout(problem: OSError) -> bool:
+    """Whether ``problem`` is the standard output failing (a full disk, a closed
+    pipe: :data:`~strategytree.files.STDOUT_ERRORS`), not a named file's."""
+    return problem.filename is None and problem.errno in STDOUT_ERRORS
 
 
 def _output_failed(problem: OSError) -> int:
