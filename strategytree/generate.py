@@ -344,12 +344,10 @@ def symmetry_cost(game: Game, method: str, symmetry: bool) -> str | None:
     """
     if method != "optimal" or symmetry or len(game.secrets) < NO_SYMMETRY_WARN:
         return None
-    import numpy as np
-
     from .symmetry import Symmetry
 
     every = len(game.guesses)
-    classes = len(Symmetry.of(game).representatives(np.arange(every)))
+    classes = len(Symmetry.of(game).classes())
     if every < 10 * classes:
         return None
     return (f"without symmetry the exact search tries {every:,} first guesses where symmetry "

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
+import weakref
 from functools import cache
 from types import SimpleNamespace
 
@@ -37,6 +39,13 @@ MAX_PERMUTATIONS = 50_000
 
 #: from this many codes on, the keys are worked out by a compiled kernel
 _COMPILED_FROM = 256
+
+#: the most groups of a game whose classes are kept (:meth:`Symmetry.classes`; oldest out)
+CLASSES_KEPT = 256
+
+#: per game, the first guess of each class by group (:meth:`Symmetry.classes`)
+_KEPT: weakref.WeakKeyDictionary[Game, dict[bytes, np.ndarray]] = weakref.WeakKeyDictionary()
+_KEPT_LOCK = threading.Lock()
 
 
 class Symmetry:
@@ -133,7 +142,7 @@ class Symmetry:
 
     def key(self) -> bytes:
         """Equal for groups of equal maps (in the same order) and colours played:
-        many histories leave the same group, whose classes a caller may keep by it."""
+        many histories leave the same group (:meth:`classes` keeps its answer by it)."""
         if self.maps is None:
             return b"whole" + self.played.tobytes()
         return b"".join(perm.tobytes() + tau.tobytes() for perm, tau in self.maps) \
@@ -142,6 +151,32 @@ class Symmetry:
     def copy(self) -> Symmetry:
         """The same group, with its own remembered answers (one per thread)."""
         return Symmetry(self.game, self.maps, self.played, self.enabled)
+
+    def classes(self, compiled: bool = True) -> np.ndarray:
+        """The first guess of each class, over every guess of the game (indices,
+        increasing; ``compiled`` as for :meth:`canonical_keys`).
+
+        Kept per game by :meth:`key`, for every caller and thread: the sets left
+        by many histories share one group.
+
+        >>> from strategytree.game import mastermind
+        >>> game = mastermind(4, 6)
+        >>> sym = Symmetry.of(game).after(game.parse_code("AABB"))
+        >>> reps = [game.code_text(game.guesses[i]) for i in sym.classes()]
+        >>> len(reps), reps[:5]
+        (39, ['AAAA', 'AAAB', 'AAAC', 'AABB', 'AABC'])
+        """
+        key = b"" if self.trivial else self.key()  # every guess: one array for all
+        with _KEPT_LOCK:
+            kept = _KEPT.setdefault(self.game, {})
+            reps = kept.get(key)
+        if reps is None:  # worked out unlocked: two threads may both, to the same answer
+            reps = self.representatives(np.arange(len(self.game.guesses)), compiled)
+            with _KEPT_LOCK:
+                if len(kept) >= CLASSES_KEPT:
+                    del kept[next(iter(kept))]
+                kept[key] = reps
+        return reps
 
     def representatives(self, candidates: np.ndarray, compiled: bool = True) -> np.ndarray:
         """The first candidate (in the order given) of each class.

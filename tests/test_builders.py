@@ -90,9 +90,21 @@ def test_symmetry_classes_are_the_orbits(history: list[str]) -> None:
             assert (keys[i] == keys[j]) == same_orbit, (g, h)
 
 
+@pytest.mark.parametrize("history", [[], ["AAB"], ["ABC"], ["AAB", "ABD"], ["ABC", "BCA"]])
+def test_the_classes_of_every_guess_are_each_orbits_first_code(history: list[str]) -> None:
+    game = st.mastermind(3, 4)
+    rows = [game.parse_code(h) for h in history]
+    sym = twin = Symmetry.of(game)
+    for row in rows:
+        sym, twin = sym.after(row), twin.after(row)
+    firsts = sorted(set(_orbit_classes(game, rows).values()))
+    assert [tuple(game.guesses[i]) for i in sym.classes(compiled=False)] == firsts
+    assert twin.classes() is sym.classes()  # kept by the group, not by the object
+
+
 def test_root_classes_of_mm58() -> None:
     game = st.mastermind(5, 8)
-    reps = Symmetry.of(game).representatives(np.arange(len(game.guesses)))
+    reps = Symmetry.of(game).classes()
     assert [game.code_text(game.guesses[i]) for i in reps] == [
         "AAAAA", "AAAAB", "AAABB", "AAABC", "AABBC", "AABCD", "ABCDE",
     ]

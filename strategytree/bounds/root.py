@@ -39,7 +39,7 @@ class RootGuesses:
     def __init__(self, game: Game, symmetry: bool) -> None:
         self.game = game
         self.sym = Symmetry.of(game, symmetry)
-        self.guesses = [int(g) for g in self.sym.representatives(np.arange(len(game.guesses)))]
+        self.guesses = [int(g) for g in self.sym.classes()]
         self.sizes, self.wins = [], []
         for g in self.guesses:
             counts = np.bincount(reply_row(game, g), minlength=game.n_replies)

@@ -237,10 +237,6 @@ def least_bound_scanned(fbT, S, cands, lbtab, most, narrow, win, met, sizes):
 #: secrets, 1.7 against 3.4 ms from 129 to 160, 4.3 against 4.0 ms from 161 to 200
 BITS_PER_PART = 8
 
-#: the most groups whose classes a bounder keeps (:meth:`SetBounder.candidates`;
-#: oldest out)
-CLASSES_KEPT = 256
-
 #: from this many secrets on, splits are counted from the transposed table
 SCAN_FROM = 12
 
@@ -341,7 +337,6 @@ class SetBounder:
         self.gmask = colour_masks(game.guesses)
         self.smask = colour_masks(game.secrets)
         self.merged: dict = {}
-        self.classes: dict[bytes, np.ndarray] = {}  # (:meth:`candidates`)
         self.searcher = None  # the exact search of small sets (made on first use)
         self.colour_bits = (1 << game.colors) - 1
 
@@ -351,15 +346,7 @@ class SetBounder:
         merged with another (colours no secret of ``S`` has)."""
         if sym is None:
             return self.every_guess
-        if sym.trivial:
-            cands = self.every_guess
-        else:  # kept by the group: the sets after many histories share one
-            key = sym.key()
-            cands = self.classes.get(key)
-            if cands is None:
-                if len(self.classes) >= CLASSES_KEPT:
-                    del self.classes[next(iter(self.classes))]
-                cands = self.classes[key] = sym.representatives(self.every_guess)
+        cands = sym.classes()
         if self.merge:
             cands = merge_dead_colours(self.gmask, self.smask, cands, S, self.merged)
         return np.ascontiguousarray(cands, dtype=np.int64)
@@ -385,7 +372,7 @@ class SetBounder:
         """A bounder of the same game sharing this one's tables, with its own
         scratch and memo (for another thread)."""
         twin = copy.copy(self)
-        twin.stop, twin.known, twin.merged, twin.classes = threading.Event(), {}, {}, {}
+        twin.stop, twin.known, twin.merged = threading.Event(), {}, {}
         twin.counts = np.empty_like(self.counts)
         twin.met = None if self.met is None else np.empty_like(self.met)
         twin.sizes = np.empty_like(self.sizes)

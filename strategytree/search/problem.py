@@ -65,7 +65,6 @@ class Problem:
     """sets searched, and "stop" (shared by the threads of a search)"""
     levels: Levels
     scratch: Scratch
-    every_guess: np.ndarray | None = None
     merged: dict = field(default_factory=dict)
     """this thread's answers of :func:`~strategytree.symmetry.merge_dead_colours`"""
     _group_of: Symmetry | None = None  # the group the state's first level holds
@@ -309,13 +308,9 @@ class Problem:
         when None), less those merged with another (colours no secret has)."""
         if sym is None:
             return np.arange(len(self.tables.fb), dtype=np.int64)
-        if self.every_guess is None:
-            self.every_guess = np.arange(len(self.game.guesses))
-        # one array for every call: Symmetry remembers its answer for it, so the
-        # sets after one guess (one history) share the classes, computed once;
-        # with numpy (a few ms a history, for the few histories of the Python
+        # with numpy (a few ms a group, for the few histories of the Python
         # levels), where the compiled loop would be compiled for them alone
-        cands = sym.representatives(self.every_guess, compiled=False)
+        cands = sym.classes(compiled=False)
         if self.tables.merge:
             t = self.tables
             cands = merge_dead_colours(t.gmask, t.smask, cands, S, self.merged)
