@@ -96,6 +96,21 @@ def encode(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
     codes = np.atleast_2d(np.asarray(codes, dtype=np.uint8))
     n, pegs = codes.shape
     words = n_words(pegs, colors)
+    pos = np.zeros((n, words), dtype=np.uint64)
+    cnt = np.zeros((n, words), dtype=np.uint64)
+    for lo in range(0, n, _ENCODED_AT_ONCE):  # temporaries of a block, not of every code
+        hi = lo + _ENCODED_AT_ONCE
+        _encode_into(codes[lo:hi], colors, pos[lo:hi], cnt[lo:hi])
+    return pos, cnt
+
+
+#: codes encoded at once by :func:`encode` (its temporaries: some 100 bytes a code a peg)
+_ENCODED_AT_ONCE = 1 << 14
+
+
+def _encode_into(codes: np.ndarray, colors: int, pos: np.ndarray, cnt: np.ndarray) -> None:
+    """:func:`encode` of ``codes`` into ``pos`` and ``cnt`` (zeros)."""
+    pegs, words = codes.shape[1], pos.shape[1]
     colour = codes.astype(np.int16)
     # the bits of each peg: one per peg in each set, all different, so a sum is an OR
     at_pos = np.arange(pegs, dtype=np.int16) * colors + colour
@@ -103,8 +118,6 @@ def encode(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
     for i in range(pegs):
         for j in range(i):
             at_cnt[:, i] += colour[:, j] == colour[:, i]
-    pos = np.zeros((n, words), dtype=np.uint64)
-    cnt = np.zeros((n, words), dtype=np.uint64)
     for bits, out in ((at_pos, pos), (at_cnt, cnt)):
         value = np.left_shift(np.uint64(1), (bits & 63).astype(np.uint64))
         word = bits >> 6
@@ -112,7 +125,6 @@ def encode(codes: np.ndarray, colors: int) -> tuple[np.ndarray, np.ndarray]:
             part = np.where(word == w, value, np.uint64(0))
             for i in range(pegs):  # column by column: a sum along a short axis is slow
                 out[:, w] += part[:, i]
-    return pos, cnt
 
 
 def kernel_form(pos: np.ndarray, cnt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -54,6 +54,8 @@ MAX_COLORS = 26
 #: the most codes a game may enumerate (secrets or guesses)
 MAX_CODES = 1 << 25
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: up to this many allowed guesses, :meth:`Game.pair_replies` encodes them all once
+_ENCODED_WHOLE = 1 << 15
 
 
 #: how a game's codes can be shown to a person: colour ``k`` as a letter, or as the digit ``k``
@@ -154,7 +156,11 @@ class Game:
 
     def __post_init__(self) -> None:
         check_size(self.pegs, self.colors)
+        same = self.guesses is self.secrets  # (most games: checked once)
         for what in ("secrets", "guesses"):
+            if what == "guesses" and same:
+                object.__setattr__(self, what, self.secrets)
+                continue
             rows = np.ascontiguousarray(getattr(self, what), dtype=np.uint8)
             if rows.ndim != 2 or rows.shape[1] != self.pegs:
                 raise GameError(f"{what} must be an (n, {self.pegs}) array of colours")
@@ -462,9 +468,15 @@ class Game:
         """Reply codes of ``guesses[k]`` against ``secrets[k]`` (index arrays), elementwise."""
         if self.scoring == "table":
             return self.table[guesses, secrets].astype(np.int64)
-        gp, gc = self.guess_bits
+        if "guess_bits" in self.__dict__ or len(self.guesses) <= _ENCODED_WHOLE:
+            gp, gc = self.guess_bits
+            gp, gc = gp[guesses], gc[guesses]
+        else:  # the few guesses a strategy plays, not every allowed one
+            used, at = np.unique(guesses, return_inverse=True)
+            gp, gc = self.encode(self.guesses[used])
+            gp, gc = gp[at], gc[at]
         sp, sc = self.secret_bits
-        return replies_numpy(gp[guesses], gc[guesses], sp[secrets], sc[secrets], self.pegs)
+        return replies_numpy(gp, gc, sp[secrets], sc[secrets], self.pegs)
 
 
 def check_size(pegs: int, colors: int) -> None:

@@ -204,6 +204,31 @@ def test_bit_encoding_against_twin(pegs: int, colors: int) -> None:
     assert got.tolist() == want
 
 
+def test_many_codes_are_encoded_block_by_block_as_one_by_one() -> None:
+    codes = all_codes(6, 6)  # 46,656 codes: blocks of encoding end inside them
+    pos, cnt = encode(codes, 6)
+    rng = np.random.default_rng(7)
+    rows = np.concatenate([np.arange(16_380, 16_390), rng.integers(0, len(codes), 40)])
+    for k in rows.tolist():
+        want_pos, want_cnt = naive.bit_numbers(codes[k].tolist(), 6)
+        bits = np.flatnonzero(np.unpackbits(pos[k].view(np.uint8), bitorder="little"))
+        assert bits.tolist() == sorted(want_pos), k
+        bits = np.flatnonzero(np.unpackbits(cnt[k].view(np.uint8), bitorder="little"))
+        assert bits.tolist() == sorted(want_cnt), k
+
+
+@pytest.mark.parametrize("pegs, colors", [(3, 4), (6, 6)])  # 64 guesses; 46,656 (some encoded)
+def test_pair_replies_against_twin(pegs: int, colors: int) -> None:
+    game = st.mastermind(pegs, colors)
+    rng = np.random.default_rng(pegs)
+    guesses = rng.integers(0, len(game.guesses), 5).repeat(20)
+    secrets = rng.integers(0, len(game.secrets), 100)
+    got = game.pair_replies(guesses, secrets)
+    want = [naive.reply_code(naive.feedback(game.guesses[g].tolist(), game.secrets[s].tolist()),
+                             pegs) for g, s in zip(guesses.tolist(), secrets.tolist())]
+    assert got.tolist() == want
+
+
 def test_feedback_knuth_examples() -> None:
     game = st.mastermind(4, 6)
     pairs = [("AABB", "ABBA", (2, 2)), ("AAAA", "ABCD", (1, 0)), ("ABCD", "DCBA", (0, 4)),

@@ -425,6 +425,25 @@ def test_infer_game_notes() -> None:
     assert notes[1] == "colors 6 (from the highest colour letter, F)"
 
 
+def test_a_file_of_far_fewer_guesses_than_any_nearby_game_has_secrets_gets_no_hint(
+    tmp_path: Path,
+) -> None:
+    from strategytree.builders import build_greedy
+    from strategytree.formats.reading import read_strategy
+
+    path = tmp_path / "one.txt"
+    path.write_text("ABCD\n")  # no whites, distinct colours: black-only? distinct?
+    loaded = read_strategy(path)
+    assert loaded.game.name == "MM(4,4)"
+    assert not any("did you mean" in note for note in loaded.notes), loaded.notes
+    # one guess short of solving 4 distinct of 4 whole: that one is named
+    tree = build_greedy(st.distinct(4, 4), rule="minimax")
+    tree.root.branches = tree.root.branches[:-1]
+    st.dump(tree, tmp_path / "cut.txt")
+    loaded = read_strategy(tmp_path / "cut.txt")
+    assert any("did you mean" in note for note in loaded.notes), loaded.notes
+
+
 def test_verify_without_a_game_infers_it() -> None:
     report = st.verify(st.loads(EXAMPLE))
     assert report.game == "MM(2,3)" and (report.pegs, report.colors) == (2, 3)

@@ -25,6 +25,8 @@ and column.
 
 from __future__ import annotations
 
+import math
+
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -447,7 +449,11 @@ def fitting_game(strategy: Strategy, game: Game, notes: list[str]) -> tuple[Game
     ``game`` stays and a note names the one that comes closest.
     """
     candidates = _candidates(strategy, game.pegs, game.colors)
-    if not candidates:
+    written = strategy.count_nodes()
+    # a guess wins on one secret at most: a game of more than twice as many secrets as
+    # guesses written is solved under half, neither whole nor nearly (the fewest any
+    # candidate has: the codes of distinct colours)
+    if not candidates or 2 * written < math.perm(game.colors, game.pegs):
         return game, notes
     from ..verify import verify
 
@@ -456,6 +462,8 @@ def fitting_game(strategy: Strategy, game: Game, notes: list[str]) -> tuple[Game
         try:
             tried = presets.resolve_game(**options)[0]  # type: ignore[arg-type]
         except StrategyTreeError:
+            continue
+        if len(tried.secrets) > 2 * written:
             continue
         report = verify(strategy, tried)
         if report.valid:
