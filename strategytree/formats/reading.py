@@ -26,7 +26,6 @@ and column.
 from __future__ import annotations
 
 import math
-
 import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
