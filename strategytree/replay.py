@@ -117,6 +117,12 @@ class FlatTree:
         self.guess_index = np.where(self.formed, game.guess_index(self.rows), -1)
         """each node's guess as an index into ``game.guesses`` (-1 when it cannot be played)"""
 
+    @property
+    def strategy(self) -> Strategy:
+        """The strategy flattened (a root node given alone, as a :class:`Strategy`)."""
+        given = self._strategy
+        return given if isinstance(given, Strategy) else Strategy(given)
+
     def _walk(self, root: Node) -> None:
         """Flatten a tree of nodes with one walk."""
         collecting = gc.isenabled()

@@ -28,6 +28,7 @@ from .guide import GuideTree
 from .literature import Gap, gap
 from .outcome import INVALID, OK, CommandOutcome
 from .tree import Strategy
+from .verify import static_problems
 from .words import plural
 
 if TYPE_CHECKING:  # rich is imported only when a report is asked for
@@ -74,6 +75,14 @@ class GuessStats:
     """one per reply to the first guess, in the strategy's order (the win first)"""
     gap: Gap | None = None
     """how far the total is, or can be, from the optimum (when every secret is solved)"""
+    errors: int = 0
+    """what ``verify`` reports wrong with the tree besides unsolved secrets (replies the
+    game never gives or written twice, guesses it does not allow)"""
+
+    @property
+    def valid(self) -> bool:
+        """Every secret solved, and nothing else wrong (as ``verify`` says)."""
+        return self.unsolved == 0 and self.errors == 0
 
     @property
     def solved(self) -> int:
@@ -100,7 +109,8 @@ class GuessStats:
         alphabet), ``secrets``, ``solved``, ``unsolved``, ``total``, ``average``,
         ``max_guesses``, ``histogram`` (keys as strings), ``branches`` (one per reply
         to the first guess: ``reply``, ``secrets``, ``total``, ``average``,
-        ``max_guesses``, ``unsolved``) and ``gap`` (None when some secret is unsolved)."""
+        ``max_guesses``, ``unsolved``), ``gap`` (None when some secret is unsolved) and
+        ``errors``."""
         return {
             "game": self.game,
             "first_guess": self.first_guess,
@@ -113,6 +123,7 @@ class GuessStats:
             "histogram": {str(k): v for k, v in self.histogram.items()},
             "branches": [asdict(b) | {"average": b.average} for b in self.branches],
             "gap": self.gap.to_dict() if self.gap is not None else None,
+            "errors": self.errors,
         }
 
 
@@ -147,6 +158,7 @@ def guess_stats(tree: GuideTree | Strategy, game: Game | None = None) -> GuessSt
     return GuessStats(
         game.name, tree.shown[0], len(game.secrets), histogram, branches,
         gap=gap(game, total, max(histogram)) if solved_all else None,
+        errors=len(static_problems(tree.strategy, tree)[0]),
     )
 
 
@@ -187,11 +199,10 @@ def stats_report(
     parts.append(branches)
     if plot is not None:
         parts.append(f"plot written to {escape(str(plot))}")
-    if stats.unsolved:
-        parts.append(
-            f"[red]{plural(stats.unsolved, 'secret')} not solved[/] "
-            "(strategytree verify says where)"
-        )
+    wrong = [f"{plural(n, what)}{verb}" for n, what, verb in (
+        (stats.unsolved, "secret", " not solved"), (stats.errors, "error", "")) if n]
+    if wrong:
+        parts.append(f"[red]{' and '.join(wrong)}[/] (strategytree verify says where)")
     return parts
 
 
@@ -298,7 +309,8 @@ def stats_outcome(
     """What ``strategytree stats`` does: the strategy at ``path`` read
     (:func:`~strategytree.formats.reading.read_strategy`, ``read`` its keywords),
     :func:`file_stats` (drawn into ``plot`` when given: an existing file only with
-    ``force``); :func:`stats_report`, or its JSON; exit 1 when some secret is not solved."""
+    ``force``); :func:`stats_report`, or its JSON; exit 1 when the strategy is
+    invalid (:attr:`GuessStats.valid`)."""
     from rich.markup import escape
 
     from .files import check_outputs
@@ -310,4 +322,4 @@ def stats_outcome(
     drawn = [f"plot written to {escape(str(plot))}"] if plot is not None else []
     return CommandOutcome.either(as_json, stats.to_dict(), stats_report(stats, str(path), plot),
                                  notes=drawn if as_json else [],
-                                 status=INVALID if stats.unsolved else OK)
+                                 status=OK if stats.valid else INVALID)

@@ -292,7 +292,7 @@ def verify(
     if game is None:
         game, notes = resolve_game(strategy=strategy)
     tree = FlatTree(strategy, game)
-    errors, invalid, wrong = _static_problems(strategy, tree)
+    errors, invalid, wrong = static_problems(strategy, tree)
     played = replay(tree)
     unreachable = _unreachable(strategy, tree, played, wrong)
     if strict:
@@ -329,7 +329,7 @@ def verify(
     )
 
 
-def _static_problems(
+def static_problems(
     strategy: Strategy, tree: FlatTree
 ) -> tuple[list[Problem], list[Problem], np.ndarray]:
     """Every error found without replaying (malformed guesses, invalid and

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import re
 import shutil
@@ -201,6 +202,18 @@ def test_stats_of_an_invalid_strategy_exits_1(here: Path) -> None:
     (here / "bad.txt").write_text(EXAMPLE.replace(",00:CC", ""))
     result = invoke(["stats", "bad.txt"])
     assert result.exit_code == 1 and "1 secret not solved" in result.stdout
+
+
+def test_stats_of_a_tree_that_solves_all_but_is_invalid_exits_1(here: Path) -> None:
+    (here / "bad.txt").write_text(EXAMPLE.replace("{AB:{", "{AB:{20:BB,"))  # the win, written
+    assert invoke(["verify", "bad.txt"]).exit_code == 1
+    result = invoke(["stats", "bad.txt"])
+    assert result.exit_code == 1 and "9 of 9 secrets solved" in result.stdout
+    assert "1 error (strategytree verify says where)" in result.stdout
+    result = invoke(["stats", "bad.txt", "--json"])
+    assert result.exit_code == 1 and json.loads(result.stdout)["errors"] == 1
+    result = invoke(["stats", "mm23.txt", "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["errors"] == 0
 
 
 def test_stats_of_a_missing_file_exits_2(here: Path) -> None:

@@ -74,7 +74,7 @@ def stats_command(
     """Guesses per secret: the histogram, and average and max by reply to the first guess.
 
     Beside the total, its distance from the optimum (or a bound on it).  Exit 1
-    when some secret is not solved.
+    when the strategy is invalid (a secret not solved, or what verify calls an error).
     """
     from ..stats import stats_outcome
 
