@@ -112,6 +112,13 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "show --secret --depth": (["show", "s.txt", "--secret", "AB", "--depth", "1"], ["--secret"]),
     "unknown game": (["verify", "s.txt", "--game", "chess"], ["'chess' is not one of"]),
     "missing file": (["verify", "missing.txt"], ["missing.txt"]),
+    # an empty path names no file (not the current folder)
+    "empty file": (["verify", ""], ["'files'", "is empty"]),
+    "empty output": (["generate", *GAME, "-o", ""], ["--output", "is empty"]),
+    "empty plot": (["stats", "s.txt", "--plot", ""], ["--plot", "is empty"]),
+    "empty checkpoint": (["generate", *GAME, "-m", "optimal", "-o", "o.txt", "--checkpoint", ""],
+                         ["--checkpoint", "is empty"]),
+    "empty strategy": (["simulate", "--strategy", ""], ["--strategy", "is empty"]),
     # the command line's own usage errors
     "missing option": (["generate", *GAME], ["missing option", "--output", "--help"]),
     "missing argument": (["verify"], ["missing argument"]),

@@ -34,11 +34,21 @@ CHOICES = {
 
 def opt(kind: Any, *flags: str, choices: str | None = None, **more: Any) -> Any:
     """An option of type ``kind`` (``Annotated``) named ``flags``; with ``choices``,
-    one of :data:`CHOICES`\\ [choices], in any case."""
+    one of :data:`CHOICES`\\ [choices], in any case; a path never empty (:func:`path`)."""
     if choices is not None:
         kind = Literal[CHOICES[choices]]  # type: ignore[valid-type]
         more["case_sensitive"] = False
+    if kind in (Path, Optional[Path]):
+        more["parser"] = path
     return Annotated[kind, typer.Option(*flags, **more)]
+
+
+def path(text: str) -> Path:
+    """A path as given on the command line, refused when empty (it would name the
+    current folder, and be refused as that)."""
+    if not text:
+        raise typer.BadParameter("is empty: name a file")
+    return Path(text)
 
 
 def given(ctx: typer.Context, **values: object) -> dict[str, object]:
@@ -124,8 +134,10 @@ ReadOptions = Annotated[Reading, Bundle(
     max_input_mb=(opt(int, "--max-input-mb", min=1, help="Read at most this many MiB of a "
                       "strategy file, pipe, device or - (stdin)."), MAX_INPUT_MB),
 )]
-StrategyFile = Annotated[Path, typer.Argument(help="A strategy file (any format, see --from).")]
-Files = Annotated[list[Path], typer.Argument(help="Strategy files (any format, see --from).")]
+StrategyFile = Annotated[Path, typer.Argument(help="A strategy file (any format, see --from).",
+                                              parser=path)]
+Files = Annotated[list[Path], typer.Argument(help="Strategy files (any format, see --from).",
+                                             parser=path)]
 
 
 # -- outputs -------------------------------------------------------------------------------
