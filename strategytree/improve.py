@@ -15,7 +15,7 @@ total; or the same total and a worst case no higher), by two kinds of work:
   each candidate's parts are completed by the exact search when small, else
   by the cheapest greedy subtree of the rules whose small subtrees are then
   solved exactly.  A candidate is dropped as soon as the lower bounds of its
-  parts (:func:`~strategytree.bounds.counting.lower_bounds`) show it cannot beat the
+  parts (:func:`~strategytree.counting.lower_bounds`) show it cannot beat the
   subtree in place.  With ``finalists``, the candidates are first ranked by
   their parts' greedy subtrees (cheap), and only the best few are completed so:
   wide shortlists, where the best guess of a large set often ranks far down

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from math import perm
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .bounds.counting import counting_bound
+from .counting import counting_bound
 
 if TYPE_CHECKING:
     from .game import Game

@@ -16,13 +16,13 @@ from rich.console import Console
 
 import strategytree as st
 from strategytree import export, files, generate, improve, play, progress, simulate, stats
+from strategytree.bounds.max_guesses import bound_text
 from strategytree.bounds.total import total_answer as total_words
 from strategytree.bounds.total import total_lower_bound
 from strategytree.cli import app, commands, options
 from strategytree.cli.group import command
 from strategytree.errors import ArgumentError, OutputExistsError, StrategyTreeError
 from strategytree.formats import writing
-from strategytree.search.driver import bound_text
 from strategytree.verify import ranking_view, report_view, verify_files
 
 from cli_runner import EXAMPLE
@@ -247,8 +247,8 @@ def test_outcomes_say_what_to_print_and_the_exit_status(tmp_path: Path) -> None:
 
 
 def test_generate_improve_and_bound_outcomes(tmp_path: Path) -> None:
+    from strategytree.bounds.max_guesses import bound_outcome
     from strategytree.progress import Watch
-    from strategytree.search.driver import bound_outcome
 
     said: list = []
     built = generate.generate_outcome(tmp_path / "g.txt", game_options={"pegs": 2, "colors": 3},

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import strategytree as st
-from strategytree.bounds.counting import counting_bound, counting_total, parts_by_scoring
+from strategytree.counting import counting_bound, counting_total, parts_by_scoring
 from strategytree.game import black_only, mastermind
 from strategytree.guide import play_secret
 from strategytree.literature import (

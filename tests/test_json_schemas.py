@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 import strategytree as st
+from strategytree.bounds.max_guesses import bound_json
 from strategytree.bounds.total import total_answer, total_lower_bound
 from strategytree.formats.reading import read_file, reads_all
 from strategytree.formats.writing import writes, written_json
@@ -24,7 +25,7 @@ from strategytree.guide import play_secret, played_json
 from strategytree.improve import improved_json
 from strategytree.presets import bagel
 from strategytree.schemas import SCHEMAS, schema, schema_text
-from strategytree.search.driver import bound_json, prove_bound
+from strategytree.search.driver import prove_bound
 from strategytree.simulate import adversary_json, against_adversary, play_games, simulation_json
 from strategytree.stats import guess_stats
 from strategytree.verify import rank, ranking_json

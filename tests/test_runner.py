@@ -1,5 +1,5 @@
 """The runner of long runs (:mod:`strategytree.runner`), the progress reporter and
-the counting bound (:mod:`strategytree.bounds.counting`): the pieces every long
+the counting bound (:mod:`strategytree.counting`): the pieces every long
 run shares."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from strategytree.bounds.counting import counting_total, lower_bounds, solved_by_guess
+from strategytree.counting import counting_total, lower_bounds, solved_by_guess
 from strategytree.progress import Reporter
 from strategytree.runner import (
     COLLECT_AFTER,

@@ -14,9 +14,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from strategytree.bounds.counting import counting_bound
 from strategytree.bounds.sets import SCAN_FROM, SetBounder, parts_of
 from strategytree.bounds.total import set_lower_bound, total_lower_bound
+from strategytree.counting import counting_bound
 from strategytree.game import black_only, distinct, mastermind
 from strategytree.literature import published
 from strategytree.presets import bulls_and_cows
@@ -635,9 +635,9 @@ def test_two_levels_is_the_least_over_the_first_guesses(game) -> None:
     """The root's answer at depth 2 is, by definition, the least over the first
     guesses of ``n`` plus each part's depth-1 bound, worked out here guess by
     guess with the same bounder."""
-    from strategytree.bounds.counting import parts_by_replies
     from strategytree.bounds.root import RootGuesses
     from strategytree.bounds.sets import SetBounder
+    from strategytree.counting import parts_by_replies
     from strategytree.search.bounds import INF
 
     root, bounder = RootGuesses(game, True), SetBounder(game, True)

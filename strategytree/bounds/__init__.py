@@ -1,18 +1,20 @@
 """Bounds: proven lower bounds on the least total any strategy can reach.
 
-- :mod:`~strategytree.bounds.counting`: the counting bound (a guess wins one
-  secret and splits the rest into at most ``b`` parts), the one bound every
-  other starts from, also the exact search's (:mod:`strategytree.search`);
+- the counting bound (a guess wins one secret and splits the rest into at
+  most ``b`` parts), the one bound every other starts from, is
+  :mod:`strategytree.counting`'s, below this package: the exact search
+  (:mod:`strategytree.search`) and the published figures prune and compare with it too;
 - :mod:`~strategytree.bounds.total`: ``bound --total``, the bound of a whole
   game at any depth (:func:`~strategytree.bounds.total.total_lower_bound`), and
   of one set (:func:`~strategytree.bounds.total.set_lower_bound`);
 - :mod:`~strategytree.bounds.sets`: a set's bound at any depth;
 - :mod:`~strategytree.bounds.root`: the root, its first guesses bounded deeper
   and deeper;
-- :mod:`~strategytree.bounds.tasks`: that root on a Dask cluster.
+- :mod:`~strategytree.bounds.tasks`: that root on a Dask cluster;
+- :mod:`~strategytree.bounds.max_guesses`: ``bound``, the fewest guesses that
+  solve every secret (the exact search's proof, reported).
 
-The names below are imported on first use (the counting bound needs numpy
-alone; the total bound compiles kernels).
+The total bound's names below are imported on first use (it compiles kernels).
 
 >>> from strategytree.bounds import counting_bound
 >>> from strategytree.game import mastermind
@@ -25,13 +27,14 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from ..counting import counting_bound
+
 if TYPE_CHECKING:
     from ..game import Game
 
 __all__ = ["TotalBound", "bound_json", "counting_bound", "set_lower_bound", "total_lower_bound"]
 
-_HOMES = {"counting_bound": "counting", "TotalBound": "total", "set_lower_bound": "total",
-          "total_lower_bound": "total"}
+_HOMES = {"TotalBound": "total", "set_lower_bound": "total", "total_lower_bound": "total"}
 
 
 def bound_json(game: Game, measure: str, bound: int, *, optimum: int | None, method: str,

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from ..counting import lower_bounds, parts_by_replies
 from ..feedback import replies as reply_row
 from ..game import Game
 from ..runner import Slots, Stop, Stopped, until_stopped
 from ..search.bounds import INF
 from ..symmetry import Symmetry
-from .counting import lower_bounds, parts_by_replies
 from .sets import EXACT, NO_EXACT, ExactSets, Learned, SetBounder, parts_of
 
 if TYPE_CHECKING:

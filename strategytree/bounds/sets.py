@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..builders import colour_masks
+from ..counting import parts_by_replies
 from ..feedback import popcount
 from ..feedback import table as reply_table
 from ..game import Game
@@ -43,7 +44,6 @@ from ..search.bounds import (
 )
 from ..search.compiled import scan
 from ..symmetry import Symmetry, merge_dead_colours
-from .counting import parts_by_replies
 
 __all__ = ["EXACT", "KEEP_FROM", "SCAN_FROM", "ExactSets", "Learned", "SetBounder", "parts_of"]
 

@@ -4,7 +4,7 @@ Three ways, loosest first (``depth`` 0, 1, 2 ...):
 
 - **counting** (depth 0): a guess splits a set into at most ``b`` parts besides
   the win, so ``n`` secrets cost at least ``L(n)``, the sum of depths of the first
-  ``n`` nodes of a complete ``b``-ary tree (:func:`~strategytree.bounds.counting.lower_bounds`);
+  ``n`` nodes of a complete ``b``-ary tree (:func:`~strategytree.counting.lower_bounds`);
 - **one level** (depth 1): the least, over the first guesses (one per class of
   :mod:`strategytree.symmetry`), of ``n + sum L(k)`` over the parts it makes
   (:func:`~strategytree.search.bounds.split_bound`);
@@ -28,7 +28,7 @@ The bound in parts: a set's bound at any depth in
 :mod:`~strategytree.bounds.sets`, the root (the first guesses, deeper and
 deeper) in :mod:`~strategytree.bounds.root`, the root's runs as tasks on a
 Dask cluster in :mod:`~strategytree.bounds.tasks`, the counting bound in
-:mod:`~strategytree.bounds.counting`; here the public functions and the run's
+:mod:`~strategytree.counting`; here the public functions and the run's
 checkpoint (the run itself, its thread, progress, time limit and Ctrl-C, is
 :mod:`strategytree.runner`'s).
 
@@ -46,6 +46,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..counting import counting_bound, parts_by_replies
 from ..errors import ArgumentError
 from ..game import Game
 from ..nodesearch.settings import check_whole
@@ -54,7 +55,6 @@ from ..progress import QUIET, ProgressCallback, Reporter, Watch
 from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread
 from ..search.bounds import INF
 from ..symmetry import Symmetry
-from .counting import counting_bound, parts_by_replies
 from .root import Level, RootBound, RootGuesses, RootInProcess
 from .sets import NO_EXACT, ExactSets, Learned, SetBounder
 

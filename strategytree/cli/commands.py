@@ -118,8 +118,8 @@ def bound_command(
     (--depth levels worked out exactly, counting below); Ctrl-C, SIGTERM or
     --seconds stop it with the bound proved so far (kept with --checkpoint).
     """
+    from ..bounds.max_guesses import bound_outcome
     from ..bounds.total import total_outcome
-    from ..search.driver import bound_outcome
 
     run = {"symmetry": not no_symmetry, "as_json": as_json, **where._asdict(), "watch": t.watch()}
     if total:

@@ -136,7 +136,7 @@ class NodeSearch:
     @cached_property
     def lbt(self) -> np.ndarray:
         """The least total of a set of each size (the research's bounds)."""
-        from ..bounds.counting import lower_bounds
+        from ..counting import lower_bounds
 
         return lower_bounds(len(self.game.secrets), max(self.game.n_replies - 1, 1))[0]
 

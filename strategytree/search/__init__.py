@@ -47,7 +47,7 @@ guesses at once, secret by secret, in a loop the compiler vectorises.
 The search runs in a worker thread (the kernels release the GIL) of
 :mod:`strategytree.runner`: the caller's thread reports progress, and Ctrl-C
 stops the search cleanly, saving a checkpoint first when one was asked for.
-The counting bound it prunes with is :mod:`strategytree.bounds.counting`'s; the
+The counting bound it prunes with is :mod:`strategytree.counting`'s; the
 total lower bound of games too big to solve is :mod:`strategytree.bounds`.
 
 The package, read top to bottom:
@@ -75,7 +75,7 @@ The package, read top to bottom:
 
 from __future__ import annotations
 
-from ..bounds.counting import lower_bounds
+from ..counting import lower_bounds
 from ..progress import Progress
 from .driver import build_optimal, prove_bound, prove_bound_table
 from .problem import SearchError

@@ -4,7 +4,7 @@ A guess splits a set of secrets into at most ``b`` parts besides the win
 (``b + 1`` = the replies the game can give), and solves at most one secret
 itself.  So ``n`` secrets cost at least the sum of depths of the first ``n``
 nodes of a complete ``b``-ary tree (the counting bound,
-:func:`strategytree.bounds.counting.lower_bounds`), and a guess that
+:func:`strategytree.counting.lower_bounds`), and a guess that
 splits them into parts of sizes ``k_i`` costs at least ``n + sum L(k_i)``
 (:func:`split_bound`).  ``b`` shrinks going down the search, so the search
 keeps one row of bounds per ``b`` (:func:`bound_tables`).
@@ -28,7 +28,7 @@ import functools
 
 import numpy as np
 
-from ..bounds.counting import INF, UNLIMITED, lower_bounds
+from ..counting import INF, UNLIMITED, lower_bounds
 from ..feedback import compiled as feedback_loops
 from ..feedback import popcount
 from ..jit import njit

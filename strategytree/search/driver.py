@@ -25,15 +25,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
 from ..builders import build_greedy
 from ..checkpoint import Checkpoint, CheckpointError, each_record, header
 from ..game import Game
-from ..outcome import CommandOutcome
-from ..progress import QUIET, ProgressCallback, Reporter, Watch
+from ..progress import ProgressCallback, Reporter
 from ..runner import Cadence, Interrupted, Stop, Stopped, run_in_thread
 from ..symmetry import Symmetry
 from ..tree import Node, Strategy
@@ -42,8 +41,7 @@ from .bounds import INF, UNLIMITED, split_table
 from .compiled import NODES, STOP
 from .problem import Problem, SearchError
 
-__all__ = ["Search", "bound_outcome", "bound_text", "build_optimal", "prove_bound",
-           "prove_bound_table"]
+__all__ = ["Search", "build_optimal", "prove_bound", "prove_bound_table"]
 
 #: the first levels of the search run in Python, with the full symmetry group
 PY_LEVELS = 2
@@ -591,18 +589,6 @@ def prove_bound(
     return int(run(work, p, search if client is not None else None, progress))  # type: ignore[arg-type]
 
 
-def bound_json(game: Game, guesses: int, seconds: float | None = None) -> dict[str, object]:
-    """The ``bound --json`` shape of :func:`prove_bound`'s answer: the fields every
-    bound has (:func:`strategytree.bounds.bound_json`: ``measure`` is
-    ``max_guesses``, ``bound`` and ``optimum`` are both the fewest guesses that
-    solve every secret, proved), then ``max_guesses`` (the same figure) and
-    ``none_within`` (``max_guesses - 1``: no strategy solves every secret within it)."""
-    from ..bounds import bound_json as shape
-
-    return shape(game, "max_guesses", guesses, optimum=guesses, method="exhaustive search",
-                 complete=True, seconds=seconds, max_guesses=guesses, none_within=guesses - 1)
-
-
 def prove_bound_table(
     replies: np.ndarray,
     win: int,
@@ -634,33 +620,3 @@ def prove_bound_table(
         return d
 
     return int(run(work, p, None, progress))  # type: ignore[arg-type]
-
-
-def bound_text(game: Game, guesses: int, seconds: float) -> str:
-    """What ``strategytree bound`` prints of :func:`prove_bound`'s answer (rich markup)."""
-    from rich.markup import escape
-
-    from ..words import plural
-
-    below = f"; none within {guesses - 1}" if guesses > 1 else ""
-    return (f"{escape(game.name)}: {plural(guesses, 'guess')} solve{'s' * (guesses == 1)} every "
-            f"secret{below} (proved in {seconds:.2f} s)")
-
-
-def bound_outcome(game_options: dict[str, Any] | None = None, *, symmetry: bool = True,
-                  as_json: bool = False, workers: int | str | None = None,
-                  scheduler: str | None = None, watch: Watch = QUIET) -> CommandOutcome:
-    """What ``strategytree bound`` does: :func:`prove_bound` in the game of
-    ``game_options`` (:func:`~strategytree.presets.resolve_game`'s keywords), warmed
-    up, on the cluster of ``workers`` or ``scheduler``, told on ``watch``, timed
-    (the cluster's start-up not counted); :func:`bound_text` or :func:`bound_json`."""
-    from ..presets import resolve_game
-
-    game = resolve_game(**(game_options or {}))[0]
-    watch.warm(game, lambda small: prove_bound(small, symmetry=symmetry))
-    with watch.running("proving", game, workers, scheduler) as (client, progress):
-        started = time.perf_counter()
-        guesses = prove_bound(game, symmetry=symmetry, progress=progress, client=client)
-    elapsed = time.perf_counter() - started
-    return CommandOutcome.either(as_json, bound_json(game, guesses, elapsed),
-                                 [bound_text(game, guesses, elapsed)])

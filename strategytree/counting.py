@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from .game import Game
 
 __all__ = [
     "INF",
