@@ -40,7 +40,7 @@ from .errors import OutputExistsError, StrategyTreeError
 
 __all__ = [
     "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_json_output", "check_not_same",
-    "check_outputs", "stdout_failed",
+    "check_outputs", "file_state", "stdout_failed", "stopped_output_words",
     "check_writable", "is_stdout", "is_stream", "remove_stale", "same_file", "target",
     "to_stdout",
     "write_bytes_atomic", "write_text_atomic",
@@ -153,6 +153,34 @@ def is_stream(path: PathLike) -> bool:
     except (OSError, ValueError):
         return False
     return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def file_state(path: PathLike | None) -> tuple[int, int, int] | None:
+    """What tells whether a file was replaced or changed (inode, modification
+    time, size); None when it is missing, a stream, or no path."""
+    if path is None or is_stream(path):
+        return None
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return found.st_ino, found.st_mtime_ns, found.st_size
+
+
+def stopped_output_words(path: PathLike | None, before: tuple[int, int, int] | None) -> str | None:
+    """What a command stopped outside its run (before it began, or as it ended)
+    says of its output ``path``, its :func:`file_state` at the start ``before``:
+    whether it was written (writes are atomic: whole or not at all).
+
+    >>> stopped_output_words("no-such-file.txt", None)
+    'nothing is written to no-such-file.txt'
+    """
+    if path is None or is_stream(path):
+        return None
+    if file_state(path) == before:
+        kept = " (the file is as it was)" if before is not None else ""
+        return f"nothing is written to {path}{kept}"
+    return f"{path} is written (before the stop)"
 
 
 def target(path: PathLike) -> Path:

@@ -56,7 +56,7 @@ from .literature import searched_gap
 from .lookahead import build_lookahead
 from .nodesearch import COMPLETE_ABOVE
 from .progress import QUIET, ProgressCallback, Watch
-from .runner import Interrupted
+from .runner import Interrupted, stops_held
 from .tree import Strategy
 
 if TYPE_CHECKING:
@@ -249,9 +249,12 @@ def generate_file(
     try:
         strategy = generate(game, method, **settings)
     except Interrupted as stopped:
-        raise _kept(stopped, game, output, indent, force, settings.get("checkpoint")) from None
+        with stops_held(stopping=True):  # the best so far is written whole
+            kept = _kept(stopped, game, output, indent, force, settings.get("checkpoint"))
+        raise kept from None
     seconds = time.perf_counter() - started
-    write(strategy, output, indent=indent, force=force, game=game)
+    with stops_held():  # built: a stop now waits for the file
+        write(strategy, output, indent=indent, force=force, game=game)
     report = verify(strategy, game)
     report.source = str(output)
     if method == "optimal" and report.valid:  # the search proved it: the gap is exact

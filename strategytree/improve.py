@@ -67,7 +67,7 @@ from .nodesearch import (
 )
 from .outcome import CommandOutcome
 from .progress import QUIET, ProgressCallback, Reporter, Watch
-from .runner import Interrupted, Stop, Stopped, run_in_thread
+from .runner import Interrupted, Stop, Stopped, run_in_thread, stops_held
 from .symmetry import Symmetry
 from .tree import Node, Strategy
 from .verify import Report, verify
@@ -390,10 +390,15 @@ def drive(run: Improver, report: Report, budget: float | None, saved: Saved | No
                           report=report_progress, seconds=budget)
     if ended.error is not None and not isinstance(ended.error, Stopped):
         raise ended.error
-    run.changed.set()
-    hand_over(True)
-    report_progress()
-    if ended.interrupted:
+    interrupted = ended.interrupted
+    try:
+        with stops_held(interrupted):  # the best is handed over whole, even if stopped now
+            run.changed.set()
+            hand_over(True)
+            report_progress()
+    except KeyboardInterrupt:
+        interrupted = True
+    if interrupted:
         raise Interrupted(Strategy(run.index.node[0], source=source))
     return Strategy(run.index.node[0], source=source)
 

@@ -55,6 +55,7 @@ __all__ = [
     "stop_status",
     "stop_words",
     "stopped_outcome",
+    "stops_held",
     "until_stopped",
 ]
 
@@ -227,7 +228,8 @@ def run_in_thread(
             except KeyboardInterrupt:
                 pass
     if save is not None:
-        save()
+        with stops_held(interrupted):
+            save()
     error = result.get("error")
     if report is not None and error is None and not interrupted:
         report()
@@ -344,6 +346,35 @@ def stop_like_ctrl_c() -> None:
             signal.signal(signum, stop)
         except (ValueError, OSError):  # not the main thread, or no such signal here
             pass
+
+
+@contextmanager
+def stops_held(stopping: bool = False) -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP held while the block runs (a run's result being
+    written, its last checkpoint saved), then acted on as they would have been
+    (a KeyboardInterrupt, :func:`stop_status` telling which): a stop that lands
+    there loses nothing.  When the command is ``stopping`` already, they ask
+    nothing new and are dropped (``timeout`` sends its signal twice: to the
+    command, then to its process group).  Outside the main thread, nothing is held."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    signals = (signal.SIGINT, *STOP_SIGNALS)
+    before = {signum: signal.getsignal(signum) for signum in signals}
+    for signum in signals:
+        signal.signal(signum, lambda signum, frame: held.append(signum))
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        if held and not stopping:
+            handler = before[held[0]]
+            if callable(handler):  # Python's KeyboardInterrupt, or stop_like_ctrl_c's
+                handler(held[0], None)
+            elif handler == signal.SIG_DFL:
+                signal.raise_signal(held[0])
 
 
 def stop_status() -> int:

@@ -271,3 +271,24 @@ def test_overlapping_blocks_of_fewer_collections_end_with_the_last() -> None:
     leave.set()
     helper.join(10)
     assert gc.get_threshold() == before
+
+
+@pytest.mark.parametrize("stopping", [False, True])
+def test_a_stop_in_a_held_block_waits_for_its_end(stopping: bool) -> None:
+    import os
+    import signal
+
+    from strategytree.runner import stops_held
+
+    done = []
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        with stops_held(stopping):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # (delivered here, were it not held)
+            done.append("the block's end")
+        assert stopping  # a stop while stopping asks nothing new
+    except KeyboardInterrupt:
+        assert not stopping  # acted on once the block was done
+    assert done == ["the block's end"]
+    assert signal.getsignal(signal.SIGINT) is before

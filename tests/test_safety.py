@@ -135,6 +135,63 @@ def test_interrupted_generate_leaves_the_old_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mm58.txt"]  # no temporary file
 
 
+def test_a_second_stop_while_the_best_so_far_is_written_loses_nothing(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """``timeout`` sends its signal twice (the command, then its process group): the
+    second lands as the best strategy so far is being written, and must not cut it."""
+    from strategytree import generate as generating
+    from strategytree.formats import writing
+    from strategytree.runner import Interrupted
+
+    best = st.loads("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+
+    def stopped(*args, **kwargs):
+        raise Interrupted(best)
+
+    def write_stopped_again(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+        return write(*args, **kwargs)
+
+    write = writing.write
+    monkeypatch.setattr(generating, "generate", stopped)
+    monkeypatch.setattr(writing, "write", write_stopped_again)
+    out = tmp_path / "best.txt"
+    with pytest.raises(Interrupted) as raised:
+        generating.generate_file(st.mastermind(2, 3), out, "optimal")
+    assert raised.value.result.total == 21 and st.verify(st.load(out)).total == 21
+
+
+@pytest.mark.parametrize("existed", [False, True])
+@pytest.mark.parametrize("written", [False, True])
+def test_a_stop_outside_the_run_says_what_the_output_holds(
+    tmp_path: Path, monkeypatch, existed: bool, written: bool
+) -> None:
+    """Stopped before the run began (compiling), or once it had written its file."""
+    from cli_runner import invoke
+    from strategytree import generate as generating
+
+    out = tmp_path / "o.txt"
+    if existed:
+        out.write_text("the old strategy")
+
+    def stopped(game, output, *args, **kwargs):
+        if written:
+            Path(output).write_text("new")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(generating, "generate_file", stopped)
+    result = invoke(["generate", "-p", "2", "-c", "3", "-o", str(out), "--force"])
+    assert result.exit_code == 130
+    said = result.stderr.splitlines()
+    if written:
+        assert said == [f"{out} is written (before the stop)", "interrupted"]
+    else:
+        kept = " (the file is as it was)" if existed else ""
+        assert said == [f"nothing is written to {out}{kept}", "interrupted"]
+
+
 def test_completed_generate_replaces_the_file_whole(tmp_path: Path,
                                                     console_script: list[str]) -> None:
     out = tmp_path / "mm44.txt"

@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import StrategyTreeError
-from ..files import STDOUT_ERRORS, stdout_failed
+from ..files import STDOUT_ERRORS, file_state, stdout_failed, stopped_output_words
 from ..formats.source import MAX_INPUT_BYTES
 from ..runner import stop_like_ctrl_c, stop_status, stop_words
 from . import terminal
@@ -110,13 +110,17 @@ def command(name: str, *, stops: bool = False) -> Callable[[Callable[..., Any]],
             for key, bundle in bundles.items():
                 gathered = {p.name: values.pop(p.name) for p in bundle.parameters}
                 values[key] = bundle.gather(**gathered)
+            output = values.get("output")
+            before = file_state(output) if stops else None
             try:
                 return function(**values)
             except StrategyTreeError as problem:
                 raise terminal.failed(problem) from None
-            except KeyboardInterrupt:
+            except KeyboardInterrupt:  # (stopped outside the run: before it, or as it ended)
                 if not stops:
                     raise
+                if (held := stopped_output_words(output, before)) is not None:
+                    say(held)
                 say(stop_words(values.get("checkpoint")))
                 raise typer.Exit(stop_status()) from None
             except OSError as problem:  # (typer would make a closed pipe exit 1)
