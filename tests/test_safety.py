@@ -169,8 +169,9 @@ def test_a_stop_outside_the_run_says_what_the_output_holds(
     tmp_path: Path, monkeypatch, existed: bool, written: bool
 ) -> None:
     """Stopped before the run began (compiling), or once it had written its file."""
-    from cli_runner import invoke
     from strategytree import generate as generating
+
+    from cli_runner import invoke
 
     out = tmp_path / "o.txt"
     if existed:
