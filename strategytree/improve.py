@@ -455,6 +455,7 @@ def improve_outcome(
     the file written and :func:`improved_text`, or :func:`improved_json`.  Stopped
     (Ctrl-C), what the output holds (the best so far) and the stop
     (:func:`~strategytree.runner.stopped_outcome`)."""
+    from rich.markup import escape
     from rich.text import Text
 
     from .files import check_outputs
@@ -466,7 +467,13 @@ def improve_outcome(
     seconds = parse_budget(budget)
     loaded = read_strategy(path, **(read or {}))
     strategy, game = loaded.strategy, loaded.game
-    before = improvable(strategy, game, loaded.notes)
+    try:
+        before = improvable(strategy, game, loaded.notes)
+    except ImproveError as refused:  # the input's report, and nothing written
+        said = f"not improved: {escape(str(path))} is not a valid strategy for {game.name}"
+        return report_outcome(refused.report, said,
+                              improved_json(refused.report, refused.report, 0.0)
+                              if as_json else None)
     with watch.running("improving", game, workers, scheduler) as (client, progress):
         try:
             report, took = improve_file(strategy, game, output, budget_seconds=seconds,

@@ -227,6 +227,7 @@ RUNS = [
     ("simulate", ["simulate", "-p", "2", "-c", "3", "--rule", "random"], 0),
     ("simulate-adversary", ["simulate", "--adversary", "--strategy", "good.txt"], 0),
     ("improve", ["improve", "good.txt", "-o", "better.txt"], 0),
+    ("improve", ["improve", "bad.txt", "-o", "better.txt"], 1),
     ("convert", ["convert", "good.txt", "-o", "good.json"], 0),
     ("format", ["format", "good.txt", "-o", "normal.txt"], 0),
 ]

@@ -218,7 +218,7 @@ def format_command(
 
 @command("improve", stops=True)
 def improve_command(
-    *, file: o.StrategyFile, output: o.NewOutput, exact_below: o.ExactBelow = 200,
+    *, file: o.StrategyFile, output: o.ImprovedOutput, exact_below: o.ExactBelow = 200,
     widths: o.Widths = "4,3,2", finalists: o.Finalists = "", deepen: o.Deepen = "",
     budget: o.Budget = None, max_guesses: o.MaxGuesses = None, checkpoint: o.Checkpoint = None,
     options: o.FileGame, reading: o.ReadOptions, force: o.Force = False,

@@ -151,6 +151,9 @@ Output = opt(Optional[Path], "--output", "-o", help="Write to this file (atomica
 NewOutput = opt(Path, "--output", "-o", help="Write the strategy to this file (atomically; "
                 "a .json file is a JSON tree that records the game); - for stdout (the report "
                 "then goes to stderr).")
+ImprovedOutput = opt(Path, "--output", "-o", help="Write the strategy to this file, each time "
+                     "it improves (atomically; a .json file is a JSON tree that records the "
+                     "game).")
 Plot = opt(Optional[Path], "--plot", help="Also draw the figures into this PNG (needs "
            "matplotlib).")
 
