@@ -482,8 +482,14 @@ def improve_outcome(
         except Interrupted as stopped:  # the best so far is in the output: say what it holds
             said = Text.from_markup(improved_text(before, *stopped.result, output))  # type: ignore[misc]
             return stopped_outcome(said, checkpoint=checkpoint)
-    return report_outcome(report, improved_text(before, report, took, output),
+    done = report_outcome(report, improved_text(before, report, took, output),
                           improved_json(before, report, took) if as_json else None)
+    limit = settings.get("max_guesses")
+    if limit is not None and report.max_guesses > limit:  # (subtrees within it: none found)
+        return done._replace(notes=[*done.notes, (
+            f"warning: the strategy still needs {report.max_guesses} guesses for some secret: "
+            f"no subtree found brings it within --max-guesses {limit}")])
+    return done
 
 
 def improved_json(before: Report, after: Report, seconds: float) -> dict[str, object]:

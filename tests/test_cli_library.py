@@ -264,6 +264,18 @@ def test_generate_improve_and_bound_outcomes(tmp_path: Path) -> None:
     assert proved.shown[0].startswith("MM(2,3): 3 guesses solve every secret; none within 2")
 
 
+def test_improve_warns_when_the_strategy_stays_beyond_max_guesses(tmp_path: Path) -> None:
+    worse = tmp_path / "worse.txt"  # MM(2,3) in 24 guesses, max 4 (the optimum: 21, max 3)
+    worse.write_text("{AA:{10:{AB:{10:AC,02:BA,01:CA}},00:{BB:{10:{BC:{02:CB}},00:CC}}}}\n")
+    for limit, total in ((2, 24), (3, 21)):  # no strategy of MM(2,3) within 2
+        done = improve.improve_outcome(worse, tmp_path / f"i{limit}.txt", max_guesses=limit)
+        assert done.status == 0 and st.verify(st.load(tmp_path / f"i{limit}.txt")).total == total
+        warned = [str(note) for note in done.notes if "--max-guesses" in str(note)]
+        assert warned == ([] if limit == 3 else [
+            "warning: the strategy still needs 4 guesses for some secret: no subtree found "
+            "brings it within --max-guesses 2"])
+
+
 def test_a_watch_warns_and_runs_without_a_console() -> None:
     from strategytree.progress import Watch
 
