@@ -399,8 +399,9 @@ def check_outputs(
     """Before any work: each output is not a file the command reads (``inputs``,
     by what they are), nor the checkpoint, nor another output; its folder is
     writable, and an existing file is overwritten only with ``force`` (a device,
-    FIFO or ``-`` is streamed into, never replaced; ``-`` only where ``stdout``
-    allows it, for commands that write text); the checkpoint's folder is writable.
+    FIFO or ``-`` is streamed into, never replaced; ``-``, or a name of the standard
+    output, only where ``stdout`` allows it, for commands that write text); the
+    checkpoint's folder is writable.
     A ``force`` with no output to overwrite is refused (it would do nothing)."""
     from .errors import refuse_inert
 
@@ -413,6 +414,9 @@ def check_outputs(
                 "- (the standard output) is taken by show, convert, format and generate -o only; "
                 "name a file"
             )
+        if output is not None and not stdout and to_stdout(output):  # /dev/stdout, or where
+            raise StrategyTreeError(  # it is redirected: the report's place
+                f"{output} is the standard output, where the report goes; name another file")
         check_not_same(output, read)
         for other in outputs[:k]:
             check_not_same(output, {"another output": other})

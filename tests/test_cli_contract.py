@@ -112,6 +112,13 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "show --secret --depth": (["show", "s.txt", "--secret", "AB", "--depth", "1"], ["--secret"]),
     "unknown game": (["verify", "s.txt", "--game", "chess"], ["'chess' is not one of"]),
     "missing file": (["verify", "missing.txt"], ["missing.txt"]),
+    # a second output into the standard output, where the report goes
+    "csv to /dev/stdout": (["simulate", *GAME, "--csv", "/dev/stdout", "--json"],
+                           ["/dev/stdout is the standard output"]),
+    "plot to /dev/stdout": (["stats", "s.txt", "--plot", "/dev/stdout"],
+                            ["/dev/stdout is the standard output"]),
+    "improve to /dev/stdout": (["improve", "s.txt", "-o", "/dev/stdout"],
+                               ["/dev/stdout is the standard output"]),
     # an empty path names no file (not the current folder)
     "empty file": (["verify", ""], ["'files'", "is empty"]),
     "empty output": (["generate", *GAME, "-o", ""], ["--output", "is empty"]),
