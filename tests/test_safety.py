@@ -193,6 +193,19 @@ def test_a_stop_outside_the_run_says_what_the_output_holds(
         assert said == [f"nothing is written to {out}{kept}", "interrupted"]
 
 
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_cannot_show_every_character_gets_a_stand_in(
+    tmp_path: Path, console_script: list[str], encoding: str
+) -> None:
+    (tmp_path / "s.txt").write_text("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+    for command in (["verify", "s.txt"], ["stats", "s.txt"]):
+        done = subprocess.run([*console_script, *command], capture_output=True, cwd=tmp_path,
+                              env={**os.environ, "PYTHONIOENCODING": encoding}, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert b"optimum 21 (strategytree exact search" in done.stdout  # its arrow a '?'
+        assert b"Traceback" not in done.stderr
+
+
 def test_completed_generate_replaces_the_file_whole(tmp_path: Path,
                                                     console_script: list[str]) -> None:
     out = tmp_path / "mm44.txt"

@@ -141,6 +141,9 @@ def main() -> None:
     closed, output flushed), the process ends at once (tearing down numba and LLVM
     would add about a third of a second to every command)."""
     stop_like_ctrl_c()
+    for stream in (sys.stdout, sys.stderr):  # an ASCII or Latin-1 terminal: '?' for '→'
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="replace")  # type: ignore[union-attr]
     code: int | None = EXIT_OK
     try:
         app()
