@@ -197,7 +197,8 @@ def test_a_stop_outside_the_run_says_what_the_output_holds(
 def test_a_terminal_that_cannot_show_every_character_gets_a_stand_in(
     tmp_path: Path, console_script: list[str], encoding: str
 ) -> None:
-    (tmp_path / "s.txt").write_text("{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
+    (tmp_path / "s.txt").write_text(
+        "{AB:{10:{AC:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}")
     for command in (["verify", "s.txt"], ["stats", "s.txt"]):
         done = subprocess.run([*console_script, *command], capture_output=True, cwd=tmp_path,
                               env={**os.environ, "PYTHONIOENCODING": encoding}, timeout=120)
