@@ -27,6 +27,7 @@ files a command reads.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import shutil
 import stat
@@ -40,7 +41,7 @@ from .errors import OutputExistsError, StrategyTreeError
 
 __all__ = [
     "STDOUT", "OutputError", "SameFileError", "atomic_path", "check_json_output", "check_not_same",
-    "check_outputs", "file_state", "stdout_failed", "stopped_output_words",
+    "check_outputs", "file_state", "stdout_failed", "stopped_output_words", "whole_stdout",
     "check_writable", "is_stdout", "is_stream", "remove_stale", "same_file", "target",
     "to_stdout",
     "write_bytes_atomic", "write_text_atomic",
@@ -123,6 +124,50 @@ def check_json_output(as_json: bool, output: PathLike | None) -> None:
 #: what writing the standard output can meet: a full disk, a quota, a file too big, a
 #: device error, a closed pipe
 STDOUT_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EPIPE}
+
+
+class _WholeWrites(io.RawIOBase):
+    """File descriptor ``fd`` written whole: a write the system cut short (a pipe
+    whose reader went away mid-write) goes on until all is written or it fails
+    (``BrokenPipeError``).  Python's own writer returns the short count, which
+    its callers drop: the rest of the output was lost, silently, exit 0."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self.fd)
+
+    def write(self, data) -> int:  # type: ignore[override]
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            done += os.write(self.fd, view[done:])
+        return done
+
+
+def whole_stdout() -> None:
+    """Make the standard output write whole (:class:`_WholeWrites`): what cannot be
+    delivered raises, as a full disk does (:func:`stdout_failed`).  For the command
+    line, once, before anything is printed."""
+    old = sys.stdout
+    if old is None or not hasattr(old, "fileno"):
+        return
+    try:
+        fd = old.fileno()
+    except (OSError, ValueError):  # closed, or not a real file
+        return
+    old.flush()
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(_WholeWrites(fd)), encoding=old.encoding, errors=old.errors,
+        newline=None, line_buffering=old.line_buffering, write_through=False)
 
 
 def stdout_failed(problem: OSError) -> str | None:
@@ -281,9 +326,10 @@ def atomic_path(path: PathLike, *, force: bool = True) -> Iterator[Path]:
             tmp.unlink()
         except OSError:
             pass
-        if isinstance(err, OSError):
+        if isinstance(err, OSError) and not (streamed and err.errno in STDOUT_ERRORS
+                                             and _stream_fd(path) == 1):
             raise OutputError(f"cannot write {path}: {err.strerror or err}") from None
-        raise
+        raise  # (the standard output's own failures: said as the command line says them)
     if streamed:
         tmp.unlink()
 

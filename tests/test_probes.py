@@ -8,6 +8,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -136,6 +137,26 @@ def test_a_pipe_whose_reader_has_gone_ends_with_exit_2(console_script, command) 
         os.close(write)
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", [["convert", "-o", "-"], ["show"], ["format", "-o", "-"]])
+def test_a_reader_gone_in_the_middle_of_a_long_write_ends_with_exit_2(console_script,
+                                                                     command) -> None:
+    """The reader goes while the command's one long write waits on the full pipe:
+    the system cuts the write short, and the rest may not be dropped with exit 0."""
+    mm58 = Path(__file__).parents[1] / "examples" / "mm58.txt"  # 338 KB: more than a pipe holds
+    child = subprocess.Popen([*console_script, command[0], str(mm58), *command[1:]],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdout.read(10)
+        time.sleep(0.5)  # (the writer blocks on the full pipe)
+        child.stdout.close()
+        _, errors = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 2, errors
+    assert b"Traceback" not in errors and b"error" not in errors  # quiet, as | head wants
 
 
 @pytest.mark.parametrize("closed", ["stdout", "stderr"])

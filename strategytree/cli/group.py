@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..errors import StrategyTreeError
-from ..files import STDOUT_ERRORS, file_state, stdout_failed, stopped_output_words
+from ..files import STDOUT_ERRORS, file_state, stdout_failed, stopped_output_words, whole_stdout
 from ..formats.source import MAX_INPUT_BYTES
 from ..runner import stop_like_ctrl_c, stop_status, stop_words
 from . import terminal
@@ -144,6 +144,7 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):  # an ASCII or Latin-1 terminal: '?' for '→'
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="replace")  # type: ignore[union-attr]
+    whole_stdout()  # a pipe closed mid-write: exit 2, not 0 with the rest dropped
     code: int | None = EXIT_OK
     try:
         app()
