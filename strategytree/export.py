@@ -264,7 +264,7 @@ def _unsolved_warning(missing: int, solved: int, fmt: str) -> str | None:
     said = f"{plural(missing, 'secret')} behind this guide {verb} not solved by the strategy"
     if fmt in ("markdown", "csv"):
         return f"{said}; the table lists the {solved:,} it solves"
-    return f"{said} (strategytree verify names them)"
+    return f"{said} (strategytree verify names {'it' if missing == 1 else 'them'})"
 
 
 def _banner(text: str, warning: str | None, lead: str) -> str:

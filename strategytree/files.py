@@ -116,7 +116,7 @@ def check_json_output(as_json: bool, output: PathLike | None) -> None:
     """Refuse a JSON report (``as_json``) when the strategy itself goes to the
     standard output (``output`` None, or :func:`to_stdout`), where the report would."""
     if as_json and (output is None or to_stdout(output)):
-        where = "the tree goes" if output is None else f"-o {output} is"
+        where = "the tree goes to" if output is None else f"-o {output} is"
         raise StrategyTreeError(f"{where} the standard output, where --json prints the report: "
                                 "name a file (-o FILE), or drop --json")
 

@@ -43,6 +43,7 @@ from .spelling import (
     parse_reply,
 )
 from .tree import Strategy
+from .words import plural
 
 __all__ = [
     "play",
@@ -207,9 +208,9 @@ class Knowledge:
         left = len(self.candidates)
         said = "reply leaves" if turn == 2 else f"{turn - 1} replies leave"
         first = (
-            f"no secret fits all your replies: your first {said} {left:,} secret"
-            f"{'s' * (left != 1)}, and none of them gives {game.reply(reply)} to "
-            f"{alphabet.text(game, guess)}."
+            f"no secret fits all your replies: your first {said} {plural(left, 'secret')}, "
+            f"and {'it does not give' if left == 1 else 'none of them gives'} "
+            f"{game.reply(reply)} to {alphabet.text(game, guess)}."
         )
         lines = [first]
         if turn == 1:
@@ -356,7 +357,8 @@ def computer_breaks(
     known = Knowledge(game)
     alphabet = alphabet or alphabet_for(game)
     terminal.say(
-        f"Think of a secret of {game.name}: {game.pegs} pegs, colours {alphabet.colours(game)}. "
+        f"Think of a secret of {game.name}: {plural(game.pegs, 'peg')}, colours "
+        f"{alphabet.colours(game)}. "
         f"Reply to each guess with {_reply_hint(game)}; 'undo' takes back a reply, 'quit' stops."
     )
     while True:
@@ -413,7 +415,7 @@ def you_break(
     who = ("I have chosen a secret" if secret is not None
            else "I will answer so as to keep the most secrets possible")
     terminal.say(
-        f"{who} of {game.name}: {game.pegs} pegs, colours {alphabet.colours(game)}. "
+        f"{who} of {game.name}: {plural(game.pegs, 'peg')}, colours {alphabet.colours(game)}. "
         "Type your guesses; 'quit' stops."
     )
     while True:

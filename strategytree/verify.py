@@ -547,7 +547,8 @@ def report_view(report: Report) -> list[Any]:
         parts.append(histogram_table(report.histogram, "secrets"))
     parts += problem_lines("[cyan]repaired:[/]", report.repairs)
     if report.unsolved:
-        parts.append(f"[red]{_count(report.unsolved, 'secret')} not solved[/], e.g.:")
+        parts.append(f"[red]{_count(report.unsolved, 'secret')} not solved[/]"
+                     + (", e.g.:" if report.unsolved_examples else ""))
         parts += [Text(f"  {case.secret}: {case.path}: {case.reason}")
                   for case in report.unsolved_examples]
     parts += problem_lines("[red]error:[/]", report.errors)

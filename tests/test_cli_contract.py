@@ -234,6 +234,15 @@ def test_counts_agree_with_their_nouns(tmp_path) -> None:
     assert "solved in 2 guesses" in two.output
     bound = invoke(["bound", "-p", "1", "-c", "1"])
     assert "1 guess solves every secret" in bound.output
+    total = invoke(["bound", "--total", "-p", "1", "-c", "1"])
+    assert "at least 1 guess in total" in total.output and "1 guesses" not in total.output
+    total = invoke(["bound", "--total", "-p", "2", "-c", "3"])
+    assert "after 1 set bounded" in total.output and "1 sets" not in total.output
+    within = invoke(["generate", "-p", "2", "-c", "3", "-m", "optimal", "-k", "1", "-o",
+                     str(tmp_path / "o.txt")])
+    assert "within 1 guess" in within.stderr and "1 guesses" not in within.stderr
+    dot = invoke(["show", str(tmp_path / "s.txt"), "--format", "dot", "--depth", "1"])
+    assert '"... 1 more node"' in dot.output and "1 more nodes" not in dot.output
     assert [plural(n, "guess") for n in (0, 1, 2)] == ["0 guesses", "1 guess", "2 guesses"]
 
 

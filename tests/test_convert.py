@@ -299,6 +299,7 @@ DAMAGED = [
         "cycle",
     ),
     ("dot", 'digraph { n0 [label="AB"]; n0 -> n1 [label="02"] }', 1, 34, "no label"),
+    ("dot", "digraph strategy {\n}\n", 1, 1, "an empty drawing"),
     (
         "mikemag",
         (

@@ -55,6 +55,7 @@ from ..progress import QUIET, ProgressCallback, Reporter, Watch
 from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread
 from ..search.bounds import INF
 from ..symmetry import Symmetry
+from ..words import plural
 from .root import Level, RootBound, RootGuesses, RootInProcess
 from .sets import NO_EXACT, ExactSets, Learned, SetBounder
 
@@ -363,11 +364,12 @@ def total_answer(result: TotalBound, game: Game, depth: int) -> tuple[dict, list
     known = "" if optimum is None else f"; optimum {optimum.low:,} ({optimum.source})"
     if optimum is not None and result.bound == optimum.low:
         known = f"; it is the optimum ({optimum.source}): the bound is tight"
-    text = (f"{escape(result.game)}: every strategy takes at least {result.bound:,} guesses in "
-            f"total ({result.method}{done}, proved in {result.seconds:.2f} s){escape(known)}")
-    return answer, [text, *(f"  depth {level.depth}: {level.bound:,} after {level.sets:,} sets "
-                            f"bounded, {level.seconds:.2f} s, {level.cpu_seconds:.2f} s of CPU"
-                            for level in result.levels)]
+    text = (f"{escape(result.game)}: every strategy takes at least "
+            f"{plural(result.bound, 'guess')} in total ({result.method}{done}, proved in "
+            f"{result.seconds:.2f} s){escape(known)}")
+    return answer, [text, *(f"  depth {level.depth}: {level.bound:,} after "
+                            f"{plural(level.sets, 'set')} bounded, {level.seconds:.2f} s, "
+                            f"{level.cpu_seconds:.2f} s of CPU" for level in result.levels)]
 
 
 def total_outcome(game_options: dict[str, Any] | None = None, depth: int = 3, *,

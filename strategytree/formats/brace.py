@@ -397,9 +397,17 @@ def dump(
 
 # -- error messages ----------------------------------------------------------
 def _show(value: str) -> str:
+    """``value`` quoted for a message: in single quotes, in double ones when it holds a
+    single quote; escaped when not printable.
+
+    >>> print(_show("AB"), _show("'"), _show('"'))
+    'AB' "'" '"'
+    """
     if len(value) > 24:
         value = value[:20] + "..."
-    return repr(value).replace('"', "'") if value.isprintable() else repr(value)
+    if not value.isprintable():
+        return repr(value)
+    return f'"{value}"' if "'" in value else f"'{value}'"
 
 
 def _end_position(text: str) -> tuple[int, int]:

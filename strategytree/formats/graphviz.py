@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import DrawingTooBig
 from ..game import Reply
 from ..tree import Node, Strategy
+from ..words import plural
 from .grammar import grammar_text, letters, parse, quoted
 from .source import Source
 
@@ -305,6 +306,8 @@ def _top(source: Source, seen: dict[str, int], parent: dict[str, str],
     tops = [name for name in seen if name not in parent]
     if root_name is not None and root_name in seen:
         tops = [root_name] if root_name not in parent else []
+    if not seen:
+        raise source.error(0, "the graph has no node with a guess: an empty drawing")
     if not tops:
         raise source.error(0, "every node has an edge into it: the edges go round in a cycle")
     if len(tops) > 1:
@@ -403,14 +406,13 @@ def to_dot(
             lines.append(f'  n{i} [label="{tree.shown[i]}", shape=box, style=filled, '
                          'fillcolor="#d8f5d0"];')
         else:
-            plural = "" if count_i == 1 else "s"
-            lines.append(f'  n{i} [label="{tree.shown[i]}\\n{count_i} secret{plural}", '
+            lines.append(f'  n{i} [label="{tree.shown[i]}\\n{plural(count_i, "secret")}", '
                          "shape=ellipse];")
         if i != start:
             lines.append(f'  n{tree.parent[i]} -> n{i} [label="{tree.reply[i]}"];')
         if cut:
             size = tree.end[i] - i - 1
-            lines.append(f'  more{i} [label="... {size} more nodes", shape=note, '
+            lines.append(f'  more{i} [label="... {plural(size, "more node")}", shape=note, '
                          'style=filled, fillcolor="#eeeeee", fontcolor="#555555"];')
             lines.append(f"  n{i} -> more{i} [style=dashed];")
     lines.append("}")

@@ -37,6 +37,7 @@ from ..runner import Cadence, Interrupted, Stop, Stopped, run_in_thread
 from ..symmetry import Symmetry
 from ..tree import Node, Strategy
 from ..verify import verify
+from ..words import plural
 from .bounds import INF, UNLIMITED, split_table
 from .compiled import NODES, STOP
 from .problem import Problem, SearchError
@@ -547,7 +548,8 @@ def build_optimal(
         raise Interrupted(None if best is None else Strategy(best, source=source)) from None
     if root is None:
         raise SearchError(
-            f"no strategy for {game.name} solves every secret within {max_guesses} guesses"
+            f"no strategy for {game.name} solves every secret within "
+            f"{plural(int(max_guesses), 'guess')}"
         )
     return Strategy(root, source=source)
 
