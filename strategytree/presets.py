@@ -16,6 +16,7 @@ from .game import (
     BLACK_AND_WHITE,
     BULLS_AND_COWS,
     LETTERS,
+    MAX_PEGS,
     Game,
     ReplyWords,
     black_only,
@@ -124,6 +125,10 @@ def resolve_game(
     if strategy is not None and pegs is None:
         pegs = len(strategy.root_guess)  # type: ignore[attr-defined]
         notes.append(f"pegs {pegs} (from the first guess)")
+        if not 1 <= pegs <= MAX_PEGS:
+            source = getattr(strategy, "source", "the strategy")
+            raise GameError(f"{source}: its first guess has {pegs:,} pegs, where a game has 1 "
+                            f"to {MAX_PEGS}")
     if strategy is not None and colors is None:
         letters = strategy.guess_letters() & set(LETTERS)  # type: ignore[attr-defined]
         if not letters:

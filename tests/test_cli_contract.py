@@ -112,6 +112,8 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "show --secret --depth": (["show", "s.txt", "--secret", "AB", "--depth", "1"], ["--secret"]),
     "unknown game": (["verify", "s.txt", "--game", "chess"], ["'chess' is not one of"]),
     "missing file": (["verify", "missing.txt"], ["missing.txt"]),
+    "a first guess of 10 pegs": (["verify", "ten.txt"],
+                                 ["ten.txt: its first guess has 10 pegs", "1 to 9"]),
     # a second output into the standard output, where the report goes
     "csv to /dev/stdout": (["simulate", *GAME, "--csv", "/dev/stdout", "--json"],
                            ["/dev/stdout is the standard output"]),
@@ -156,6 +158,7 @@ def _files(folder: Path) -> None:
     (folder / "messy.txt").write_text(
         "{ AB:{10:{ac:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}\n")
     (folder / "foreign.ckpt").write_text('{"decisions": {}}\n')
+    (folder / "ten.txt").write_text("ABCDEFGHIJ\n")
     (folder / "binary.ckpt").write_bytes(bytes(range(256)))
     (folder / "old.ckpt").write_text(json.dumps({"format": FORMAT, "version": 0}) + "\n")
     header = {"format": FORMAT, "version": 3, "search": "lookahead"}
