@@ -201,7 +201,8 @@ def reply_legend(game: Game) -> str | None:
         return None
     words = game.reply_words
     thing = "digit" if game.symbols == "digits" else "colour"
-    b, w = (2, 1) if game.pegs >= 3 else (1, 1) if game.pegs == 2 else (1, 0)
+    # a reply the game gives (never b = pegs - 1 with w = 1)
+    b, w = {1: (1, 0), 2: (0, 2), 3: (1, 1)}.get(game.pegs, (2, 1))
     shown = f"{b}{0 if scoring == 'black-only' else w}"
     black = f"{shown} = {words.count(b)} (right {thing}, right place)"
     if scoring == "black-only":

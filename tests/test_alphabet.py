@@ -110,7 +110,7 @@ def test_path_reads_every_reply_syntax_in_a_digits_game(
                cwd=folder)
     assert done.returncode == 0, done.stderr
     assert done.stdout == expected.stdout
-    assert done.stdout.startswith("replies: 21 = 2 bulls (right digit, right place), 1 cow "
+    assert done.stdout.startswith("replies: 11 = 1 bull (right digit, right place), 1 cow "
                                   "(right digit, wrong place)\nafter 345 20\nguess ")
     assert not re.search(r"[A-J]{3}", done.stdout)  # every code in digits
 
@@ -122,7 +122,7 @@ def test_path_in_a_letters_game(folder: Path, console_script) -> None:
     }
     for path, done in outputs.items():
         assert done.returncode == 0, (path, done.stderr)
-        assert done.stdout == ("replies: 11 = 1 black (right colour, right place), 1 white "
+        assert done.stdout == ("replies: 02 = 0 black (right colour, right place), 2 white "
                                "(right colour, wrong place)\nafter AB 10, AC 01\nit is CB\n"), (
             path, done.stdout)
 

@@ -16,7 +16,9 @@ from strategytree.errors import DrawingTooBig, ExportError, StrategyTreeError
 from strategytree.export import html_data, render, to_html
 from strategytree.formats.graphviz import MAX_DOT_NODES, to_dot
 from strategytree.formats.lookup import lookup_csv, lookup_markdown, lookup_rows
-from strategytree.guide import GuideTree, guide_lines, guide_rich, guide_text, parse_path
+from strategytree.guide import (
+    GuideTree, guide_lines, guide_rich, guide_text, parse_path, reply_legend,
+)
 from strategytree.stats import guess_stats
 from strategytree.verify import node_visits
 
@@ -326,8 +328,8 @@ def test_guides_of_other_games(name: str, pegs: int | None, colors: int | None) 
 def test_render_every_format() -> None:
     strategy = st.loads(EXAMPLE)
     tree = example()
-    legend = ("replies: 11 = 1 black (right colour, right place), "
-              "1 white (right colour, wrong place)")
+    legend = ("replies: 02 = 0 black (right colour, right place), "
+              "2 white (right colour, wrong place)")
     assert render(strategy, MM23).text == legend + "\n" + guide_text(tree) + "\n"
     assert render(strategy, MM23, "text", depth=1, path="AB 10").text == (
         legend + "\n" + guide_text(tree, depth=1, path="AB 10") + "\n")
@@ -354,3 +356,11 @@ def test_render_says_what_is_missing_in_words_of_arguments() -> None:
         with pytest.raises(ExportError) as info:
             render(short, MM23, **options)
         assert "--" not in str(info.value)
+
+
+@pytest.mark.parametrize("pegs", [1, 2, 3, 4, 5])
+def test_the_legend_s_example_is_a_reply_the_game_gives(pegs: int) -> None:
+    game = st.mastermind(pegs, 3)
+    shown = reply_legend(game).split()[1]  # "replies: 21 = ..."
+    given = {str(game.reply(int(r))) for g in game.guesses for r in game.feedback(g, game.secrets)}
+    assert shown in given, (shown, sorted(given))

@@ -35,7 +35,7 @@ def no_leftovers(folder: Path) -> None:
 
 # -- text -----------------------------------------------------------------------------------
 #: the first line of a text guide of MM(2,3): how its replies read
-LEGEND = "replies: 11 = 1 black (right colour, right place), 1 white (right colour, wrong place)"
+LEGEND = "replies: 02 = 0 black (right colour, right place), 2 white (right colour, wrong place)"
 
 
 def test_show_text_is_plain_when_piped(here: Path) -> None:

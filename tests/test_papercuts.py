@@ -87,7 +87,7 @@ def test_the_text_guide_groups_thousands_and_says_how_replies_read(folder: Path,
     assert digits.returncode == 0, digits.stderr
     done = run(console_script, "show", "b.txt", "-d", "0", cwd=folder)
     assert done.stdout.splitlines()[0] == (
-        "replies: 21 = 2 bulls (right digit, right place), 1 cow (right digit, wrong place)")
+        "replies: 11 = 1 bull (right digit, right place), 1 cow (right digit, wrong place)")
 
 
 # -- c: generate to the standard output --------------------------------------------------
