@@ -17,7 +17,12 @@ from strategytree.export import html_data, render, to_html
 from strategytree.formats.graphviz import MAX_DOT_NODES, to_dot
 from strategytree.formats.lookup import lookup_csv, lookup_markdown, lookup_rows
 from strategytree.guide import (
-    GuideTree, guide_lines, guide_rich, guide_text, parse_path, reply_legend,
+    GuideTree,
+    guide_lines,
+    guide_rich,
+    guide_text,
+    parse_path,
+    reply_legend,
 )
 from strategytree.stats import guess_stats
 from strategytree.verify import node_visits
