@@ -255,7 +255,7 @@ def test_dot_with_depth_and_path() -> None:
     # AB, AC, BA, BC, CC and one note for each of the two hidden subtrees
     assert len(nodes) == 7 and len(edges) == 6
     nodes, edges = _dot_graph(to_dot(tree, tree.locate("AB 10")))
-    assert len(nodes) == 4 and len(edges) == 3
+    assert len(nodes) == 5 and len(edges) == 4  # AB, then AC and its three leaves
 
 
 def test_dot_refuses_a_tree_too_big_to_draw() -> None:

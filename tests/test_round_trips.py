@@ -91,7 +91,9 @@ def test_the_guides_of_a_digits_game_read_back(console_script: list[str], tmp_pa
     assert done.returncode == 0, done.stderr
     done = run(console_script, "convert", "part.dot", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert st.loads(done.stdout).root.guess == below.guess
+    part = st.loads(done.stdout)  # the first guess, and the one branch drawn
+    assert part.root.guess == tree.root.guess and len(part.root.branches) == 1
+    assert part.root.branches[0][0] == reply and part.root.branches[0][1] == below
 
 
 def test_text_markdown_and_html_guides_say_what_they_are(

@@ -367,7 +367,8 @@ def _drawn(tree: GuideTree, start: int, depth: int | None) -> list[tuple[int, bo
 def to_dot(
     tree: GuideTree, start: int = 0, depth: int | None = None, *, limit: int | None = None
 ) -> str:
-    """The subtree at ``start`` as a GraphViz digraph, ``depth`` levels of replies deep.
+    """The subtree at ``start`` as a GraphViz digraph, ``depth`` levels of replies deep,
+    below the guesses and replies that lead to it (read back: that branch alone).
 
     Each guess is an ellipse with how many secrets reach it, each known
     solution a green box, each reply an edge label; a subtree below ``depth``
@@ -389,7 +390,12 @@ def to_dot(
       n0 -> n2 [label="01"];
     }
     """
-    drawn = _drawn(tree, start, depth)
+    above = []  # the history that leads to ``start``: its guesses, one branch each
+    at = int(tree.parent[start]) if start else -1
+    while at >= 0:
+        above.append((at, False))
+        at = int(tree.parent[at])
+    drawn = [*reversed(above), *_drawn(tree, start, depth)]
     count = sum(2 if cut else 1 for _, cut in drawn)
     if limit is not None and count > limit:
         raise DrawingTooBig(
@@ -408,7 +414,7 @@ def to_dot(
         else:
             lines.append(f'  n{i} [label="{tree.shown[i]}\\n{plural(count_i, "secret")}", '
                          "shape=ellipse];")
-        if i != start:
+        if i:
             lines.append(f'  n{tree.parent[i]} -> n{i} [label="{tree.reply[i]}"];')
         if cut:
             size = tree.end[i] - i - 1
