@@ -112,6 +112,9 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "show --secret --depth": (["show", "s.txt", "--secret", "AB", "--depth", "1"], ["--secret"]),
     "unknown game": (["verify", "s.txt", "--game", "chess"], ["'chess' is not one of"]),
     "missing file": (["verify", "missing.txt"], ["missing.txt"]),
+    "guesses of two lengths": (["format", "mixed.txt", "-o", "f2.txt"],
+                               ["mixed.txt:1:9:", "guess CCC has 3 pegs"]),
+    "a JSON reply twice": (["convert", "twice.json"], ["twice.json:1:47:", "written twice"]),
     "a first guess of 10 pegs": (["verify", "ten.txt"],
                                  ["ten.txt: its first guess has 10 pegs", "1 to 9"]),
     # a second output into the standard output, where the report goes
@@ -159,6 +162,9 @@ def _files(folder: Path) -> None:
         "{ AB:{10:{ac:{10:AA,01:CB,00:BB}},02:BA,01:{BC:{01:CA}},00:CC}}\n")
     (folder / "foreign.ckpt").write_text('{"decisions": {}}\n')
     (folder / "ten.txt").write_text("ABCDEFGHIJ\n")
+    (folder / "mixed.txt").write_text("{AB:{00:CCC}}\n")
+    (folder / "twice.json").write_text(
+        '{"guess":"AB","branches":{"10":{"guess":"AC"},"10":{"guess":"BB"}}}\n')
     (folder / "binary.ckpt").write_bytes(bytes(range(256)))
     (folder / "old.ckpt").write_text(json.dumps({"format": FORMAT, "version": 0}) + "\n")
     header = {"format": FORMAT, "version": 3, "search": "lookahead"}

@@ -169,12 +169,16 @@ def read_with_record(source: Source) -> tuple[Strategy, GameRecord | None]:
                 _where(branches_value), '"branches" is an object from replies to nodes'
             )
         branches = []
+        replies: set[str] = set()
         for key, item in branches_value.pairs:
             m = _REPLY.fullmatch(_string(key))
             if m is None:
                 raise source.error(
                     key.start_pos, f"{quoted(_string(key))} is not a reply (two digits bw)"
                 )
+            if m.group(0) in replies:  # (a JSON reader keeps one of them: which?)
+                raise source.error(key.start_pos, f"reply {m.group(0)} is written twice")
+            replies.add(m.group(0))
             child = Node("", ())
             branches.append((Reply(int(m.group(1)), int(m.group(2))), child))
             todo.append((child, item))

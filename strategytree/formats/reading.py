@@ -252,6 +252,37 @@ def read(
     return read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes).strategy
 
 
+def check_one_length(strategy: Strategy) -> None:
+    """Raise :class:`~strategytree.errors.StrategyFileError` where the first guess
+    whose length differs from the first guess's is written: no game has codes of
+    two lengths (for what writes a file back, which does not replay it).
+
+    >>> try:
+    ...     check_one_length(brace.loads("{AB:{00:CCC}}"))
+    ... except StrategyFileError as problem:
+    ...     print(problem.line, problem.column, problem.message)
+    1 9 guess CCC has 3 pegs, where the first guess, AB, has 2
+    """
+    pre = strategy.preorder
+    if pre is not None:
+        odd = np.flatnonzero(pre.length != pre.length[0])
+        if not len(odd):
+            return
+        first, text = pre.guesses()[0], pre.guesses()[int(odd[0])]
+        at = int(pre.pos[odd[0]])
+    else:
+        nodes = iter_nodes(strategy.root)
+        first = next(nodes)[0].guess
+        found = next((node for node, _, _ in nodes if len(node.guess) != len(first)), None)
+        if found is None:
+            return
+        text, at = found.guess, found.pos if found.pos is not None else -1
+    line, column = strategy.locate(at) or (None, None)
+    raise StrategyFileError(
+        f"guess {text} has {len(text):,} pegs, where the first guess, {first}, has {len(first)}",
+        source=strategy.source, line=line, column=column)
+
+
 def read_file(
     path: Input,
     fmt: str | None = None,

@@ -22,7 +22,15 @@ from ..game import Game
 from ..outcome import CommandOutcome
 from ..tree import Strategy
 from . import brace
-from .reading import GAME_FORMATS, Read, checked_format, options_given, read_file, reads
+from .reading import (
+    GAME_FORMATS,
+    Read,
+    check_one_length,
+    checked_format,
+    options_given,
+    read_file,
+    reads,
+)
 from .source import MAX_INPUT_BYTES, Input
 
 __all__ = [
@@ -114,6 +122,7 @@ def normalise(
     elif output is None:
         raise ArgumentError("{output} or {in_place} is needed", output="FILE", in_place=True)
     read = read_file(path, fmt, game, lenient=lenient, max_bytes=max_bytes)
+    check_one_length(read.strategy)  # (written back as it is: no replay says so)
     if in_place:
         if read.fmt != "brace":
             raise ArgumentError(
@@ -173,6 +182,7 @@ records the game the file was read in or records, if any) (:func:`write`; by
     from ..errors import refuse_inert
 
     read = read_file(path, fmt, lenient=lenient, max_bytes=max_bytes, options=game_options)
+    check_one_length(read.strategy)  # (written back as it is: no replay says so)
     if read.fmt not in GAME_FORMATS and game_options:
         told = {**game_options, "preset": None if game_options.get("preset") == "mastermind"
                 else game_options.get("preset")}
