@@ -309,6 +309,11 @@ def check_show(fmt: str | None, output: str | os.PathLike[str] | None, *,
     (:func:`guide_format`), the arguments checked (:func:`check_guide`); the game of
     one ``secret`` alone is printed ``as_json``, on the standard output."""
     kind, drawing = guide_format(fmt, output)
+    if secret is not None and fmt is None and kind != "text":  # (told by the name)
+        asked = "a drawing" if drawing else f"the {kind} format"
+        raise GuideArgumentError("{secret} shows one game as text, where {output} asks for "
+                                 f"{asked} by its name; name a .txt file, or -",
+                                 secret=secret, output=output)
     check_guide(kind, secret=secret, depth=depth, path=path)
     if as_json and (secret is None or output is not None):
         raise StrategyTreeError("--json prints the game of one --secret on stdout; add --secret"

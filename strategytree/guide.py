@@ -167,6 +167,9 @@ class GuideTree(FlatTree):
                     "it has no replies after it"
                 )
             code = int(codes[10 * reply.black + reply.white])
+            if code < 0 and (why := self.game.reply_problem(reply)) is not None:
+                raise StrategyError(f"{where}: no guess of {self.game.name} gets reply {reply}"
+                                    f" ({why})")
             match = self.child(at, code) if code >= 0 else -1
             if match < 0:
                 have = ", ".join(str(self.reply[c]) for c in self.children(at))

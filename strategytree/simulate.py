@@ -577,7 +577,8 @@ def check_simulate(
         )
     drawn = fraction is not None or games is not None
     if not drawn and not draws_at_random(rule or "entropy", pool or "all"):
-        why = "nothing is drawn at random (the random rule, a sample:N pool, {games}, {fraction})"
+        why = ("nothing is drawn at random (the random rule, a sample:N pool"
+               + (")" if adversary else ", {games}, {fraction})"))  # (no draw of secrets there)
         if seed is not None:
             raise ArgumentError("{seed} has no effect: " + why, seed=seed, games="N", fraction="F")
         if runs is not None:

@@ -470,6 +470,8 @@ def verify_outcome(
     alone: its error is raised), 1 if one is invalid."""
     from rich.markup import escape
 
+    if sum(str(path) == "-" for path in paths) > 1:
+        raise StrategyTreeError("- (the standard input) is given twice: it is read once")
     ranked, unreadable = verify_files(paths, read, strict=strict, examples=examples, word=word)
     if len(paths) == 1 and unreadable and not as_json:
         raise unreadable[0]

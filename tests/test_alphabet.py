@@ -133,7 +133,7 @@ def test_path_in_a_letters_game(folder: Path, console_script) -> None:
         ("mm23.txt", [], "garbage", ["step 1 of the path", "GARBAGE", "AB"]),
         ("mm23.txt", [], "AB 1 0 1", ["step 1 of the path", "'AB 1 0 1'", "b1 w0"]),
         ("mm23.txt", [], "AB, 10", ["step 1 of the path", "needs a reply"]),
-        ("mm23.txt", [], "AB 33", ["no branch for reply 33"]),
+        ("mm23.txt", [], "AB 33", ["no guess of MM(2,3) gets reply 33"]),
         ("bagel.txt", BAGEL, "garbage", ["GARBAGE", "345"]),
         ("bagel.txt", BAGEL, "3E5 10", ["'3E5'", "mixes digits and letters"]),
         ("bagel.txt", BAGEL, "012 10", ["guesses 345 here, not 012"]),

@@ -118,8 +118,10 @@ def test_depth_and_path() -> None:
     "path, message",
     [
         ("AC 10", "step 1 of the path (AC 10): the strategy guesses AB here, not AC"),
-        ("AB 10, AC 11", ("step 2 of the path (AC 11): the strategy has no branch for reply 11 "
+        ("AB 10, AC 02", ("step 2 of the path (AC 02): the strategy has no branch for reply 02 "
                           "to AC (it has 10, 01, 00)")),
+        ("AB 10, AC 11", ("step 2 of the path (AC 11): no guess of MM(2,3) gets reply 11 (1 "
+                          "black and 1 white is impossible")),
         ("AB 02, BA 10", "step 2 of the path (BA 10): the strategy expects BA to be the secret"),
         ("AB 20", "step 1 of the path (AB 20): 20 is the win"),
         ("AB, 10", "step 1 of the path ('AB') needs a reply"),

@@ -70,7 +70,8 @@ def test_show_text_to_a_file(here: Path) -> None:
     "args, message",
     [
         (["--path", "AB 10, AD 10"], "step 2 of the path (AD 10): the strategy guesses AC here"),
-        (["--path", "AB 33"], "no branch for reply 33"),
+        (["--path", "AB 33"], "no guess of MM(2,3) gets reply 33"),
+        (["--path", "AB 10, AC 02"], "no branch for reply 02"),
         (["--secret", "CA", "--format", "csv"], "--secret CA shows one game as text; drop"),
         (["--secret", "CA", "--path", "AB 01"], "--secret CA shows one game as text; drop"),
         (["--depth", "1", "--format", "csv"], "--depth 1 applies to the text and dot formats"),
