@@ -535,6 +535,9 @@ def check_play(
         refuse_inert(given, ("hints", "seed"), "when you guess")
         return
     refuse_inert(given, ("strategy", "rule", "pool", "first", "seed"), "when the computer guesses")
+    if strategy is not None and str(strategy) == "-":
+        raise ArgumentError("{strategy} reads the standard input, where your replies come from: "
+                            "name a file", strategy=strategy)
     if strategy is not None and first is not None:
         raise ArgumentError(
             "{first} has no effect with {strategy}: the strategy opens the game",

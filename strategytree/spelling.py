@@ -219,6 +219,7 @@ def parse_reply(game: Game, text: str) -> ReplyCode:
     strategytree.errors.CodeError: 3 blacks and 1 white is impossible:
     the last peg cannot be misplaced alone
     """
+    text = text.replace("\ufeff", "")  # (a byte order mark: piped from a Windows file)
     typed = text.strip().lower()
     if typed in _WIN_WORDS:
         return game.win

@@ -119,6 +119,7 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "--adversary --seed": (["simulate", *GAME, "--adversary", "--seed", "3"],
                            ["--seed 3", "a sample:N pool)"]),
     "the standard input twice": (["verify", "-", "-"], ["given twice"]),
+    "play --strategy -": (["play", "--strategy", "-"], ["--strategy -", "your replies"]),
     "guesses of two lengths": (["format", "mixed.txt", "-o", "f2.txt"],
                                ["mixed.txt:1:9:", "guess CCC has 3 pegs"]),
     "a JSON reply twice": (["convert", "twice.json"], ["twice.json:1:47:", "written twice"]),

@@ -41,7 +41,7 @@ runner = CliRunner()
 @pytest.mark.parametrize(
     "text",
     ["1 2", "12", "1,2", "1/2", "b1 w2", "w2 b1", "b1w2", "1b 2w", "1b2w", "B1 W2",
-     "1 black 2 white", "1 bull 2 cows", "black 1, white 2"],
+     "1 black 2 white", "1 bull 2 cows", "black 1, white 2", "\ufeff12"],  # (a BOM: piped)
 )
 def test_reply_forms(text: str) -> None:
     assert MM46.reply(parse_reply(MM46, text)) == (1, 2)
