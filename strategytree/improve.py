@@ -309,9 +309,9 @@ def improve(
     found keep every secret within that many guesses.  ``settings`` (from
     :func:`improve_settings`) stands for all of these.
 
-    ``budget_seconds``: stop then with the best so far; ``checkpoint``: keep the
-    run there and resume from it; ``progress``: called about four times a second
-    (:class:`~strategytree.progress.Progress`: subtrees searched, the best
+    ``budget_seconds``: stop then (counted from the call) with the best so far;
+    ``checkpoint``: keep the run there and resume from it; ``progress``: called
+    about four times a second (:class:`~strategytree.progress.Progress`: subtrees searched, the best
     total, guesses saved, where the run works); ``on_better``: called with the
     best strategy so far after improvements (at most once every
     :data:`BETTER_EVERY` seconds) and at the end; ``client`` (a
@@ -324,6 +324,7 @@ def improve(
     Ctrl-C), whose ``result`` is the best strategy so far, once the run has
     stopped and handed it over to ``on_better`` and the checkpoint.
     """
+    started = time.perf_counter()  # (the budget counts the setup: seconds in a big game)
     if settings is None:
         settings = improve_settings(exact_below=exact_below, widths=widths, rules=rules,
                                     max_guesses=max_guesses, finalists=finalists, deepen=deepen)
@@ -344,6 +345,8 @@ def improve(
     tally.saved = report.total - run.total
     if resumed is not None:
         run.done = resumed[1]
+    if budget_seconds is not None:
+        budget_seconds = max(0.001, budget_seconds - (time.perf_counter() - started))
     return drive(run, report, budget_seconds, saved, progress, on_better)
 
 

@@ -91,6 +91,25 @@ def test_one_search_makes_both_commands_results() -> None:
     assert search.tally.searched > 0 and search.tally.completions > 0
 
 
+def test_a_greedy_completion_hears_a_stop() -> None:
+    """A budget's stop is heard inside a greedy subtree of a large set (seconds in
+    MM(5,8)), not only once it is built."""
+    import threading
+
+    from strategytree.runner import Stopped
+    from strategytree.symmetry import Symmetry
+
+    game = st.mastermind(4, 6)
+    stop = threading.Event()
+    search = NodeSearch(game, SearchSettings.of(rules=("entropy",)), stop=stop)
+    S = np.arange(len(game.secrets))
+    grown = search.greedy(S, Symmetry.of(game))  # not stopped: built whole
+    assert st.verify(st.Strategy(grown.node), game).total == grown.total
+    stop.set()
+    with pytest.raises(Stopped):
+        search.greedy(S, Symmetry.of(game))
+
+
 def test_the_tally_speaks_for_each_command() -> None:
     tally = Tally(searched=3, completions=1, saved=2)
     assert str(tally.progress()).startswith("3 nodes searched, 1 completion, 2 guesses saved")

@@ -154,10 +154,12 @@ class NodeSearch:
                choosers: Sequence[GreedyChooser] | None = None) -> Grown:
         """The cheapest greedy subtree of the rules (``choosers``: all) for ``S``,
         the first of equal cost: by :meth:`rank` after ``played`` guesses (None:
-        by total and worst case alone); counted as completions."""
+        by total and worst case alone); counted as completions.  Raises
+        :class:`~strategytree.runner.Stopped` once ``stop`` is set."""
         best = None
         for chooser in self.choosers if choosers is None else choosers:
-            grown = grow_greedy(chooser, S, sym)
+            # (a stop is heard every few nodes: a large set takes seconds)
+            grown = grow_greedy(chooser, S, sym, progress=lambda _: self.check())
             self.tally.completions += 1
             if best is None or self.rank(grown.total, grown.depth, played) \
                     < self.rank(best.total, best.depth, played):
