@@ -117,7 +117,7 @@ def parse_budget(text: str | float | None) -> float | None:
             seconds = math.nan
     if not seconds > 0 or math.isinf(seconds):
         raise ArgumentError(
-            "{budget}: expected a time such as 90s, 30m, 2h or 1h30m", budget=text
+            "{budget}: expected a time above 0, such as 90s, 30m, 2h or 1h30m", budget=text
         )
     return seconds
 

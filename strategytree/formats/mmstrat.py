@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import CodeError, GameError
 from ..game import MAX_COLORS, MAX_PEGS, Game, Reply, distinct, mastermind
 from ..tree import Node, Strategy
+from ..words import plural
 from .grammar import grammar_text, letters, number, parse, quoted
 from .source import Source
 
@@ -229,8 +230,8 @@ class _Builder:
         if len(groups) != len(layout):
             raise self.source.error(
                 groups[0][0][1].start_pos,
-                f"after guess {code} the file gives {len(groups)} groups of parts; "
-                f"{len(layout)} are expected (one per number of blacks, 0 to {pegs}, "
+                f"after guess {code} the file gives {plural(len(groups), 'group')} of parts, "
+                f"where {len(layout)} are expected (one per number of blacks, 0 to {pegs}, "
                 "separated by ';')",
             )
         out = []
@@ -240,8 +241,10 @@ class _Builder:
             if len(group) != len(replies):
                 raise self.source.error(
                     group[0][1].start_pos,
-                    f"after guess {code} the group of {blacks} blacks gives {len(group)} "
-                    f"parts; {len(replies)} are expected (whites {pegs - blacks} down to 0)",
+                    f"after guess {code} the group of {plural(blacks, 'black')} gives "
+                    f"{plural(len(group), 'part')}, where {len(replies)} "
+                    f"{'is' if len(replies) == 1 else 'are'} expected (one per reply: "
+                    f"{', '.join(str(reply) for reply in replies)})",
                 )
             out.extend(zip(replies, group))
         return out
