@@ -157,7 +157,15 @@ def worker_count(workers: int | str) -> int:
     if count < 1:
         raise ArgumentError("{workers} must be a whole number of at least 1, or auto",
                             workers=workers)
+    most = WORKERS_PER_CORE * (os.cpu_count() or 1)
+    if count > most:  # (each a process of its own: thousands would bring the machine down)
+        raise ArgumentError(f"{{workers}}: at most {most} here ({WORKERS_PER_CORE} a core; "
+                            "a larger cluster: --scheduler)", workers=workers)
     return count
+
+
+#: the most local worker processes a core may have (``--workers``)
+WORKERS_PER_CORE = 4
 
 
 @contextmanager

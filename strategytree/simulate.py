@@ -34,7 +34,8 @@ import numpy as np
 from . import feedback
 from .builders import GreedyChooser, draws_at_random
 from .errors import ArgumentError, StrategyError, StrategyTreeError, refuse_inert
-from .game import CodeIndex, Game, ReplyCode
+from .game import MEMORY_PER_SECRET, CodeIndex, Game, ReplyCode
+from .memory import too_much
 from .outcome import INVALID, OK, CommandOutcome
 from .play import Alphabet, Outcome, alphabet_for, moves_text
 from .progress import QUIET, Progress, ProgressCallback, Watch
@@ -233,6 +234,11 @@ def choose_secrets(
     if games is not None:
         if games < 1:
             raise StrategyTreeError(f"the number of games must be at least 1, got {games}")
+        need = games * MEMORY_PER_SECRET["check"]  # (each game a secret replayed)
+        if (free := too_much(need)) is not None:
+            raise StrategyTreeError(
+                f"{games:,} games take about {need / 2**30:,.1f} GiB of memory, more than the "
+                f"{free / 2**30:,.1f} GiB available: fewer games (or --runs)")
         return rng.integers(n, size=games)
     return np.arange(n)
 

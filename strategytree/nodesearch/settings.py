@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..counting import UNLIMITED
 from ..errors import ArgumentError
 from ..progress import Progress
 from ..words import plural
@@ -137,6 +138,7 @@ class SearchSettings:
         check_whole(complete_above, 2, complete_above=complete_above)
         if max_guesses is not None:
             check_whole(max_guesses, 1, max_guesses=max_guesses)
+            max_guesses = min(int(max_guesses), UNLIMITED)  # (more: no limit either)
         check_whole(exact_below, 0, exact_below=exact_below)
         return cls(tuple(rules), widths, widths_go_on, finalists, exact_below, max_guesses,
                    complete, complete_above, deepen)

@@ -518,7 +518,7 @@ def build_optimal(
         done = None if resumed is None else resumed.tasks
         search.tasks = Tasks(client, game, max_guesses, symmetry, 0, done)
     S = np.arange(len(game.secrets), dtype=np.int32)
-    d = UNLIMITED if max_guesses is None else int(max_guesses)
+    d = UNLIMITED if max_guesses is None else min(int(max_guesses), UNLIMITED)  # (beyond: the same)
     sym = Symmetry.of(game, symmetry)
     if saver is None and client is None and len(S) >= PARALLEL_FIRST:
         search.threads = max(1, min(THREADS, os.cpu_count() or 1))
