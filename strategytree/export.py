@@ -211,7 +211,7 @@ def render(
     """``strategy`` as a guide in format ``fmt`` (one of :data:`FORMATS`).
 
     ``depth`` (text, dot) shows that many levels of replies, ``path`` only
-    what follows a history (``"AABBC 10, ABCDE 21"``); ``secret`` shows the
+    what follows a history (``"AABBC 10, ADEFE 40"``); ``secret`` shows the
     one game played against it instead (text only); ``title`` names the
     HTML page; ``styled`` asks for the text guide in colour (rich); ``drawing``:
     the DOT text is for GraphViz to draw, so at most

@@ -133,7 +133,7 @@ class GuideTree(FlatTree):
         return self.played.stuck
 
     def locate(self, path: str | list[Step] | None) -> int:
-        """The node reached after a history such as ``"AABBC 10, ABCDE 21"``
+        """The node reached after a history such as ``"AABBC 10, ADEFE 40"``
         (read by :func:`~strategytree.spelling.parse_path`, codes in
         :attr:`alphabet`; steps already read have their guesses in letters).
 
@@ -287,7 +287,7 @@ def guide_text(
 
     Each guess shows how many secrets of ``game`` are still possible when it
     is played; ``depth`` shows only that many levels of replies; ``path``
-    (``"AABBC 10, ABCDE 21"``) shows only what follows that history.
+    (``"AABBC 10, ADEFE 40"``) shows only what follows that history.
     """
     tree = _tree(strategy, game)
     start = tree.locate(path)

@@ -195,7 +195,8 @@ _LEVELS = ("at each level, e.g. 8,4 (all: every guess, one per class of equivale
            "0: the level not searched; beyond the list: as its last)")
 Widths = opt(str, "--widths", "-w", help=f"Candidates per rule {_LEVELS}.")
 Finalists = opt(str, "--finalists", help="How many candidates, ranked by their greedy "
-                f"completions, are searched in full {_LEVELS}.")
+                "completions, are searched in full at each level, e.g. 0,0,30 (0: all, in the "
+                "rules' order; all: all, in the ranking's order; beyond the list: as its last).")
 ExactBelow = opt(Optional[int], "--exact-below", min=0, help="Solve every subtree of at most "
                  "this many secrets exactly.")
 
@@ -228,7 +229,7 @@ Secret = opt(Optional[str], "--secret", help="Show only the game played against 
 Depth = opt(Optional[int], "--depth", "-d", min=0, help="Show only this many levels of replies "
             "(text, dot).")
 HistoryPath = opt(Optional[str], "--path", help='Show only what follows a history, e.g. "AABBC '
-                  '10, ABCDE 21".')
+                  '10, ADEFE 40".')
 GuideFormat = opt(Optional[str], "--format", "-f", "--to", choices="guide", help="The "
                   "guide's format \\[default: from the -o suffix, else text].")
 GuideOutput = opt(Optional[Path], "--output", "-o", help="Write to this file (atomically; - for "
