@@ -33,6 +33,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .errors import StrategyError
 from .feedback import pair_replier
 from .game import CodeIndex, Game, Reply, ReplyCode, check_memory
 from .tree import Node, Preorder, Strategy, Visitor, walk
@@ -51,6 +52,12 @@ class _Flatten(Visitor):
         self._open: list[int] = [-1]
 
     def enter(self, node: Node, reply: Reply | None, depth: int) -> bool:
+        if not isinstance(node, Node) or not isinstance(node.guess, str):
+            raise StrategyError(f"a node of the tree is {node!r}: a Node with a guess in letters")
+        if reply is not None and not _whole_reply(reply):
+            above = self.nodes[self._open[-1]].guess
+            raise StrategyError(f"the branch {reply!r} under guess {above} is not a reply: "
+                                "Reply(black, white), each a whole number 0 to 9")
         self.parent.append(self._open[-1])
         self._open.append(len(self.nodes))
         self.nodes.append(node)
@@ -61,6 +68,13 @@ class _Flatten(Visitor):
 
     def leave(self, node: Node, reply: Reply | None, depth: int) -> None:
         self.end[self._open.pop()] = len(self.nodes)
+
+
+def _whole_reply(reply: object) -> bool:
+    """Whether a hand-made tree's branch is a reply (two whole numbers 0 to 9)."""
+    return (isinstance(reply, tuple) and len(reply) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 9
+                    for x in reply))
 
 
 def reply_codes(game: Game) -> np.ndarray:

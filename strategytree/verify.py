@@ -17,14 +17,14 @@ from typing import Any
 import numpy as np
 
 from .display import html
-from .errors import StrategyTreeError
+from .errors import StrategyError, StrategyTreeError
 from .game import LETTERS, Game, Reply
 from .literature import Gap, gap
 from .outcome import INVALID, OK, UNREADABLE, CommandOutcome
 from .presets import resolve_game
 from .replay import FlatTree, Replay, replay
 from .spelling import Alphabet, alphabet_for
-from .tree import Strategy
+from .tree import Node, Strategy
 
 __all__ = [
     "SHOWN_PROBLEMS", "Problem", "Ranked", "Report", "Unsolved", "histogram_table",
@@ -289,6 +289,14 @@ def verify(
     strategy: everything wrong with it is in the report.
     """
     notes: list[str] = []
+    if isinstance(strategy, Node):  # a tree made by hand, as dump and dumps take it
+        strategy = Strategy(strategy)
+    if not isinstance(strategy, Strategy):
+        raise StrategyError(f"verify takes a Strategy (st.loads, st.load) or its root Node, "
+                            f"not {type(strategy).__name__}")
+    if game is not None and not isinstance(game, Game):
+        raise StrategyError(f"the game is a Game (st.mastermind(4, 6), st.preset(...)), "
+                            f"not {type(game).__name__} {game!r}")
     if game is None:
         game, notes = resolve_game(strategy=strategy)
     tree = FlatTree(strategy, game)

@@ -466,3 +466,32 @@ def test_report_to_dict_is_json() -> None:
     assert data["invalid_replies"][0]["line"] == 1
     assert data["unreachable_branches"][0]["path"] == "AB 01, BC 10"
     assert data["unsolved_examples"][0]["secret"] == "CC"
+
+
+# -- the library's own arguments -----------------------------------------------------
+_ROOT = st.loads(EXAMPLE)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: st.verify(None),
+    lambda: st.verify("{AB:{10:AA}}"),
+    lambda: st.verify(_ROOT, "MM(2,3)"),
+    lambda: st.verify(Strategy(Node("AB", (("10", Node("AA")),))), st.mastermind(2, 3)),
+    lambda: st.verify(Strategy(Node("AB", ((st.Reply(10**20, 0), Node("AA")),))),
+                      st.mastermind(2, 3)),
+    lambda: st.verify(Strategy(Node("AB", ((st.Reply(-1, 0), Node("AA")),))),
+                      st.mastermind(2, 3)),
+    lambda: st.verify(Strategy(Node("AB", ((st.Reply(1, 0), None),))), st.mastermind(2, 3)),
+    lambda: st.loads(None),
+    lambda: st.loads(b"{AB}"),
+    lambda: st.load(None),
+    lambda: st.load(5),
+], ids=["None", "a str", "a game's name", "a reply in a str", "a huge reply",
+        "a negative reply", "a child None", "loads None", "loads bytes", "load None", "load 5"])
+def test_what_is_no_strategy_is_refused_in_the_library_s_own_words(call) -> None:
+    with pytest.raises(StrategyTreeError):
+        call()
+
+
+def test_verify_takes_the_root_node_as_dump_does() -> None:
+    assert st.verify(_ROOT.root, st.mastermind(2, 3)).total == 21

@@ -91,6 +91,9 @@ def loads(text: str, source: str = "<string>", *, lenient: bool = False) -> Stra
     """
     from lark.exceptions import UnexpectedInput
 
+    if not isinstance(text, str):
+        raise StrategyFileError(f"loads reads a str (load reads a file), not "
+                                f"{type(text).__name__}", source=source)
     if text.startswith("\ufeff"):
         text = text[1:]
     newlines = [m.start() for m in re.finditer("\n", text)] if "\n" in text else []

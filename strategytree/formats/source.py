@@ -80,6 +80,12 @@ def read_text(path: Input, max_bytes: int = MAX_INPUT_BYTES) -> str:
     ...     sys.stdin = stdin
     <stdin>: more than 10 bytes, the most read (a larger max_bytes would read it)
     """
+    if not (isinstance(path, (str, os.PathLike)) or _is_stream(path)):
+        raise StrategyFileError(f"a strategy file is a path, - or a stream open for reading, "
+                                f"not {type(path).__name__}", source=str(path))
+    if not isinstance(max_bytes, int) or max_bytes < 1:
+        raise StrategyFileError(f"max_bytes is a whole number of bytes, at least 1, not "
+                                f"{max_bytes!r}", source=str(path))
     name = source_name(path)
     try:
         if _is_stream(path):
