@@ -607,4 +607,7 @@ def ranking_view(ranked: list[Ranked]) -> list[Any]:
             if item.reason is not None:
                 why = "unreadable" if item.report is None else "invalid"
                 parts.append(Text(f"{item.source}: {why}: {item.reason}"))
+            if item.report is not None and item.report.repairs:  # (--lenient: each file's)
+                parts += problem_lines(f"[cyan]{escape(item.source)}: repaired:[/]",
+                                       item.report.repairs)
     return parts

@@ -362,6 +362,10 @@ def test_verify_lenient_reads_dialects_and_reports_repairs(tmp_path: Path) -> No
     lenient = runner.invoke(app, ["verify", "--lenient", str(path)])
     assert lenient.exit_code == 0, lenient.output
     assert "repaired" in lenient.output and "21" in lenient.output
+    (tmp_path / "strict.txt").write_text(EXAMPLE)  # several files: each one's repairs
+    several = runner.invoke(app, ["verify", "--lenient", str(tmp_path / "strict.txt"), str(path)])
+    assert several.exit_code == 0, several.output
+    assert f"java.txt: repaired: {path}:1:" in several.output.replace("\n", "")
 
 
 def test_python_dash_m_runs_the_command_line(tmp_path: Path) -> None:
