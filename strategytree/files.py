@@ -452,8 +452,9 @@ def check_outputs(
     from .errors import refuse_inert
 
     read = {**(inputs or {}), "the checkpoint": checkpoint}
-    if force and all(output is None for output in outputs):
-        refuse_inert({"force": True}, (), "without an output file to overwrite")
+    if force and all(output is None or is_stream(output) for output in outputs):
+        refuse_inert({"force": True}, (), "without an output file to overwrite (a stream "
+                     "is written into, never replaced)")
     for k, output in enumerate(outputs):
         if output is not None and is_stdout(output) and not stdout:
             raise StrategyTreeError(

@@ -103,6 +103,8 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "stats --force": (["stats", "s.txt", "--force"], ["--force"]),
     "simulate --force": (["simulate", *GAME, "--force"], ["--force"]),
     "convert --force": (["convert", "s.txt", "--force"], ["--force"]),
+    "convert -o - --force": (["convert", "s.txt", "-o", "-", "--force"],
+                             ["--force", "a stream is written into"]),
     "convert --pegs": (["convert", "s.txt", "-p", "4"], ["--pegs 4", "brace"]),
     "format --lenient --from json": (["format", "s.txt", "--lenient", "--from", "json", "-o",
                                       "f.txt"],
