@@ -47,7 +47,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..counting import counting_bound, parts_by_replies
-from ..errors import ArgumentError
+from ..errors import ArgumentError, refuse_inert
 from ..game import Game
 from ..nodesearch.settings import check_whole
 from ..outcome import CommandOutcome
@@ -387,6 +387,11 @@ def total_outcome(game_options: dict[str, Any] | None = None, depth: int = 3, *,
     from ..runner import stopped_outcome
 
     check_outputs([], force=False, checkpoint=checkpoint)
+    if isinstance(depth, int) and 0 <= depth <= 1:  # worked out at once, in this process
+        exact = {"exact_below": run.get("exact_below") or None,
+                 "exact_parts": run.get("exact_parts") or None}
+        refuse_inert({"checkpoint": checkpoint, "workers": workers, "scheduler": scheduler,
+                      **exact}, (), "at {depth} (from depth 2 on)", depth=depth)
     game = resolve_game(**(game_options or {}))[0]
     symmetry = run.get("symmetry", True)
     watch.warm(game, lambda small: total_lower_bound(small, min(depth, 2), symmetry=symmetry))
