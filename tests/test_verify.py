@@ -486,8 +486,10 @@ _ROOT = st.loads(EXAMPLE)
     lambda: st.loads(b"{AB}"),
     lambda: st.load(None),
     lambda: st.load(5),
+    lambda: st.infer_game(None),
 ], ids=["None", "a str", "a game's name", "a reply in a str", "a huge reply",
-        "a negative reply", "a child None", "loads None", "loads bytes", "load None", "load 5"])
+        "a negative reply", "a child None", "loads None", "loads bytes", "load None", "load 5",
+        "infer_game None"])
 def test_what_is_no_strategy_is_refused_in_the_library_s_own_words(call) -> None:
     with pytest.raises(StrategyTreeError):
         call()

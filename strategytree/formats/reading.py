@@ -453,7 +453,7 @@ def _check_pegs(strategy: Strategy, game: Game, choice: dict[str, object]) -> No
     name = "pegs" if choice.get("pegs") else "preset" if choice.get("preset") else "colors"
     raise GameOptionsError(
         f"{strategy.source}: its guesses have {len(guess)} pegs ({guess}), but {{{name}}} means "
-        f"{game.name}, of {game.pegs}: the file was built for another game",
+        f"{game.name}, a game of {game.pegs}: the file was built for another game",
         **{name: choice.get(name)},
     )
 
@@ -602,6 +602,9 @@ def infer_game(
     """The game a strategy already read is meant for, and notes on what was inferred:
     :func:`strategytree.presets.resolve_game` with ``strategy`` to infer from
     (distinct guesses must be asked with distinct secrets here)."""
+    if not isinstance(strategy, Strategy):
+        raise StrategyTreeError(f"the game is inferred from a Strategy (st.loads, st.load), "
+                                f"not {type(strategy).__name__}")
     if distinct_guesses and not distinct_secrets:
         raise StrategyTreeError("distinct guesses need distinct secrets (distinct_secrets=True)")
     return presets.resolve_game(
