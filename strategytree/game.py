@@ -485,9 +485,10 @@ def check_size(pegs: int, colors: int) -> None:
         return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
     if not (whole(pegs) and 1 <= pegs <= MAX_PEGS):
-        raise GameError(f"pegs must be between 1 and {MAX_PEGS}, got {pegs!r}")
+        raise GameError(f"pegs must be a whole number between 1 and {MAX_PEGS}, got {pegs!r}")
     if not (whole(colors) and 1 <= colors <= MAX_COLORS):
-        raise GameError(f"colors must be between 1 and {MAX_COLORS}, got {colors!r}")
+        raise GameError(f"colors must be a whole number between 1 and {MAX_COLORS}, "
+                        f"got {colors!r}")
 
 
 def all_codes(pegs: int, colors: int) -> np.ndarray:
