@@ -182,7 +182,8 @@ def generate(
             progress=progress, client=client,
         )
     return build_greedy(
-        game, rule=rule, pool=pool or DEFAULTS["pool"], seed=seed or 0, first=first,
+        game, rule=rule, pool=DEFAULTS["pool"] if pool is None else pool, seed=seed or 0,
+        first=first,
         symmetry=symmetry, progress=progress,
     )
 

@@ -106,6 +106,7 @@ ERRORS: dict[str, tuple[list[str], list[str]]] = {
     "bound --total --depth 1 --workers": (["bound", "--total", *GAME, "--depth", "1",
                                            "--workers", "2"],
                                           ["--workers 2 has no effect at --depth 1"]),
+    "an empty pool": (["generate", *GAME, "--pool", "", "-o", "o.txt"], ["unknown pool ''"]),
     "convert -o - --force": (["convert", "s.txt", "-o", "-", "--force"],
                              ["--force", "a stream is written into"]),
     "convert --pegs": (["convert", "s.txt", "-p", "4"], ["--pegs 4", "brace"]),
