@@ -7,6 +7,7 @@ family, prints the message and exits non-zero, never with a traceback.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Collection, Mapping
 
 #: how a front end writes an argument it names: ``flag(name, value)`` (the command line
@@ -67,6 +68,20 @@ def refuse_inert(
     for name, value in given.items():
         if value is not None and value is not False and name not in takes:
             raise ArgumentError(f"{{{name}}} has no effect {where}", **{name: value}, **context)
+
+
+def check_whole(value: object, least: int, **named: object) -> None:
+    """:class:`ArgumentError` unless ``value`` (named by ``named``'s one key) is a whole
+    number of at least ``least``.
+
+    >>> check_whole(-1, 0, seed=-1)
+    Traceback (most recent call last):
+    ...
+    strategytree.errors.ArgumentError: seed=-1 must be a whole number of at least 0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < least:
+        name = next(iter(named))
+        raise ArgumentError(f"{{{name}}} must be a whole number of at least {least}", **named)
 
 
 class OutputExistsError(StrategyTreeError):

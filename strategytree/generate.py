@@ -50,7 +50,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .builders import build_greedy, draws_at_random
-from .errors import ArgumentError
+from .errors import ArgumentError, check_whole
 from .game import Game, check_memory
 from .literature import searched_gap
 from .lookahead import build_lookahead
@@ -104,6 +104,8 @@ def check_method(
     in it (:data:`TAKES`; a ``seed`` only where something is drawn at random)."""
     if method not in METHODS:
         raise ArgumentError(f"unknown method {method!r}; choose greedy, lookahead or optimal")
+    if seed is not None:
+        check_whole(seed, 0, seed=seed)
     given = {
         "rule": rule, "pool": pool, "seed": seed, "first": first, "widths": widths,
         "also": also, "complete": complete, "complete_above": complete_above,

@@ -30,7 +30,14 @@ import numpy as np
 
 from . import feedback
 from .builders import GreedyChooser, draws_at_random
-from .errors import ArgumentError, CodeError, StrategyError, StrategyTreeError, refuse_inert
+from .errors import (
+    ArgumentError,
+    CodeError,
+    StrategyError,
+    StrategyTreeError,
+    check_whole,
+    refuse_inert,
+)
 from .game import CodeIndex, Game, ReplyCode
 from .outcome import INVALID, CommandOutcome
 from .replay import FlatTree
@@ -525,6 +532,8 @@ def check_play(
     """
     if breaker not in BREAKERS:
         raise ArgumentError("{breaker}: choose computer or you", breaker=breaker)
+    if seed is not None:
+        check_whole(seed, 0, seed=seed)
     given = {
         "strategy": strategy, "rule": rule, "pool": pool, "first": first, "seed": seed,
         "hints": hints,

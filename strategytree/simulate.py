@@ -33,7 +33,7 @@ import numpy as np
 
 from . import feedback
 from .builders import GreedyChooser, draws_at_random
-from .errors import ArgumentError, StrategyError, StrategyTreeError, refuse_inert
+from .errors import ArgumentError, StrategyError, StrategyTreeError, check_whole, refuse_inert
 from .game import MEMORY_PER_SECRET, CodeIndex, Game, ReplyCode
 from .memory import too_much
 from .outcome import INVALID, OK, CommandOutcome
@@ -564,6 +564,7 @@ def check_simulate(
     ...
     strategytree.errors.ArgumentError: rule='minimax' has no effect with strategy='s.txt'
     """
+    check_counts(seed=seed, games=games, runs=runs, fraction=fraction)
     runs = runs if runs is not None and runs > 1 else None
     given = {
         "strategy": strategy, "rule": rule, "pool": pool, "first": first, "seed": seed,
@@ -712,6 +713,19 @@ def simulation_view(simulations: list[Simulation], alphabet: str = "auto") -> li
     return parts
 
 
+def check_counts(*, seed: object = None, games: object = None, runs: object = None,
+                 fraction: object = None) -> None:
+    """:class:`~strategytree.errors.ArgumentError` unless each given is of its kind: a
+    ``seed`` a whole number from 0, ``games`` and ``runs`` from 1, a ``fraction``
+    above 0 and at most 1."""
+    for name, value, least in (("seed", seed, 0), ("games", games, 1), ("runs", runs, 1)):
+        if value is not None:
+            check_whole(value, least, **{name: value})
+    if fraction is not None and (isinstance(fraction, bool) or not isinstance(fraction, int | float)
+                                 or not 0 < fraction <= 1):
+        raise ArgumentError("{fraction} must be a number above 0, at most 1", fraction=fraction)
+
+
 def simulate_outcome(
     path: str | Path | None = None,
     *,
@@ -737,6 +751,7 @@ def simulate_outcome(
     from .formats.reading import strategy_or_game
     from .stats import plot_format
 
+    check_counts(**{name: play.get(name) for name in ("seed", "games", "runs", "fraction")})
     check_outputs([play.get("csv"), play.get("plot")], force=play.get("force", False),
                   inputs={"the input": path})
     if play.get("plot") is not None:

@@ -340,3 +340,19 @@ def test_play_and_simulate_outcomes(tmp_path: Path) -> None:
     played = simulate.simulate_outcome(tmp_path / "t.txt", csv=tmp_path / "g.csv")
     assert played.status == 0 and played.shown[-1] == f"games written to {tmp_path / 'g.csv'}"
     assert str(played.shown[-2]).startswith("played in ")
+
+
+@pytest.mark.parametrize("call", [
+    lambda tmp: generate.generate_outcome(tmp / "g.txt", game_options={"pegs": 2, "colors": 3},
+                                          rule="random", seed=-1),
+    lambda tmp: generate.generate_outcome(tmp / "g.txt", game_options={"pegs": 2, "colors": 3},
+                                          rule="random", seed="x"),
+    lambda tmp: simulate.simulate_outcome(None, read={"pegs": 2, "colors": 3}, games=2.5),
+    lambda tmp: simulate.simulate_outcome(None, read={"pegs": 2, "colors": 3}, fraction="0.5"),
+    lambda tmp: simulate.simulate_outcome(None, read={"pegs": 2, "colors": 3}, rule="random",
+                                          seed=-1),
+], ids=["negative seed", "a seed in a str", "a fraction of a game", "a fraction in a str",
+        "a negative seed drawing"])
+def test_the_outcome_functions_refuse_numbers_of_another_kind(tmp_path: Path, call) -> None:
+    with pytest.raises(StrategyTreeError):
+        call(tmp_path)

@@ -47,9 +47,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..counting import counting_bound, parts_by_replies
-from ..errors import ArgumentError, refuse_inert
+from ..errors import ArgumentError, check_whole, refuse_inert
 from ..game import Game
-from ..nodesearch.settings import check_whole
 from ..outcome import CommandOutcome
 from ..progress import QUIET, ProgressCallback, Reporter, Watch
 from ..runner import PROGRESS_EVERY, Interrupted, run_in_thread

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..counting import UNLIMITED
-from ..errors import ArgumentError
+from ..errors import ArgumentError, check_whole
 from ..progress import Progress
 from ..words import plural
 
-__all__ = ["ALL", "COMPLETE_ABOVE", "SearchSettings", "Tally", "at_level", "check_whole",
-           "digest", "parse_counts"]
+__all__ = ["ALL", "COMPLETE_ABOVE", "SearchSettings", "Tally", "at_level", "digest",
+           "parse_counts"]
 
 ALL = 1 << 40
 """a level's count that takes every candidate (``all`` in the text of counts)"""
@@ -63,13 +63,6 @@ def parse_counts(counts: Sequence[int] | str, argument: str, *, least: int = 0) 
 def at_level(counts: tuple[int, ...], level: int) -> int:
     """The count of ``level`` (a level beyond the list: its last; none: 0)."""
     return counts[min(level, len(counts) - 1)] if counts else 0
-
-
-def check_whole(value: object, least: int, **named: object) -> None:
-    """:class:`ArgumentError` unless ``value`` is a whole number of at least ``least``."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < least:
-        name = next(iter(named))
-        raise ArgumentError(f"{{{name}}} must be a whole number of at least {least}", **named)
 
 
 def digest(S: np.ndarray) -> bytes:
