@@ -271,7 +271,7 @@ BOUNDS: tuple[Bound, ...] = (
           "strategytree bound --total -p 5 -c 8 --depth 3 (strategytree.bounds.total)"),
     # -- issue 39: MM(5,8)'s bound from the shipped checkpoint, which tests/test_literature.py
     #    resumes (seconds); the runs that made it: docs/explanation/frontier.md
-    Bound("MM(5,8)", 175792, DEEPER,
+    Bound("MM(5,8)", 176029, DEEPER,
           "strategytree bound --total -p 5 -c 8 --depth 4 --exact-below 400 --exact-parts 1400 "
           "--workers 2 --checkpoint COPY (strategytree.bounds.total; resumed over several "
           "runs; COPY: a copy of benchmarks/checkpoints/mm58-bound.ckpt, as a run adds to "
@@ -312,7 +312,7 @@ def best_known_lower_bound(game: Game) -> Bound:
 
     >>> from strategytree.game import mastermind
     >>> best_known_lower_bound(mastermind(5, 8)).total
-    175792
+    176029
     >>> best_known_lower_bound(mastermind(6, 9)).method
     'counting bound'
     """
@@ -403,7 +403,7 @@ def gap(game: Game, total: int, max_guesses: int | None = None) -> Gap:
 
     >>> from strategytree.game import mastermind
     >>> print(gap(mastermind(5, 8), 179863))
-    lower bound ≥ 175,792 (deeper bound) → at most 2.3% above the optimum
+    lower bound ≥ 176,029 (deeper bound) → at most 2.2% above the optimum
     >>> print(gap(mastermind(4, 6), 5626, max_guesses=5))
     optimum 5,625 (Koyama & Lai 1993) → +1 (0.02%); within 5 guesses: optimum 5,626 → optimal
     """
