@@ -268,8 +268,9 @@ def check_one_length(strategy: Strategy) -> None:
         odd = np.flatnonzero(pre.length != pre.length[0])
         if not len(odd):
             return
-        first, text = pre.guesses()[0], pre.guesses()[int(odd[0])]
-        at = int(pre.pos[odd[0]])
+        at = int(pre.pos[odd[0]])  # (the two guesses alone, not every one cut out)
+        first = pre.text[int(pre.pos[0]):int(pre.pos[0] + pre.length[0])]
+        text = pre.text[at:at + int(pre.length[odd[0]])]
     else:
         nodes = iter_nodes(strategy.root)
         first = next(nodes)[0].guess
